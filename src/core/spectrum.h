@@ -1,0 +1,73 @@
+#pragma once
+// Turning a complex spectrum into something to look at: fftshift, components, scales, colour.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "types.h"
+
+namespace fftscope {
+
+enum class SpectrumComponent { magnitude, phase, real, imaginary, phase_hue };
+enum class SpectrumScale { linear, log };
+enum class Colormap { gray, viridis, inferno, magma, twilight };
+
+/// What the spectrum view shows. The value of a bin is v = f(component) with log meaning
+/// log(1 + |x|) (sign kept for real/imaginary); phase is arg in [-pi, pi] and ignores `scale`.
+/// The colour index is t = clamp(gain * (v - lo) / (hi - lo), 0, 1), where [lo, hi] is the
+/// value range over the image (auto_range) or [range_min, range_max].
+struct SpectrumSettings {
+  bool shift = true;
+  SpectrumScale scale = SpectrumScale::log;
+  SpectrumComponent component = SpectrumComponent::magnitude;
+  Colormap colormap = Colormap::gray;
+  bool auto_range = true;
+  float range_min = 0.0f;
+  float range_max = 1.0f;
+  float gain = 1.0f;
+};
+
+/// The centred index of fftshift: output position of input index i along a length-n axis
+/// (correct for odd n: the zero frequency lands at n / 2).
+inline std::size_t fftshift_index(std::size_t i, std::size_t n) { return (i + n / 2) % n; }
+/// Its inverse (ifftshift): input index whose value lands at output position i.
+inline std::size_t ifftshift_index(std::size_t i, std::size_t n) { return (i + n - n / 2) % n; }
+
+ComplexImage fftshift(const ComplexImage& image);
+ComplexImage ifftshift(const ComplexImage& image);
+RealImage fftshift(const RealImage& image);
+
+/// The scalar a bin shows for the component and scale (before the range mapping). phase_hue
+/// gives the (log) magnitude here: its brightness; its hue comes from arg(x).
+float spectrum_value(Complex x, SpectrumComponent component, SpectrumScale scale);
+
+/// Per-bin values (shifted when settings.shift), row-major like the input.
+RealImage spectrum_values(const ComplexImage& spectrum, const SpectrumSettings& settings);
+
+/// The [lo, hi] range the colour mapping uses for these values and settings (auto: min and max
+/// of the finite values, {0, 0} when none). Where hi <= lo every bin gets t = 0.
+std::pair<float, float> spectrum_range(const RealImage& values, const SpectrumSettings& settings);
+
+/// The full display: RGBA8, alpha 255. phase_hue shows arg as hue and log magnitude as value.
+RgbaImage render_spectrum(const ComplexImage& spectrum, const SpectrumSettings& settings);
+
+/// 256-entry RGB lookup table of a colormap (the GPU paths upload the same table).
+const std::array<std::array<std::uint8_t, 3>, 256>& colormap_table(Colormap colormap);
+/// Colour of t in [0, 1] (clamped, NaN as 0): table entry round(255 t), entry i being the map at i/255.
+std::array<std::uint8_t, 3> colormap_rgb(Colormap colormap, float t);
+
+/// HSV (all in [0, 1]) to RGB8, as used by phase_hue.
+std::array<std::uint8_t, 3> hsv_to_rgb8(float h, float s, float v);
+
+/// Names as used on the command line: gray, viridis, inferno, magma, twilight.
+std::string to_string(Colormap colormap);
+Colormap parse_colormap(const std::string& name);  ///< throws UsageError
+std::string to_string(SpectrumComponent component);
+SpectrumComponent parse_component(const std::string& name);  ///< throws UsageError
+
+/// Grey image of values in [0,1] (clamped) as RGBA8, for showing real images and inverses.
+RgbaImage gray_to_rgba(const RealImage& image);
+
+}  // namespace fftscope
