@@ -9,6 +9,7 @@ debian_packages=(
   libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils xvfb xauth
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libfftw3-dev libgtest-dev
+  libvkfft-dev libclfft-dev
 )
 
 missing=()

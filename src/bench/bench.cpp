@@ -1,0 +1,231 @@
+#include "bench/bench.h"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "core/errors.h"
+#include "core/timing.h"
+
+namespace fftscope::bench {
+
+std::vector<BenchSize> default_sweep_sizes() {
+  std::vector<BenchSize> sizes;
+  for (std::size_t n = 256; n <= 8192; n *= 2) sizes.push_back({n, n});
+  for (std::size_t n : {1000, 2187, 2401, 3125, 4000}) sizes.push_back({n, n});
+  sizes.push_back({1920, 1080});
+  sizes.push_back({4099, 4099});  // prime: Bluestein on both axes
+  return sizes;
+}
+
+std::vector<BenchSize> parse_sizes(const std::string& text) {
+  std::vector<BenchSize> sizes;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto x = item.find('x');
+    try {
+      std::size_t used = 0;
+      const std::size_t w = std::stoul(item.substr(0, x), &used);
+      const std::size_t h = x == std::string::npos ? w : std::stoul(item.substr(x + 1));
+      if (w == 0 || h == 0) throw std::invalid_argument("zero");
+      sizes.push_back({w, h});
+    } catch (const std::exception&) {
+      throw UsageError("bad size '" + item + "' (expected WxH or N, e.g. 4096x4096)");
+    }
+  }
+  if (sizes.empty()) throw UsageError("no sizes given");
+  return sizes;
+}
+
+std::vector<std::string> implementation_names() {
+  std::vector<std::string> names;
+  for (const char* backend : {"gl", "cl"})
+    for (const char* variant : {"fast", "fused", "optimized", "plain"})
+      names.push_back(std::string("fftscope-") + backend + "-" + variant);
+  for (const char* lib : {"cufft", "vkfft-opencl", "clfft", "fftw"}) names.push_back(lib);
+  return names;
+}
+
+namespace {
+
+std::unique_ptr<detail::Implementation> make_implementation(const std::string& name, BenchSize size,
+                                                            const SweepOptions& options) {
+  if (name.rfind("fftscope-", 0) == 0) {
+    const std::string rest = name.substr(9);
+    const auto dash = rest.find('-');
+    const std::string variant = dash == std::string::npos ? "fused" : rest.substr(dash + 1);
+    return detail::make_fftscope(rest.substr(0, dash), variant, size, options.cl_device);
+  }
+  if (name == "cufft") return detail::make_cufft(size);
+  if (name == "vkfft-opencl") return detail::make_vkfft(size, options.cl_device);
+  if (name == "clfft") return detail::make_clfft(size, options.cl_device);
+  if (name == "fftw") return detail::make_fftw(size);
+  throw UsageError("unknown implementation '" + name + "'");
+}
+
+ComplexImage random_input(BenchSize size, std::uint64_t seed) {
+  ComplexImage image(size.width, size.height);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (Complex& c : image.data) c = {dist(rng), dist(rng)};
+  return image;
+}
+
+std::vector<std::complex<double>> fftw_double_reference(const ComplexImage& input) {
+  const std::size_t n = input.data.size();
+  auto* buf = static_cast<fftw_complex*>(fftw_malloc(sizeof(fftw_complex) * n));
+  for (std::size_t i = 0; i < n; ++i) {
+    buf[i][0] = input.data[i].real();
+    buf[i][1] = input.data[i].imag();
+  }
+  static const bool threads_ready = fftw_init_threads() != 0;
+  if (threads_ready) fftw_plan_with_nthreads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  fftw_plan plan = fftw_plan_dft_2d(static_cast<int>(input.height), static_cast<int>(input.width), buf, buf,
+                                    FFTW_FORWARD, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  std::vector<std::complex<double>> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = {buf[i][0], buf[i][1]};
+  fftw_free(buf);
+  return out;
+}
+
+double relative_error(const ComplexImage& got, const std::vector<std::complex<double>>& ref) {
+  if (got.data.size() != ref.size()) return INFINITY;
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    num += std::norm(std::complex<double>(got.data[i]) - ref[i]);
+    den += std::norm(ref[i]);
+  }
+  return std::sqrt(num / den);
+}
+
+BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& input,
+                   const std::vector<std::complex<double>>* reference, const SweepOptions& options) {
+  BenchEntry e;
+  e.implementation = name;
+  e.size = size;
+  try {
+    auto impl = make_implementation(name, size, options);
+    e.device = impl->device();
+    for (int i = 0; i < options.warmup; ++i) {
+      impl->upload(input);
+      impl->run_us();
+    }
+    std::vector<double> times;
+    // Every run starts from the same input: repeated in-place forward transforms would grow
+    // the data by sqrt(N) each time and end in infinities.
+    for (int i = 0; i < options.repeats; ++i) {
+      impl->upload(input);
+      times.push_back(impl->run_us());
+    }
+    e.timer = impl->timer();
+    e.repeats = times.size();
+    e.median_us = median(times);
+    e.min_us = *std::min_element(times.begin(), times.end());
+    e.max_us = *std::max_element(times.begin(), times.end());
+    const double n = static_cast<double>(size.width) * static_cast<double>(size.height);
+    // One read and one write of the complex64 array per axis pass.
+    const double bytes = 2.0 * 2.0 * n * sizeof(Complex);
+    e.bandwidth_gbs = e.median_us > 0 ? bytes / (e.median_us * 1e3) : 0;
+    e.gflops = e.median_us > 0 ? 5.0 * n * std::log2(n) / (e.median_us * 1e3) : 0;
+    if (reference) e.rel_error = relative_error(impl->result(), *reference);
+    e.available = true;
+  } catch (const std::exception& ex) {
+    e.available = false;
+    e.reason = ex.what();
+  }
+  return e;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<BenchEntry> run_sweep(const SweepOptions& options, const std::function<void(const BenchEntry&)>& progress) {
+  const std::vector<std::string> names = options.implementations.empty() ? implementation_names() : options.implementations;
+  std::vector<BenchEntry> entries;
+  std::uint64_t seed = 1;
+  for (const BenchSize& size : options.sizes) {
+    const ComplexImage input = random_input(size, seed++);
+    std::vector<std::complex<double>> reference;
+    if (options.check_errors) reference = fftw_double_reference(input);
+    for (const std::string& name : names) {
+      entries.push_back(measure(name, size, input, options.check_errors ? &reference : nullptr, options));
+      if (progress) progress(entries.back());
+    }
+  }
+  return entries;
+}
+
+std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_bandwidth_gbs) {
+  std::ostringstream out;
+  out << std::setprecision(6);
+  out << "{\n  \"copy_bandwidth_gbs\": " << copy_bandwidth_gbs << ",\n  \"entries\": [";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const BenchEntry& e = entries[i];
+    out << (i ? "," : "") << "\n    {\"implementation\": \"" << json_escape(e.implementation) << "\", \"device\": \""
+        << json_escape(e.device) << "\", \"width\": " << e.size.width << ", \"height\": " << e.size.height
+        << ", \"available\": " << (e.available ? "true" : "false");
+    if (e.available) {
+      out << ", \"timer\": \"" << json_escape(e.timer) << "\", \"repeats\": " << e.repeats
+          << ", \"median_us\": " << e.median_us << ", \"min_us\": " << e.min_us << ", \"max_us\": " << e.max_us
+          << ", \"bandwidth_gbs\": " << e.bandwidth_gbs << ", \"gflops\": " << e.gflops
+          << ", \"rel_error\": " << e.rel_error;
+    } else {
+      out << ", \"reason\": \"" << json_escape(e.reason) << "\"";
+    }
+    out << "}";
+  }
+  out << "\n  ]\n}\n";
+  return out.str();
+}
+
+std::string sweep_to_table(const std::vector<BenchEntry>& entries) {
+  std::map<std::pair<std::size_t, std::size_t>, double> cufft;
+  for (const BenchEntry& e : entries)
+    if (e.available && e.implementation == "cufft") cufft[{e.size.width, e.size.height}] = e.median_us;
+  std::ostringstream out;
+  out << std::left << std::setw(12) << "size" << std::setw(24) << "implementation" << std::right << std::setw(12)
+      << "median us" << std::setw(10) << "GB/s" << std::setw(10) << "GFLOP/s" << std::setw(11) << "x cuFFT"
+      << std::setw(11) << "rel err" << "\n";
+  for (const BenchEntry& e : entries) {
+    std::ostringstream size;
+    size << e.size.width << "x" << e.size.height;
+    out << std::left << std::setw(12) << size.str() << std::setw(24) << e.implementation << std::right;
+    if (!e.available) {
+      out << "  unavailable: " << e.reason << "\n";
+      continue;
+    }
+    out << std::fixed << std::setprecision(1) << std::setw(12) << e.median_us << std::setw(10) << e.bandwidth_gbs
+        << std::setw(10) << e.gflops;
+    const auto it = cufft.find({e.size.width, e.size.height});
+    if (it != cufft.end() && it->second > 0)
+      out << std::setprecision(2) << std::setw(11) << e.median_us / it->second;
+    else
+      out << std::setw(11) << "-";
+    out << std::scientific << std::setprecision(1) << std::setw(11) << e.rel_error << std::defaultfloat << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace fftscope::bench

@@ -1,0 +1,88 @@
+#pragma once
+// Side-by-side FFT benchmark: fftscope's backends next to cuFFT, VkFFT, clFFT and FFTW on the
+// same data (complex float32, 2D, forward, in place where the library allows), plan creation
+// excluded, warm-up first, then the median of many runs timed by each API's own timer.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace fftscope::bench {
+
+struct BenchSize {
+  std::size_t width = 0;
+  std::size_t height = 0;
+};
+
+/// One implementation at one size.
+struct BenchEntry {
+  std::string implementation;  ///< e.g. "fftscope-gl-fused", "cufft", "vkfft-opencl"
+  std::string device;
+  BenchSize size;
+  bool available = false;
+  std::string reason;          ///< why it is not available, or why it failed
+  std::string timer;           ///< how it was timed, e.g. "cuda events", "cl profiling (sum of kernels)"
+  std::size_t repeats = 0;
+  double median_us = 0, min_us = 0, max_us = 0;
+  double bandwidth_gbs = 0;    ///< bytes of one read and one write per axis pass / median time
+  double gflops = 0;           ///< nominal 5 N log2 N / median time, N = width * height
+  double rel_error = -1;       ///< relative L2 error against FFTW in double precision; -1: not checked
+};
+
+struct SweepOptions {
+  std::vector<BenchSize> sizes;
+  /// Implementation names to run (empty: all known). See implementation_names().
+  std::vector<std::string> implementations;
+  int warmup = 5;
+  int repeats = 50;
+  std::string cl_device;  ///< as --cl-device; empty: the best GPU
+  bool check_errors = true;
+};
+
+/// The sweep of issue 6: 256^2 ... 8192^2, non-powers of two, and one with a large prime factor.
+std::vector<BenchSize> default_sweep_sizes();
+/// Parses "WxH,WxH,..." (or "N" for N x N). Throws UsageError.
+std::vector<BenchSize> parse_sizes(const std::string& text);
+
+/// Every implementation name the sweep knows, whether or not it is available here.
+std::vector<std::string> implementation_names();
+
+/// Runs the sweep; `progress` sees each entry as it finishes. Never throws for an implementation
+/// that is missing or fails: that entry says why.
+std::vector<BenchEntry> run_sweep(const SweepOptions& options,
+                                  const std::function<void(const BenchEntry&)>& progress = {});
+
+std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_bandwidth_gbs = 0);
+/// A fixed-width table, one line per entry, ratios to cuFFT where cuFFT ran at that size.
+std::string sweep_to_table(const std::vector<BenchEntry>& entries);
+
+namespace detail {
+
+/// An FFT library or backend set up for one size; run() is timed by the implementation itself.
+class Implementation {
+ public:
+  virtual ~Implementation() = default;
+  virtual std::string device() const = 0;
+  virtual std::string timer() const = 0;
+  /// Uploads the input (row-major, width x height); excluded from timing.
+  virtual void upload(const ComplexImage& input) = 0;
+  /// Runs one forward transform and returns its time in microseconds.
+  virtual double run_us() = 0;
+  /// Reads back the result of the last run.
+  virtual ComplexImage result() = 0;
+};
+
+/// Factories; each throws std::runtime_error (with the reason) when its library is missing.
+std::unique_ptr<Implementation> make_fftscope(const std::string& backend, const std::string& variant,
+                                              BenchSize size, const std::string& cl_device);
+std::unique_ptr<Implementation> make_cufft(BenchSize size);
+std::unique_ptr<Implementation> make_vkfft(BenchSize size, const std::string& cl_device);
+std::unique_ptr<Implementation> make_clfft(BenchSize size, const std::string& cl_device);
+std::unique_ptr<Implementation> make_fftw(BenchSize size);
+
+}  // namespace detail
+}  // namespace fftscope::bench
