@@ -36,7 +36,14 @@ ImageInfo probe_image(const std::string& path);
 /// Loads an image as one channel in [0, 1]: 8-bit / 255, 16-bit / 65535; colour becomes Rec. 709
 /// luma (0.2126 R + 0.7152 G + 0.0722 B) unless a channel is chosen; alpha is ignored. Refuses
 /// images over options.max_pixels before decoding. Throws InputError naming the file and reason.
+/// Binary PGM/PPM samples are value / maxval (the format's meaning; 255 and 65535 as above);
+/// Radiance HDR keeps its linear float values, which may exceed 1.
 RealImage load_image(const std::string& path, const ImageLoadOptions& options = {});
+
+/// The same as load_image for a file already in memory (the fuzzer's entry point); `name` is
+/// used in messages. Throws InputError naming `name` and the reason.
+RealImage load_image_from_memory(const std::vector<std::uint8_t>& bytes, const std::string& name,
+                                 const ImageLoadOptions& options = {});
 
 /// Loads an INPUT of the CLI: an image, or an NPY file with a 2D float32 or complex64 array.
 ComplexImage load_input(const std::string& path, const ImageLoadOptions& options = {});

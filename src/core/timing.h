@@ -40,7 +40,10 @@ std::vector<TimingSummary> summarize_timings(const std::vector<TimingRecord>& re
 
 double median(std::vector<double> values);
 
+/// CSV with a header row (kernel, axis, stage, radix, global_x/y/z, count, min/median/max/last_ms,
+/// bytes, gb_per_s, host_measured, note); gb_per_s is bytes over the median time.
 std::string timings_to_csv(const std::vector<TimingSummary>& rows);
+/// A JSON array of objects with the CSV's fields (global_size as [x, y, z]); inf/NaN become null.
 std::string timings_to_json(const std::vector<TimingSummary>& rows);
 
 }  // namespace fftscope
