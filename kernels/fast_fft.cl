@@ -1,0 +1,339 @@
+// fast_fft.cl — the fast path's whole-axis FFT (issue 6): one dispatch transforms every line of
+// one axis, reading each element from global memory once and writing it once, in place.
+//
+// Data layout: complex float32 as float2 (x = re, y = im), row-major width x height.
+//   Rows    (AXIS_COLS 0): a work-group transforms LINES consecutive rows (contiguous memory).
+//   Columns (AXIS_COLS 1): a work-group transforms LINES neighbouring columns; work-item k of a
+//           load or store touches column k % LINES, so a warp reads row segments of LINES * 8
+//           bytes (coalesced) and no transpose pass is needed.
+// Local memory holds LINES lines of M elements; element i of local line l sits at
+// l * LINE_STRIDE + i + i / 16 (the padding spreads the radix-R strided writes over the banks;
+// LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks).
+//
+// Algorithm: N = PRE_RADIX * M.
+//   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the
+//     first stage reads global memory, the last writes it, the others go through local memory.
+//     No digit-reverse pass: Stockham writes every stage in sorted order.
+//   PRE_RADIX > 1 (lines longer than local memory): one decimation-in-frequency step in
+//     registers: y_q[n] = w_N^(n q) sum_m x[n + m M] w_P^(m q); then, for each q in turn, the
+//     M-point FFT of y_q through local memory, written to X[q + PRE_RADIX k]. Still one read and
+//     one write per element.
+// Twiddles: `tw` holds exp(-2 pi i k / N), k < N, computed in double precision on the host.
+// Direction: the inverse is conj(DFT(conj(x))): loads and stores multiply im by conj_sign
+// (+1 forward, -1 inverse); stores multiply by `scale` (1, or 1/N for the inverse).
+//
+// Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
+//   HOLD (registers per work-item for one stage: max over stages of ceil(LINES M / R / THREADS) R),
+//   PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX), NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}
+//   (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
+
+#ifndef FFTSCOPE_COMPLEX_CL
+#error "fast_fft.cl needs complex.cl prepended"
+#endif
+#if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || \
+    !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) ||     \
+    !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
+#error "fast_fft.cl needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
+#endif
+#if NUM_STAGES > 8
+#error "fast_fft.cl: at most 8 stages"
+#endif
+// Unused stages: radix 1 (never run; they only keep the span products below well-formed).
+#ifndef RADIX_1
+#define RADIX_1 1
+#endif
+#ifndef RADIX_2
+#define RADIX_2 1
+#endif
+#ifndef RADIX_3
+#define RADIX_3 1
+#endif
+#ifndef RADIX_4
+#define RADIX_4 1
+#endif
+#ifndef RADIX_5
+#define RADIX_5 1
+#endif
+#ifndef RADIX_6
+#define RADIX_6 1
+#endif
+#ifndef RADIX_7
+#define RADIX_7 1
+#endif
+#define SPAN_1 (RADIX_0)
+#define SPAN_2 (SPAN_1 * RADIX_1)
+#define SPAN_3 (SPAN_2 * RADIX_2)
+#define SPAN_4 (SPAN_3 * RADIX_3)
+#define SPAN_5 (SPAN_4 * RADIX_4)
+#define SPAN_6 (SPAN_5 * RADIX_5)
+#define SPAN_7 (SPAN_6 * RADIX_6)
+
+#define MAX_RADIX 13
+// Every helper is inlined, so each R, NS and flag is a constant and the register arrays stay
+// in registers (all their indices are compile-time constants after unrolling).
+#define FAST_INLINE static inline __attribute__((always_inline))
+#define LIDX(line, i) ((line) * LINE_STRIDE + (i) + ((i) >> 4))
+
+#define SQRT1_2 0.70710678118654752f
+// Forward radix 8 as two radix-4 halves (even, odd inputs) joined by w8^k.
+FAST_INLINE void dft8(float2* v) {
+  float2 e0 = v[0], e1 = v[2], e2 = v[4], e3 = v[6];
+  float2 o0 = v[1], o1 = v[3], o2 = v[5], o3 = v[7];
+  DFT_4(e0, e1, e2, e3)
+  DFT_4(o0, o1, o2, o3)
+  o1 = (float2)(SQRT1_2 * (o1.x + o1.y), SQRT1_2 * (o1.y - o1.x));   // * (1 - i)/sqrt2
+  o2 = (float2)(o2.y, -o2.x);                                       // * -i
+  o3 = (float2)(SQRT1_2 * (o3.y - o3.x), -SQRT1_2 * (o3.x + o3.y));  // * (-1 - i)/sqrt2
+  v[0] = e0 + o0;
+  v[4] = e0 - o0;
+  v[1] = e1 + o1;
+  v[5] = e1 - o1;
+  v[2] = e2 + o2;
+  v[6] = e2 - o2;
+  v[3] = e3 + o3;
+  v[7] = e3 - o3;
+}
+
+// Forward odd radix R by symmetric pairs: X_k = v0 + sum_m (v_m + v_{R-m}) cos(2 pi m k / R)
+// - i (v_m - v_{R-m}) sin(2 pi m k / R); cos/sin constants in float from double.
+__constant float COS11[11] = {1.000000000e+00f, 8.412535328e-01f, 4.154150130e-01f, -1.423148383e-01f,
+                              -6.548607339e-01f, -9.594929736e-01f, -9.594929736e-01f, -6.548607339e-01f,
+                              -1.423148383e-01f, 4.154150130e-01f, 8.412535328e-01f};
+__constant float SIN11[11] = {0.000000000e+00f, 5.406408175e-01f, 9.096319954e-01f, 9.898214419e-01f,
+                              7.557495744e-01f, 2.817325568e-01f, -2.817325568e-01f, -7.557495744e-01f,
+                              -9.898214419e-01f, -9.096319954e-01f, -5.406408175e-01f};
+__constant float COS13[13] = {1.000000000e+00f, 8.854560257e-01f, 5.680647467e-01f, 1.205366803e-01f,
+                              -3.546048870e-01f, -7.485107482e-01f, -9.709418174e-01f, -9.709418174e-01f,
+                              -7.485107482e-01f, -3.546048870e-01f, 1.205366803e-01f, 5.680647467e-01f,
+                              8.854560257e-01f};
+__constant float SIN13[13] = {0.000000000e+00f, 4.647231720e-01f, 8.229838659e-01f, 9.927088741e-01f,
+                              9.350162427e-01f, 6.631226582e-01f, 2.393156643e-01f, -2.393156643e-01f,
+                              -6.631226582e-01f, -9.350162427e-01f, -9.927088741e-01f, -8.229838659e-01f,
+                              -4.647231720e-01f};
+// Loops run to the constant 6 (13 / 2) so they unroll before inlining; R is constant after it.
+FAST_INLINE void dft_odd(float2* v, const uint R, __constant const float* cos_t, __constant const float* sin_t) {
+  float2 s[7], d[7];
+#pragma unroll
+  for (uint m = 1; m <= 6; ++m) {
+    if (m <= R / 2) {
+      s[m] = v[m] + v[R - m];
+      d[m] = v[m] - v[R - m];
+    }
+  }
+  const float2 v0 = v[0];
+  float2 sum = v0;
+#pragma unroll
+  for (uint m = 1; m <= 6; ++m)
+    if (m <= R / 2) sum += s[m];
+#pragma unroll
+  for (uint k = 1; k <= 6; ++k) {
+    if (k <= R / 2) {
+      float2 c = v0, t = (float2)(0.0f, 0.0f);
+#pragma unroll
+      for (uint m = 1; m <= 6; ++m) {
+        if (m <= R / 2) {
+          c += s[m] * cos_t[(m * k) % R];
+          t += d[m] * sin_t[(m * k) % R];
+        }
+      }
+      v[k] = c + (float2)(t.y, -t.x);
+      v[R - k] = c - (float2)(t.y, -t.x);
+    }
+  }
+  v[0] = sum;
+}
+
+// The forward DFT of v[0 .. R-1]; R is a compile-time constant after inlining.
+FAST_INLINE void small_dft(float2* v, const uint R) {
+  if (R == 2) DFT_2(v[0], v[1])
+  else if (R == 3) DFT_3(v[0], v[1], v[2])
+  else if (R == 4) DFT_4(v[0], v[1], v[2], v[3])
+  else if (R == 5) DFT_5(v[0], v[1], v[2], v[3], v[4])
+  else if (R == 7) DFT_7(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+  else if (R == 8) dft8(v);
+  else if (R == 11) dft_odd(v, 11, COS11, SIN11);
+  else if (R == 13) dft_odd(v, 13, COS13, SIN13);
+}
+
+// Global index of element i of image line `line`.
+FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
+#if AXIS_COLS
+  return i * row_pitch + line;
+#else
+  (void)row_pitch;
+  return line * N + i;
+#endif
+}
+
+// Work item b of a pass over (local line, index) pairs with `per` indices per line. Columns
+// put neighbouring lines on neighbouring work items (coalesced global access); rows keep a
+// line's indices together.
+FAST_INLINE uint2 split_item(uint b, uint per) {
+#if AXIS_COLS
+  (void)per;
+  return (uint2)(b % LINES, b / LINES);
+#else
+  return (uint2)(b / per, b % per);
+#endif
+}
+
+FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
+                          float conj_sign) {
+  const float2 x = line < lines ? data[gaddr(line, i, row_pitch)] : (float2)(0.0f, 0.0f);
+  return (float2)(x.x, conj_sign * x.y);
+}
+
+// One Stockham radix-R stage of span NS over the group's LINES lines of M elements: butterfly j
+// reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
+// (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
+// writes go to local memory, or to global element q + PRE_RADIX i (last stage).
+FAST_INLINE void fft_stage(__global float2* data, __global const float2* restrict tw, __local float2* lm,
+                      const uint R, const uint NS, const bool from_global, const bool to_global, const uint q,
+                      const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
+                      const float scale) {
+  const uint per = M / R;
+  const uint total = LINES * per;
+  const uint count = (total + THREADS - 1) / THREADS;
+  const uint tid = get_local_id(0);
+  float2 hold[HOLD];
+#pragma unroll
+  for (uint k = 0; k < HOLD; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < count) if (total % THREADS == 0 || b < total) {
+      const uint2 lj = split_item(b, per);
+      float2 v[MAX_RADIX];
+#pragma unroll
+      for (uint r = 0; r < MAX_RADIX; ++r) {
+        if (r < R) {
+          const uint i = lj.y + r * per;
+          if (from_global)
+            v[r] = load_global(data, first_line + lj.x, i, lines, row_pitch, conj_sign);
+          else
+            v[r] = lm[LIDX(lj.x, i)];
+        }
+      }
+      if (NS > 1) {
+        const uint step = (lj.y % NS) * (N / (NS * R));
+#pragma unroll
+        for (uint r = 1; r < MAX_RADIX; ++r)
+          if (r < R) v[r] = cmul(v[r], tw[r * step]);
+      }
+      small_dft(v, R);
+#pragma unroll
+      for (uint r = 0; r < MAX_RADIX; ++r)
+        if (r < R) hold[k * R + r] = v[r];
+    }
+  }
+  // Local memory is read and written in place: every read of this stage before any write.
+  if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (uint k = 0; k < HOLD; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < count) if (total % THREADS == 0 || b < total) {
+      const uint2 lj = split_item(b, per);
+      const uint p = lj.y % NS;
+      const uint base = (lj.y - p) * R + p;
+#pragma unroll
+      for (uint r = 0; r < MAX_RADIX; ++r) {
+        if (r < R) {
+          const uint i = base + r * NS;
+          if (to_global) {
+            const uint line = first_line + lj.x;
+            if (line < lines) {
+              const float2 x = hold[k * R + r];
+              data[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+            }
+          } else {
+            lm[LIDX(lj.x, i)] = hold[k * R + r];
+          }
+        }
+      }
+    }
+  }
+  if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#define STAGE_ARGS data, tw, lm
+#define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
+#define RUN_STAGES(FROM_GLOBAL, Q)                                                                      \
+  fft_stage(STAGE_ARGS, RADIX_0, 1, FROM_GLOBAL, NUM_STAGES == 1, Q, LINE_ARGS);                       \
+  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, false, NUM_STAGES == 2, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, false, NUM_STAGES == 3, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, false, NUM_STAGES == 4, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, false, NUM_STAGES == 5, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, false, NUM_STAGES == 6, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, false, NUM_STAGES == 7, Q, LINE_ARGS);  \
+  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, false, NUM_STAGES == 8, Q, LINE_ARGS);
+
+// lines: image lines on this axis (height for rows, width for columns); row_pitch: the image
+// width. The grid may spread groups over two dimensions.
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
+    __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
+    const float conj_sign, const float scale) {
+  __local float2 lm[LOCAL_ELEMS];
+  const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+  const uint first_line = group * LINES;
+#if PRE_RADIX == 1
+  RUN_STAGES(true, 0)
+#else
+  const uint tid = get_local_id(0);
+  const uint ptotal = LINES * M;
+  const uint pcount = (ptotal + THREADS - 1) / THREADS;
+  float2 pre[PRE_HOLD];
+#pragma unroll
+  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
+      const uint2 ln = split_item(b, M);
+      float2 v[MAX_RADIX];
+#pragma unroll
+      for (uint m = 0; m < PRE_RADIX; ++m)
+        v[m] = load_global(data, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
+      small_dft(v, PRE_RADIX);
+      pre[k * PRE_RADIX] = v[0];
+#pragma unroll
+      for (uint qq = 1; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = cmul(v[qq], tw[ln.y * qq]);
+    }
+  }
+  // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for
+  // compilers to unroll, and pre[] must only see constant indices to stay in registers.
+#define SUB_TRANSFORM(Q)                                                  \
+  barrier(CLK_LOCAL_MEM_FENCE); /* the previous sub-transform's reads */  \
+  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {                      \
+    const uint b = tid + k * THREADS;                                     \
+    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {            \
+      const uint2 ln = split_item(b, M);                                  \
+      lm[LIDX(ln.x, ln.y)] = pre[k * PRE_RADIX + (Q)];                    \
+    }                                                                     \
+  }                                                                       \
+  barrier(CLK_LOCAL_MEM_FENCE);                                           \
+  RUN_STAGES(false, (Q))
+  SUB_TRANSFORM(0)
+  SUB_TRANSFORM(1)
+#if PRE_RADIX > 2
+  SUB_TRANSFORM(2)
+#endif
+#if PRE_RADIX > 3
+  SUB_TRANSFORM(3)
+#endif
+#if PRE_RADIX > 4
+  SUB_TRANSFORM(4)
+#endif
+#if PRE_RADIX > 5
+  SUB_TRANSFORM(5)
+  SUB_TRANSFORM(6)
+#endif
+#if PRE_RADIX > 7
+  SUB_TRANSFORM(7)
+#endif
+#if PRE_RADIX > 8
+  SUB_TRANSFORM(8)
+  SUB_TRANSFORM(9)
+  SUB_TRANSFORM(10)
+#endif
+#if PRE_RADIX > 11
+  SUB_TRANSFORM(11)
+  SUB_TRANSFORM(12)
+#endif
+#endif
+}

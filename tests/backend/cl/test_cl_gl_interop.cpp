@@ -1,0 +1,82 @@
+// The CL backend's display delivered into a GL texture (built with FFTSCOPE_WITH_GL): with a
+// headless EGL context current, render_to_gl_texture must fill the texture with exactly the
+// RGBA the device computed (render_display), which itself matches core render_spectrum (see
+// test_cl_backend.cpp), over whichever interop path the platform allows; the path is reported
+// and the copy is timed as its own record.
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include "backend/cl/cl_backend.h"
+#include "backend/gl/gl_context.h"
+#include "core/errors.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+
+namespace fftscope {
+namespace {
+
+TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
+  std::unique_ptr<detail::EglContext> gl;
+  try {
+    gl = detail::EglContext::create();
+    gl->make_current();
+    detail::load_gl_for_current_context(nullptr);
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(std::string("EGL/GL: ") + e.what());
+    return;
+  }
+  std::unique_ptr<Backend> backend;
+  try {
+    BackendOptions options;
+    options.use_current_gl_context = true;
+    backend = make_cl_backend(options);
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(std::string("OpenCL: ") + e.what());
+    return;
+  }
+  auto* cl = dynamic_cast<ClBackend*>(backend.get());
+  ASSERT_NE(cl, nullptr);
+  std::printf("interop path: %s\n", cl->interop_path().c_str());
+  EXPECT_FALSE(cl->interop_path().empty());
+
+  const std::size_t w = 48, h = 20;
+  ComplexImage input(w, h);
+  input.data = test::to_float(test::random_complex(w * h, 12));
+  run_transform(*cl, make_plan_2d(w, h), input, Direction::forward, KernelVariant::fused);
+
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+  glBindTexture(GL_TEXTURE_2D, 0);
+
+  SpectrumSettings settings;
+  settings.colormap = Colormap::inferno;
+  cl->take_timings();
+  ASSERT_TRUE(cl->render_to_gl_texture(texture, settings));
+  glFinish();
+
+  std::vector<std::uint8_t> pixels(w * h * 4, 0);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glDeleteTextures(1, &texture);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+  const RgbaImage device = cl->render_display(settings);
+  EXPECT_EQ(pixels, device.data) << "the texture must hold exactly the device's display";
+
+  bool copy_timed = false;
+  for (const TimingRecord& r : cl->take_timings()) {
+    if (r.kernel == "display_copy_host" || r.kernel == "display_copy_shared") {
+      copy_timed = true;
+      EXPECT_NE(r.note.find("interop"), std::string::npos) << r.note;
+      EXPECT_GT(r.bytes, 0u);
+    }
+  }
+  EXPECT_TRUE(copy_timed) << "the delivery to GL must be its own timing record";
+}
+
+}  // namespace
+}  // namespace fftscope
