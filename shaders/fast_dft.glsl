@@ -1,0 +1,154 @@
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 11, 13) on
+// v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
+// Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
+//
+// Defines: none. Provides MAX_RADIX and small_dft(v, R).
+
+#define MAX_RADIX 13
+
+// -i * v
+vec2 fast_mul_minus_i(vec2 v) { return vec2(v.y, -v.x); }
+
+void dft2(inout vec2 v[MAX_RADIX]) {
+  vec2 a = v[0];
+  v[0] = a + v[1];
+  v[1] = a - v[1];
+}
+
+void dft3(inout vec2 v[MAX_RADIX]) {
+  const float s = 0.86602540378443865;
+  vec2 a = v[1] + v[2];
+  vec2 b = fast_mul_minus_i(v[1] - v[2]) * s;
+  vec2 m = v[0] - 0.5 * a;
+  v[0] = v[0] + a;
+  v[1] = m + b;
+  v[2] = m - b;
+}
+
+void dft4_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3) {
+  vec2 v0 = c0 + c2, v1 = c1 + c3, v2 = c0 - c2, v3 = fast_mul_minus_i(c1 - c3);
+  c0 = v0 + v1;
+  c2 = v0 - v1;
+  c1 = v2 + v3;
+  c3 = v2 - v3;
+}
+
+void dft4(inout vec2 v[MAX_RADIX]) { dft4_values(v[0], v[1], v[2], v[3]); }
+
+void dft5(inout vec2 v[MAX_RADIX]) {
+  const float a = 0.30901699437494742, b = 0.95105651629515357, c = 0.80901699437494742, d = 0.58778525229247313;
+  vec2 v0 = v[0];
+  vec2 v1 = a * (v[1] + v[4]) - c * (v[2] + v[3]);
+  vec2 v2 = c * (v[1] + v[4]) - a * (v[2] + v[3]);
+  vec2 v3 = d * (v[1] - v[4]) - b * (v[2] - v[3]);
+  vec2 v4 = b * (v[1] - v[4]) + d * (v[2] - v[3]);
+  vec2 sum = v0 + v[1] + v[2] + v[3] + v[4];
+  v[1] = v0 + v1 + fast_mul_minus_i(v4);
+  v[2] = v0 - v2 + fast_mul_minus_i(v3);
+  v[3] = v0 - v2 - fast_mul_minus_i(v3);
+  v[4] = v0 + v1 - fast_mul_minus_i(v4);
+  v[0] = sum;
+}
+
+void dft7(inout vec2 v[MAX_RADIX]) {
+  const float a = 0.62348980185873353, b = 0.78183148246802981, c = 0.22252093395631440;
+  const float d = 0.97492791218182361, e = 0.90096886790241913, f = 0.43388373911755812;
+  vec2 v0 = v[0];
+  vec2 s1 = v[1] + v[6], s2 = v[2] + v[5], s3 = v[3] + v[4];
+  vec2 d1 = v[1] - v[6], d2 = v[2] - v[5], d3 = v[3] - v[4];
+  vec2 v1 = a * s1 - c * s2 - e * s3;
+  vec2 v2 = c * s1 + e * s2 - a * s3;
+  vec2 v3 = e * s1 - a * s2 + c * s3;
+  vec2 v4 = b * d1 + d * d2 + f * d3;
+  vec2 v5 = d * d1 - f * d2 - b * d3;
+  vec2 v6 = f * d1 - b * d2 + d * d3;
+  vec2 sum = v0 + s1 + s2 + s3;
+  v[1] = v0 + v1 + fast_mul_minus_i(v4);
+  v[2] = v0 - v2 + fast_mul_minus_i(v5);
+  v[3] = v0 - v3 + fast_mul_minus_i(v6);
+  v[4] = v0 - v3 - fast_mul_minus_i(v6);
+  v[5] = v0 - v2 - fast_mul_minus_i(v5);
+  v[6] = v0 + v1 - fast_mul_minus_i(v4);
+  v[0] = sum;
+}
+
+// Radix 8: two radix-4 halves (even, odd inputs) joined by w8^k.
+void dft8(inout vec2 v[MAX_RADIX]) {
+  const float h = 0.70710678118654752;
+  vec2 e0 = v[0], e1 = v[2], e2 = v[4], e3 = v[6];
+  vec2 o0 = v[1], o1 = v[3], o2 = v[5], o3 = v[7];
+  dft4_values(e0, e1, e2, e3);
+  dft4_values(o0, o1, o2, o3);
+  o1 = vec2(h * (o1.x + o1.y), h * (o1.y - o1.x));
+  o2 = fast_mul_minus_i(o2);
+  o3 = vec2(h * (o3.y - o3.x), -h * (o3.x + o3.y));
+  v[0] = e0 + o0;
+  v[4] = e0 - o0;
+  v[1] = e1 + o1;
+  v[5] = e1 - o1;
+  v[2] = e2 + o2;
+  v[6] = e2 - o2;
+  v[3] = e3 + o3;
+  v[7] = e3 - o3;
+}
+
+// Odd radix by symmetric pairs; cos/sin of 2 pi j / R as float constants from double.
+const float COS11[11] = float[](1.0, 0.84125353283118117, 0.41541501300188643, -0.14231483827328514,
+                                -0.65486073394528506, -0.95949297361449739, -0.95949297361449739,
+                                -0.65486073394528506, -0.14231483827328514, 0.41541501300188643,
+                                0.84125353283118117);
+const float SIN11[11] = float[](0.0, 0.54064081745559756, 0.90963199535451837, 0.98982144188093268,
+                                0.75574957435425828, 0.28173255684142970, -0.28173255684142970,
+                                -0.75574957435425828, -0.98982144188093268, -0.90963199535451837,
+                                -0.54064081745559756);
+const float COS13[13] = float[](1.0, 0.88545602565320989, 0.56806474673115581, 0.12053668025532305,
+                                -0.35460488704253562, -0.74851074817110109, -0.97094181742605203,
+                                -0.97094181742605203, -0.74851074817110109, -0.35460488704253562,
+                                0.12053668025532305, 0.56806474673115581, 0.88545602565320989);
+const float SIN13[13] = float[](0.0, 0.46472317204376856, 0.82298386589365635, 0.99270887409805397,
+                                0.93501624268541483, 0.66312265824079520, 0.23931566428755777,
+                                -0.23931566428755777, -0.66312265824079520, -0.93501624268541483,
+                                -0.99270887409805397, -0.82298386589365635, -0.46472317204376856);
+
+float odd_cos(uint R, uint j) { return R == 11u ? COS11[j] : COS13[j]; }
+float odd_sin(uint R, uint j) { return R == 11u ? SIN11[j] : SIN13[j]; }
+
+void dft_odd(inout vec2 v[MAX_RADIX], const uint R) {
+  vec2 s[7], d[7];
+  for (uint m = 1u; m <= 6u; ++m) {
+    if (m <= R / 2u) {
+      s[m] = v[m] + v[R - m];
+      d[m] = v[m] - v[R - m];
+    }
+  }
+  vec2 v0 = v[0];
+  vec2 sum = v0;
+  for (uint m = 1u; m <= 6u; ++m)
+    if (m <= R / 2u) sum += s[m];
+  for (uint k = 1u; k <= 6u; ++k) {
+    if (k <= R / 2u) {
+      vec2 c = v0, t = vec2(0.0);
+      for (uint m = 1u; m <= 6u; ++m) {
+        if (m <= R / 2u) {
+          c += s[m] * odd_cos(R, (m * k) % R);
+          t += d[m] * odd_sin(R, (m * k) % R);
+        }
+      }
+      v[k] = c + fast_mul_minus_i(t);
+      v[R - k] = c - fast_mul_minus_i(t);
+    }
+  }
+  v[0] = sum;
+}
+
+void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
+  if (R == 2u) dft2(v);
+  else if (R == 3u) dft3(v);
+  else if (R == 4u) dft4(v);
+  else if (R == 5u) dft5(v);
+  else if (R == 7u) dft7(v);
+  else if (R == 8u) dft8(v);
+  else if (R == 11u || R == 13u) dft_odd(v, R);
+}
+
+vec2 cmul_fast(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }

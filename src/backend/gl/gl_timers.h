@@ -1,0 +1,54 @@
+#pragma once
+// Per-dispatch timers for the GL backend: GL_TIME_ELAPSED queries read back when ready, or host
+// time around glFinish where the driver's timer is meaningless. Internal to the GL backend.
+
+#include <chrono>
+#include <deque>
+#include <vector>
+
+#include "core/timing.h"
+
+namespace fftscope::detail {
+
+class DispatchTimers {
+ public:
+  enum class Mode {
+    gpu,   ///< GL_TIME_ELAPSED query around each dispatch, collected without stalling
+    host,  ///< glFinish, host clock, dispatch, glFinish (stalls: every record host_measured)
+  };
+  explicit DispatchTimers(Mode mode) : mode_(mode) {}
+  ~DispatchTimers();
+  DispatchTimers(const DispatchTimers&) = delete;
+  DispatchTimers& operator=(const DispatchTimers&) = delete;
+
+  Mode mode() const { return mode_; }
+  /// Off: begin/end do nothing (used while precompiling).
+  void set_enabled(bool enabled) { enabled_ = enabled; }
+
+  /// Around one dispatch; `record` has everything but the time. Keeps at most 16384 records
+  /// not yet taken (the oldest are dropped).
+  void begin(TimingRecord record);
+  void end();
+
+  /// The records whose times are known, in dispatch order; later ones wait for a later call.
+  /// GPU queries that all read under 100 ns for a batch of 4 or more switch this timer to host
+  /// mode for the dispatches that follow (those records carry note "gpu timer meaningless").
+  std::vector<TimingRecord> take();
+
+ private:
+  struct Pending {
+    TimingRecord record;
+    unsigned query = 0;  // GLuint; 0 for host-measured records
+  };
+  unsigned acquire_query();
+
+  Mode mode_;
+  bool enabled_ = true;
+  bool open_ = false;
+  std::deque<Pending> pending_;
+  std::vector<unsigned> free_queries_;
+  std::vector<unsigned> all_queries_;
+  std::chrono::steady_clock::time_point host_start_{};
+};
+
+}  // namespace fftscope::detail

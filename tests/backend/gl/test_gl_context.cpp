@@ -1,0 +1,81 @@
+// Context handling: the backend in a context the caller made current (as the GUI does with its
+// GLFW window), and the timer fallback for drivers whose GPU timer measures nothing.
+#include <gtest/gtest.h>
+
+#include <glad/egl.h>
+#include <glad/gl.h>
+
+#include <cstdlib>
+
+#include "backend/gl/gl_context.h"
+#include "gl_test_util.h"
+#include "support/reference.h"
+
+namespace fftscope {
+namespace {
+
+void (*egl_loader(const char* name))(void) { return eglGetProcAddress(name); }
+
+TEST(GlContext, BackendRunsInTheCallersCurrentContext) {
+  // Stand-in for the GUI's window: a context made and made current outside the backend.
+  std::unique_ptr<detail::EglContext> context;
+  try {
+    context = detail::EglContext::create();
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(e.what());
+  }
+  context->make_current();
+  set_current_context_gl_loader(&egl_loader);
+  BackendOptions options;
+  options.use_current_gl_context = true;
+  {
+    auto backend = make_gl_backend(options);
+    const std::size_t w = 20, h = 12;
+    ComplexImage input(w, h);
+    input.data = test::to_float(test::random_complex(w * h, 8));
+    const ComplexImage out = run_transform(*backend, make_plan_2d(w, h), input, Direction::forward);
+    EXPECT_LT(test::relative_l2_error(out.data, test::fftw_2d(test::to_double(input.data), w, h, Direction::forward)),
+              test::float_fft_tolerance(w * h));
+    // A texture of the caller's context is written directly.
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+    glBindTexture(GL_TEXTURE_2D, 0);
+    EXPECT_TRUE(backend->render_to_gl_texture(texture, {}));
+    glDeleteTextures(1, &texture);
+    // The backend left the caller's context current.
+    EXPECT_EQ(eglGetCurrentContext() != EGL_NO_CONTEXT, true);
+  }
+  set_current_context_gl_loader(nullptr);
+}
+
+TEST(GlContext, MeaninglessGpuTimerFallsBackToHostTiming) {
+  ::setenv("FFTSCOPE_GL_TIMER", "gpu", 1);  // force queries even on llvmpipe
+  FFTSCOPE_GL_BACKEND_OR_SKIP(backend);
+  ::unsetenv("FFTSCOPE_GL_TIMER");
+  if (backend->device_name().find("llvmpipe") == std::string::npos)
+    GTEST_SKIP() << "only llvmpipe is known to have a meaningless GPU timer";
+  const Plan2D plan = make_plan_2d(64, 64);
+  ComplexImage input(64, 64);
+  input.data = test::to_float(test::random_complex(64 * 64, 2));
+  run_transform(*backend, plan, input, Direction::forward);
+  std::vector<TimingRecord> first;
+  for (int i = 0; i < 1000 && first.size() < 10; ++i)
+    for (auto& r : backend->take_timings()) first.push_back(std::move(r));
+  ASSERT_EQ(first.size(), 10u);
+  for (const TimingRecord& r : first) {
+    EXPECT_FALSE(r.host_measured);
+    EXPECT_NE(r.note.find("gpu timer meaningless"), std::string::npos) << r.kernel << ": " << r.milliseconds;
+  }
+  run_transform(*backend, plan, input, Direction::forward);
+  const auto second = backend->take_timings();
+  ASSERT_EQ(second.size(), 10u);
+  for (const TimingRecord& r : second) {
+    EXPECT_TRUE(r.host_measured);
+    EXPECT_GT(r.milliseconds, 0.0) << r.kernel;
+  }
+}
+
+}  // namespace
+}  // namespace fftscope
