@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (see docs/performance.md): correctness tests of the GPU backends,
+# then the per-kernel benches and the side-by-side sweep. Expects a headless build in $BUILD
+# (default build-dev) and the .device/ folder made by ../shared/device/prepare.sh.
+#   usage: scripts/device_bench.sh [tests|kernels|sweep|all] [OUTDIR]
+set -uo pipefail
+what=${1:-all}
+out=${2:-${OUT:-out/device}}
+build=${BUILD:-build-dev}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-} OCL_ICD_VENDORS=$PWD/.device/icd
+export FFTSCOPE_REQUIRE_GPU=1
+cli=$build/src/cli/fftscope-cli
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
+$cli devices | tee "$out/devices.txt"
+
+run_tests() {
+  for t in $(find "$build/tests" -type f -perm -u+x -name 'test_*' | sort); do
+    case "$t" in */gui/*|*/cli/*) continue ;; esac
+    echo "== $t"
+    "$t" --gtest_brief=1 > "$out/$(basename "$t").log" 2>&1
+    rc=$?
+    tail -n 3 "$out/$(basename "$t").log"
+    [ $rc -eq 0 ] || echo "FAILED: $t (rc $rc)"
+  done
+}
+
+run_kernels() {
+  for backend in ${BACKENDS:-gl cl}; do
+    for size in 1024x1024 4096x4096; do
+      for variant in plain optimized fused fast; do
+        echo "== bench $backend $size $variant"
+        $cli bench --backend "$backend" --size "$size" --variant "$variant" --repeat 30 --warmup 5 \
+          | tee "$out/bench_${backend}_${size}_${variant}.txt" | tail -n 3
+      done
+      echo "== bench $backend $size fused radix-2"
+      $cli bench --backend "$backend" --size "$size" --variant fused --max-radix 2 --repeat 30 --warmup 5 \
+        | tee "$out/bench_${backend}_${size}_fused_r2.txt" | tail -n 3
+    done
+  done
+}
+
+run_sweep() {
+  $cli bench --sweep --repeat "${REPEAT:-30}" --warmup 5 --json "$out/sweep.json" | tee "$out/sweep.txt"
+}
+
+case "$what" in
+  tests) run_tests ;;
+  kernels) run_kernels ;;
+  sweep) run_sweep ;;
+  all) run_tests; run_kernels; run_sweep ;;
+esac

@@ -1,0 +1,158 @@
+// fftscope-cli bench: per-kernel median times of repeated 2D transforms of one size.
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+
+namespace fftscope::cli {
+
+CommandSpec bench_spec() {
+  CommandSpec spec;
+  spec.name = "bench";
+  spec.summary = "Times repeated 2D FFTs of a WxH array and prints per-kernel median times and their total.";
+  spec.options = {
+      {"--size", "", "WxH", "transform size, e.g. 1024x1024 (or N for NxN; required)"},
+      {"--repeat", "", "R", "measured runs (default 10)"},
+      {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
+      {"--inverse", "", "", "time the inverse transform"},
+      {"--json", "", "", "print JSON instead of a table"},
+      {"--max-pixels", "", "N", "refuse sizes over N pixels (default " + std::to_string(default_max_pixels) + ")"},
+      max_radix_option_spec(),
+  };
+  for (auto& o : backend_option_specs()) spec.options.push_back(o);
+  spec.details =
+      "Each run uploads the same pseudo-random data, executes, and downloads the result; the upload\n"
+      "and download are outside the kernel times. Times marked host-measured come from the host clock\n"
+      "around a finish, not from a GPU timer (the CPU backend, and GL drivers whose timer queries\n"
+      "report nothing meaningful, such as llvmpipe). The total is the sum of the kernel medians, each\n"
+      "counted as often as its kernel runs per transform; the wall time per transform is the host\n"
+      "clock around execute + download.";
+  return spec;
+}
+
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+}  // namespace
+
+int run_bench(const ParsedArgs& args) {
+  auto size_text = args.get("--size");
+  if (!size_text) throw UsageError("missing --size WxH");
+  const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));
+  const std::size_t repeat = parse_integer(args.get_or("--repeat", "10"), "--repeat", 1, 100000);
+  const std::size_t warmup = parse_integer(args.get_or("--warmup", "2"), "--warmup", 0, 100000);
+  const PlanOptions plan_options = parse_plan_options(args);
+  const BackendChoice choice = parse_backend_choice(args);
+  const Direction direction = args.has("--inverse") ? Direction::inverse : Direction::forward;
+
+  ComplexImage input(width, height);
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (Complex& c : input.data) c = {uniform(rng), uniform(rng)};
+
+  auto backend = open_backend(choice);
+  const Plan2D plan = make_plan_2d(width, height, plan_options);
+  backend->prepare(plan, choice.variant);
+
+  std::vector<TimingRecord> records;
+  std::vector<double> wall_ms;
+  for (std::size_t run = 0; run < warmup + repeat; ++run) {
+    // Fresh data every run: repeated in-place forward transforms would grow towards overflow.
+    backend->upload(input);
+    const auto start = std::chrono::steady_clock::now();
+    backend->execute(direction);
+    (void)backend->download();
+    const auto stop = std::chrono::steady_clock::now();
+    // The download synchronized, so the warm-up runs' timers are ready and can be dropped.
+    std::vector<TimingRecord> taken = backend->take_timings();
+    if (run < warmup) continue;
+    wall_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    records.insert(records.end(), taken.begin(), taken.end());
+  }
+  for (TimingRecord& r : backend->take_timings()) records.push_back(std::move(r));
+
+  const std::vector<TimingSummary> rows = summarize_timings(records);
+  // A kernel may run more than once per transform (the two transposes of a 2D pass share one
+  // row), so the total weighs each median by that kernel's dispatches per run.
+  auto per_run = [&](const TimingSummary& row) {
+    return static_cast<double>(row.count) / static_cast<double>(repeat);
+  };
+  double total_ms = 0;
+  bool any_host_measured = false;
+  for (const TimingSummary& row : rows) {
+    total_ms += row.median_ms * per_run(row);
+    any_host_measured = any_host_measured || row.last.host_measured;
+  }
+  const double wall_median_ms = median(wall_ms);
+
+  if (args.has("--json")) {
+    std::string kernels = timings_to_json(rows);
+    while (!kernels.empty() && kernels.back() == '\n') kernels.pop_back();
+    std::cout << "{\"backend\": " << json_string(to_string(choice.kind))
+              << ", \"device\": " << json_string(backend->device_name()) << ", \"width\": " << width
+              << ", \"height\": " << height << ", \"variant\": " << json_string(to_string(choice.variant))
+              << ", \"direction\": " << json_string(to_string(direction)) << ", \"repeat\": " << repeat
+              << ", \"warmup\": " << warmup << ",\n\"kernels\": " << kernels
+              << ",\n\"total_median_ms\": " << format("%.6g", total_ms)
+              << ", \"wall_median_ms\": " << format("%.6g", wall_median_ms) << "}\n";
+    return 0;
+  }
+
+  std::ostringstream out;
+  out << "backend " << to_string(choice.kind) << ": " << backend->device_name() << "\n"
+      << "size " << width << " x " << height << ", variant " << to_string(choice.variant) << ", "
+      << to_string(direction) << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-24s %-5s %5s %5s %16s %11s %11s %11s %8s %7s\n", "kernel", "axis", "stage",
+                "radix", "work items", "median ms", "min ms", "max ms", "GB/s", "per run");
+  out << line;
+  for (const TimingSummary& row : rows) {
+    const TimingRecord& r = row.last;
+    const std::string items = std::to_string(r.global_size[0]) + "x" + std::to_string(r.global_size[1]) + "x" +
+                              std::to_string(r.global_size[2]);
+    const double gbps = row.median_ms > 0 ? static_cast<double>(r.bytes) / (row.median_ms * 1e6) : 0.0;
+    std::snprintf(line, sizeof line, "%-24s %-5s %5s %5s %16s %11.4f %11.4f %11.4f %8.2f %7.3g%s\n",
+                  r.kernel.c_str(), to_string(r.axis).c_str(),
+                  r.stage < 0 ? "-" : std::to_string(r.stage).c_str(),
+                  r.radix == 0 ? "-" : std::to_string(r.radix).c_str(), items.c_str(), row.median_ms, row.min_ms,
+                  row.max_ms, gbps, per_run(row), r.host_measured ? " *" : "");
+    out << line;
+    if (!r.note.empty()) out << "    note: " << r.note << '\n';
+  }
+  if (rows.empty()) out << "(the backend reported no per-kernel timings)\n";
+  out << "\ntotal (sum of kernel medians x dispatches per run): " << format("%.4f", total_ms) << " ms\n"
+      << "wall per transform (host clock around execute + download, median): " << format("%.4f", wall_median_ms)
+      << " ms\n";
+  if (any_host_measured) out << "\n* host-measured: host clock around a finish, not a GPU timer\n";
+  std::cout << out.str();
+  return 0;
+}
+
+}  // namespace fftscope::cli
