@@ -25,26 +25,6 @@ std::vector<BenchSize> default_sweep_sizes() {
   return sizes;
 }
 
-std::vector<BenchSize> parse_sizes(const std::string& text) {
-  std::vector<BenchSize> sizes;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto x = item.find('x');
-    try {
-      std::size_t used = 0;
-      const std::size_t w = std::stoul(item.substr(0, x), &used);
-      const std::size_t h = x == std::string::npos ? w : std::stoul(item.substr(x + 1));
-      if (w == 0 || h == 0) throw std::invalid_argument("zero");
-      sizes.push_back({w, h});
-    } catch (const std::exception&) {
-      throw UsageError("bad size '" + item + "' (expected WxH or N, e.g. 4096x4096)");
-    }
-  }
-  if (sizes.empty()) throw UsageError("no sizes given");
-  return sizes;
-}
-
 std::vector<std::string> implementation_names() {
   std::vector<std::string> names;
   for (const char* backend : {"gl", "cl"})

@@ -45,8 +45,6 @@ struct SweepOptions {
 
 /// The sweep of issue 6: 256^2 ... 8192^2, non-powers of two, and one with a large prime factor.
 std::vector<BenchSize> default_sweep_sizes();
-/// Parses "WxH,WxH,..." (or "N" for N x N). Throws UsageError.
-std::vector<BenchSize> parse_sizes(const std::string& text);
 
 /// Every implementation name the sweep knows, whether or not it is available here.
 std::vector<std::string> implementation_names();

@@ -6,6 +6,9 @@
 #include <random>
 #include <sstream>
 
+#if FFTSCOPE_HAVE_BENCH
+#include "bench/bench.h"
+#endif
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 
@@ -16,7 +19,11 @@ CommandSpec bench_spec() {
   spec.name = "bench";
   spec.summary = "Times repeated 2D FFTs of a WxH array and prints per-kernel median times and their total.";
   spec.options = {
-      {"--size", "", "WxH", "transform size, e.g. 1024x1024 (or N for NxN; required)"},
+      {"--size", "", "WxH", "transform size, e.g. 1024x1024 (or N for NxN; required without --sweep)"},
+      {"--sweep", "", "", "compare implementations over a size sweep (see below)"},
+      {"--sizes", "", "LIST", "with --sweep: comma-separated sizes (default: 256^2..8192^2 and non-powers of two)"},
+      {"--impl", "", "LIST", "with --sweep: comma-separated implementations (default: all)"},
+      {"--copy-bandwidth", "", "GBS", "with --sweep --json: the measured copy bandwidth in whole GB/s, for the plot's limit line"},
       {"--repeat", "", "R", "measured runs (default 10)"},
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
       {"--inverse", "", "", "time the inverse transform"},
@@ -62,7 +69,57 @@ std::string format(const char* fmt, double v) {
 
 }  // namespace
 
+namespace {
+
+#if FFTSCOPE_HAVE_BENCH
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+int run_sweep(const ParsedArgs& args) {
+  bench::SweepOptions options;
+  const std::size_t max_pixels = parse_max_pixels(args);
+  if (auto sizes = args.get("--sizes")) {
+    for (const std::string& item : split_list(*sizes)) {
+      const auto [w, h] = parse_size(item, max_pixels);
+      options.sizes.push_back({w, h});
+    }
+    if (options.sizes.empty()) throw UsageError("--sizes needs at least one WxH");
+  } else {
+    options.sizes = bench::default_sweep_sizes();
+  }
+  if (auto impl = args.get("--impl")) {
+    const std::vector<std::string> known = bench::implementation_names();
+    for (const std::string& name : split_list(*impl)) options.implementations.push_back(require_one_of(name, "--impl", known));
+  }
+  options.repeats = static_cast<int>(parse_integer(args.get_or("--repeat", "30"), "--repeat", 1, 100000));
+  options.warmup = static_cast<int>(parse_integer(args.get_or("--warmup", "5"), "--warmup", 0, 100000));
+  options.cl_device = args.get_or("--cl-device", "");
+  const double copy_bandwidth =
+      static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));
+
+  const auto entries = bench::run_sweep(options, [](const bench::BenchEntry& e) {
+    std::fprintf(stderr, "%zux%zu %-22s %s\n", e.size.width, e.size.height, e.implementation.c_str(),
+                 e.available ? (std::to_string(e.median_us) + " us").c_str() : ("unavailable: " + e.reason).c_str());
+  });
+  std::cout << (args.has("--json") ? bench::sweep_to_json(entries, copy_bandwidth) : bench::sweep_to_table(entries));
+  return 0;
+}
+#else
+int run_sweep(const ParsedArgs&) {
+  throw BackendError("bench --sweep is not built into this fftscope-cli (FFTSCOPE_BUILD_BENCH=OFF)");
+}
+#endif
+
+}  // namespace
+
 int run_bench(const ParsedArgs& args) {
+  if (args.has("--sweep")) return run_sweep(args);
   auto size_text = args.get("--size");
   if (!size_text) throw UsageError("missing --size WxH");
   const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));
