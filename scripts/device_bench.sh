@@ -9,7 +9,7 @@ out=${2:-${OUT:-out/device}}
 build=${BUILD:-build-dev}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-} OCL_ICD_VENDORS=$PWD/.device/icd
-export FFTSCOPE_REQUIRE_GPU=1
+export FFTSCOPE_REQUIRE_GPU=1 FFTSCOPE_SOURCE_DIR=$PWD
 cli=$build/src/cli/fftscope-cli
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 $cli devices | tee "$out/devices.txt"

@@ -96,17 +96,8 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
   try {
     auto impl = make_implementation(name, size, options);
     e.device = impl->device();
-    for (int i = 0; i < options.warmup; ++i) {
-      impl->upload(input);
-      impl->run_us();
-    }
-    std::vector<double> times;
-    // Every run starts from the same input: repeated in-place forward transforms would grow
-    // the data by sqrt(N) each time and end in infinities.
-    for (int i = 0; i < options.repeats; ++i) {
-      impl->upload(input);
-      times.push_back(impl->run_us());
-    }
+    impl->upload(input);
+    const std::vector<double> times = impl->time_runs(options.warmup, options.repeats);
     e.timer = impl->timer();
     e.repeats = times.size();
     e.median_us = median(times);

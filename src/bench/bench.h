@@ -60,17 +60,19 @@ std::string sweep_to_table(const std::vector<BenchEntry>& entries);
 
 namespace detail {
 
-/// An FFT library or backend set up for one size; run() is timed by the implementation itself.
+/// An FFT library or backend set up for one size, timing itself with its API's own timer.
 class Implementation {
  public:
   virtual ~Implementation() = default;
   virtual std::string device() const = 0;
   virtual std::string timer() const = 0;
-  /// Uploads the input (row-major, width x height); excluded from timing.
+  /// Copies the input (row-major, width x height) to the device once; not timed.
   virtual void upload(const ComplexImage& input) = 0;
-  /// Runs one forward transform and returns its time in microseconds.
-  virtual double run_us() = 0;
-  /// Reads back the result of the last run.
+  /// Runs warmup + repeats forward transforms back to back, each on the uploaded input (restored
+  /// on the device between runs, untimed, so the GPU never waits for the host), and returns the
+  /// repeats' times in microseconds.
+  virtual std::vector<double> time_runs(int warmup, int repeats) = 0;
+  /// One more forward transform of the uploaded input, read back.
   virtual ComplexImage result() = 0;
 };
 

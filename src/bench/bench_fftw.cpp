@@ -35,22 +35,31 @@ class FftwImplementation final : public Implementation {
     return "CPU, " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads";
   }
   std::string timer() const override { return "host clock"; }
-  void upload(const ComplexImage& input) override {
-    std::memcpy(data_, input.data.data(), sizeof(fftwf_complex) * input.data.size());
-  }
-  double run_us() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    fftwf_execute(plan_);
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  void upload(const ComplexImage& input) override { pristine_ = input; }
+  std::vector<double> time_runs(int warmup, int repeats) override {
+    std::vector<double> us;
+    for (int i = 0; i < warmup + repeats; ++i) {
+      restore();
+      const auto t0 = std::chrono::steady_clock::now();
+      fftwf_execute(plan_);
+      const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      if (i >= warmup) us.push_back(t);
+    }
+    return us;
   }
   ComplexImage result() override {
+    restore();
+    fftwf_execute(plan_);
     ComplexImage out(size_.width, size_.height);
     std::memcpy(static_cast<void*>(out.data.data()), data_, sizeof(fftwf_complex) * out.data.size());
     return out;
   }
 
  private:
+  void restore() { std::memcpy(data_, pristine_.data.data(), sizeof(fftwf_complex) * pristine_.data.size()); }
+
   BenchSize size_;
+  ComplexImage pristine_;
   fftwf_complex* data_ = nullptr;
   fftwf_plan plan_ = nullptr;
 };

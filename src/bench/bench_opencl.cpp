@@ -12,18 +12,30 @@ ClSession::ClSession(const std::string& selector) : device(cl_detail::choose_dev
   device_name = device.platform_name + " / " + device.name;
 }
 
-double ClSession::span_us(const std::function<void()>& enqueue) {
-  cl_event before = nullptr, after = nullptr;
-  cl_detail::check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &before), "clEnqueueMarkerWithWaitList");
-  cl_detail::Event before_owner(before);
-  enqueue();
-  cl_detail::check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &after), "clEnqueueMarkerWithWaitList");
-  cl_detail::Event after_owner(after);
-  cl_detail::check(clWaitForEvents(1, &after), "clWaitForEvents");
-  cl_ulong t0 = 0, t1 = 0;
-  cl_detail::check(clGetEventProfilingInfo(before, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr), "profiling");
-  cl_detail::check(clGetEventProfilingInfo(after, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr), "profiling");
-  return static_cast<double>(t1 - t0) * 1e-3;
+std::vector<double> ClSession::time_runs(int warmup, int repeats, cl_mem pristine, cl_mem work, std::size_t bytes,
+                                         const std::function<void()>& enqueue) {
+  std::vector<cl_detail::Event> markers;
+  for (int i = 0; i < warmup + repeats; ++i) {
+    cl_detail::check(clEnqueueCopyBuffer(queue.get(), pristine, work, 0, 0, bytes, 0, nullptr, nullptr),
+                     "clEnqueueCopyBuffer");
+    for (int side = 0; side < 2; ++side) {
+      if (side == 1) enqueue();
+      cl_event marker = nullptr;
+      cl_detail::check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+      markers.emplace_back(marker);
+    }
+  }
+  cl_detail::check(clFinish(queue.get()), "clFinish");
+  std::vector<double> us;
+  for (int i = warmup; i < warmup + repeats; ++i) {
+    cl_ulong t0 = 0, t1 = 0;
+    cl_detail::check(clGetEventProfilingInfo(markers[2 * i].get(), CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr),
+                     "clGetEventProfilingInfo");
+    cl_detail::check(clGetEventProfilingInfo(markers[2 * i + 1].get(), CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr),
+                     "clGetEventProfilingInfo");
+    us.push_back(static_cast<double>(t1 - t0) * 1e-3);
+  }
+  return us;
 }
 
 cl_detail::Mem ClSession::make_buffer(std::size_t bytes) {

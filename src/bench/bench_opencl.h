@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backend/cl/cl_runtime.h"
 
@@ -16,9 +17,12 @@ struct ClSession {
   std::string device_name;
 
   explicit ClSession(const std::string& selector);
-  /// Device time from the end of a marker enqueued before `enqueue` to the end of one after it,
-  /// in microseconds (profiling timestamps, so launch gaps between kernels are included).
-  double span_us(const std::function<void()>& enqueue);
+  /// Queues warmup + repeats runs of `enqueue` back to back, each preceded by a copy of
+  /// `pristine` into `work` (untimed), and returns the repeats' device times in microseconds:
+  /// from the end of a marker before the run to the end of one after it (profiling timestamps,
+  /// so gaps between the library's kernels count).
+  std::vector<double> time_runs(int warmup, int repeats, cl_mem pristine, cl_mem work, std::size_t bytes,
+                                const std::function<void()>& enqueue);
   cl_detail::Mem make_buffer(std::size_t bytes);
 };
 

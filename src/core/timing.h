@@ -21,6 +21,9 @@ struct TimingRecord {
   std::uint64_t bytes = 0;  ///< bytes read + written by the dispatch, counted from its code
   bool host_measured = false;  ///< true: host clock around a finish, not a GPU timer
   std::string note;         ///< e.g. the interop path of a display copy
+  /// Which execute() call of the backend produced the record, counting from 1; 0 for work done
+  /// outside execute() (display, copies). Lets a caller group a run's dispatches.
+  std::uint64_t execution = 0;
 
   /// Effective bandwidth in GB/s (1e9 bytes), 0 when no time was measured.
   double gigabytes_per_second() const {

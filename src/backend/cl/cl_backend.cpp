@@ -143,12 +143,20 @@ class ClBackendImpl final : public ClBackend {
     const std::size_t w = plan_.width(), h = plan_.height();
     if (w == 0 || h == 0) return;
     const float sign = direction == Direction::forward ? 1.0f : -1.0f;
+    // Every dispatch enqueued until this call returns is stamped with this execution's number.
+    current_execution_ = ++executions_;
+    struct ExecutionScope {
+      std::uint64_t& current;
+      ~ExecutionScope() { current = 0; }
+    } scope{current_execution_};
 
     // The fast variant runs whole axes in one dispatch each; a stop inside an axis, or a size it
     // does not support, takes the fused stage pipeline instead.
     if (variant_ == KernelVariant::fast && fast_ready_ && stop.is_done()) {
-      for (FastDispatch& d : fast_->enqueue(current(), direction))
+      for (FastDispatch& d : fast_->enqueue(current(), direction)) {
+        d.record.execution = current_execution_;
         pending_.push_back({std::move(d.event), std::move(d.record)});
+      }
       return finish_submit();
     }
 
@@ -419,6 +427,7 @@ class ClBackendImpl final : public ClBackend {
     cl_event ev = nullptr;
     const cl_int err = clEnqueueNDRangeKernel(queue_.get(), k, 1, nullptr, &global, &local, 0, nullptr, &ev);
     check(err, ("clEnqueueNDRangeKernel(" + rec.kernel + ")").c_str());
+    rec.execution = current_execution_;
     pending_.push_back({Event(ev), std::move(rec)});
     trim_pending();
   }
@@ -427,6 +436,7 @@ class ClBackendImpl final : public ClBackend {
     cl_event ev = nullptr;
     check(clEnqueueNDRangeKernel(queue_.get(), k, 2, nullptr, global, local, 0, nullptr, &ev),
           ("clEnqueueNDRangeKernel(" + rec.kernel + ")").c_str());
+    rec.execution = current_execution_;
     pending_.push_back({Event(ev), std::move(rec)});
     trim_pending();
   }
@@ -663,6 +673,8 @@ class ClBackendImpl final : public ClBackend {
   std::map<cl_kernel, std::size_t> local_sizes_;
   std::deque<Pending> pending_;
   std::vector<TimingRecord> host_records_;
+  std::uint64_t executions_ = 0;         // execute() calls so far
+  std::uint64_t current_execution_ = 0;  // the one running now, 0 outside execute()
 };
 
 }  // namespace

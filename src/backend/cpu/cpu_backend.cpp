@@ -46,6 +46,7 @@ class CpuBackend final : public Backend {
     const int passes = (!stop.is_done() && stop.axis == Axis::rows) ? 1 : 2;
     record.bytes = static_cast<std::uint64_t>(buffer_.data.size()) * sizeof(Complex) * 2 * passes;
     record.host_measured = true;
+    record.execution = ++executions_;
     timings_.push_back(record);
   }
 
@@ -59,6 +60,7 @@ class CpuBackend final : public Backend {
   Plan2D plan_;
   ComplexImage buffer_;
   std::vector<TimingRecord> timings_;
+  std::uint64_t executions_ = 0;
 };
 
 }  // namespace

@@ -201,6 +201,11 @@ class GlBackend final : public Backend {
     enter();
     assert(prepared_ && "prepare before execute");
     programs_->reload_if_changed();
+    timers_->set_execution(++executions_);
+    struct ExecutionScope {
+      DispatchTimers& timers;
+      ~ExecutionScope() { timers.set_execution(0); }
+    } scope{*timers_};
     run_pipeline(direction, stop);
     glUseProgram(0);
     check_errors("execute");
@@ -236,6 +241,8 @@ class GlBackend final : public Backend {
     const GLenum e = glGetError();
     if (e != GL_NO_ERROR) throw BackendError("OpenGL backend: " + where + " failed: " + gl_error_name(e));
   }
+
+  std::uint64_t executions_ = 0;  // execute() calls so far; stamps the timing records
 
   void allocate();
   void precompile();

@@ -38,6 +38,7 @@ void DispatchTimers::begin(TimingRecord record) {
     pending_.pop_front();
   }
   open_ = true;
+  record.execution = execution_;
   Pending p{std::move(record), 0};
   if (mode_ == Mode::gpu) {
     p.query = acquire_query();

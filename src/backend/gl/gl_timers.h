@@ -28,6 +28,8 @@ class DispatchTimers {
   /// Around one dispatch; `record` has everything but the time. Keeps at most 16384 records
   /// not yet taken (the oldest are dropped).
   void begin(TimingRecord record);
+  /// Stamps the records of later begin() calls with this execute() number (0: outside execute).
+  void set_execution(std::uint64_t execution) { execution_ = execution; }
   void end();
 
   /// The records whose times are known, in dispatch order; later ones wait for a later call.
@@ -44,6 +46,7 @@ class DispatchTimers {
 
   Mode mode_;
   bool enabled_ = true;
+  std::uint64_t execution_ = 0;
   bool open_ = false;
   std::deque<Pending> pending_;
   std::vector<unsigned> free_queries_;

@@ -23,6 +23,7 @@ TEST(CpuBackend, TransformsMatchFftw) {
     }
     const auto timings = backend->take_timings();
     ASSERT_EQ(timings.size(), 2u);
+    EXPECT_EQ(timings[1].execution, timings[0].execution + 1);
     EXPECT_TRUE(timings[0].host_measured);
     EXPECT_EQ(timings[0].bytes, w * h * sizeof(Complex) * 4);
     EXPECT_TRUE(backend->take_timings().empty());
