@@ -10,6 +10,7 @@ debian_packages=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libfftw3-dev libgtest-dev
   libvkfft-dev libclfft-dev
+  fonts-dejavu-core
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "core/errors.h"
 
@@ -54,21 +55,61 @@ float preset_weight(const FilterSettings& s, float fx, float fy) {
 
 }  // namespace
 
+namespace {
+
+// Signed bin numbers k (bin_frequency = k / n) within `reach` of frequency f, one bin of margin,
+// clipped to the signed range (-(n - 1) / 2 .. n / 2) that bin_frequency produces.
+std::pair<long long, long long> bin_range(float f, float reach, std::size_t n) {
+  const double nn = static_cast<double>(n);
+  const long long lo_valid = -static_cast<long long>((n - 1) / 2), hi_valid = static_cast<long long>(n / 2);
+  const auto lo = static_cast<long long>(std::floor((static_cast<double>(f) - reach) * nn)) - 1;
+  const auto hi = static_cast<long long>(std::ceil((static_cast<double>(f) + reach) * nn)) + 1;
+  return {std::max(lo, lo_valid), std::min(hi, hi_valid)};
+}
+
+std::size_t bin_index(long long k, std::size_t n) {
+  return static_cast<std::size_t>(k < 0 ? k + static_cast<long long>(n) : k);
+}
+
+// Applies one stroke (and its mirror) to the bins it can reach; every other bin gets weight 0,
+// which leaves it unchanged for both pass (max) and stop (multiply by 1 - 0).
+void apply_stroke(RealImage& mask, const FilterStroke& st, float softness) {
+  const std::size_t w = mask.width, h = mask.height;
+  const float reach = st.radius + std::max(0.0f, softness);
+  const auto apply_box = [&](float cx, float cy, const std::pair<long long, long long>* skip_x,
+                             const std::pair<long long, long long>* skip_y) {
+    const auto [x0, x1] = bin_range(cx, reach, w);
+    const auto [y0, y1] = bin_range(cy, reach, h);
+    for (long long ky = y0; ky <= y1; ++ky) {
+      for (long long kx = x0; kx <= x1; ++kx) {
+        // Bins of the first box are not visited twice when the two boxes overlap.
+        if (skip_x && kx >= skip_x->first && kx <= skip_x->second && ky >= skip_y->first && ky <= skip_y->second)
+          continue;
+        const std::size_t x = bin_index(kx, w), y = bin_index(ky, h);
+        const float fx = bin_frequency(x, w), fy = bin_frequency(y, h);
+        const float d = std::min(std::hypot(fx - st.fx, fy - st.fy), std::hypot(fx + st.fx, fy + st.fy));
+        const float weight = soft_inside(d, st.radius, softness);
+        float& m = mask.at(x, y);
+        m = st.pass ? std::max(m, weight) : m * (1.0f - weight);
+      }
+    }
+  };
+  const auto bx = bin_range(st.fx, reach, w), by = bin_range(st.fy, reach, h);
+  apply_box(st.fx, st.fy, nullptr, nullptr);
+  apply_box(-st.fx, -st.fy, &bx, &by);
+}
+
+}  // namespace
+
 RealImage filter_mask(std::size_t width, std::size_t height, const FilterSettings& s) {
   RealImage mask(width, height);
   for (std::size_t y = 0; y < height; ++y) {
     const float fy = bin_frequency(y, height);
-    for (std::size_t x = 0; x < width; ++x) {
-      const float fx = bin_frequency(x, width);
-      float m = preset_weight(s, fx, fy);
-      for (const FilterStroke& st : s.strokes) {
-        const float d = std::min(std::hypot(fx - st.fx, fy - st.fy), std::hypot(fx + st.fx, fy + st.fy));
-        const float w = soft_inside(d, st.radius, s.softness);
-        m = st.pass ? std::max(m, w) : m * (1.0f - w);
-      }
-      mask.at(x, y) = m;
-    }
+    for (std::size_t x = 0; x < width; ++x) mask.at(x, y) = preset_weight(s, bin_frequency(x, width), fy);
   }
+  // Strokes in order, each over the few bins its disk (and the mirrored disk) can reach, so
+  // painting stays cheap however many strokes there are.
+  for (const FilterStroke& st : s.strokes) apply_stroke(mask, st, s.softness);
   // At even lengths the Nyquist bin is its own mirror but gets the frequency +0.5 only, so the
   // formulas above are not exactly symmetric there; averaging with the mirror makes them so.
   RealImage sym(width, height);
