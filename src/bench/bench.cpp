@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/json.h"
 #include "core/timing.h"
 
 namespace fftscope::bench {
@@ -117,18 +118,6 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
   return e;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -154,16 +143,16 @@ std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_ba
   out << "{\n  \"copy_bandwidth_gbs\": " << copy_bandwidth_gbs << ",\n  \"entries\": [";
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const BenchEntry& e = entries[i];
-    out << (i ? "," : "") << "\n    {\"implementation\": \"" << json_escape(e.implementation) << "\", \"device\": \""
-        << json_escape(e.device) << "\", \"width\": " << e.size.width << ", \"height\": " << e.size.height
+    out << (i ? "," : "") << "\n    {\"implementation\": " << json_string(e.implementation) << ", \"device\": "
+        << json_string(e.device) << ", \"width\": " << e.size.width << ", \"height\": " << e.size.height
         << ", \"available\": " << (e.available ? "true" : "false");
     if (e.available) {
-      out << ", \"timer\": \"" << json_escape(e.timer) << "\", \"repeats\": " << e.repeats
+      out << ", \"timer\": " << json_string(e.timer) << ", \"repeats\": " << e.repeats
           << ", \"median_us\": " << e.median_us << ", \"min_us\": " << e.min_us << ", \"max_us\": " << e.max_us
           << ", \"bandwidth_gbs\": " << e.bandwidth_gbs << ", \"gflops\": " << e.gflops
           << ", \"rel_error\": " << e.rel_error;
     } else {
-      out << ", \"reason\": \"" << json_escape(e.reason) << "\"";
+      out << ", \"reason\": " << json_string(e.reason);
     }
     out << "}";
   }

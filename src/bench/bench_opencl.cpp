@@ -12,20 +12,44 @@ ClSession::ClSession(const std::string& selector) : device(cl_detail::choose_dev
   device_name = device.platform_name + " / " + device.name;
 }
 
-std::vector<double> ClSession::time_runs(int warmup, int repeats, cl_mem pristine, cl_mem work, std::size_t bytes,
-                                         const std::function<void()>& enqueue) {
+cl_detail::Mem ClSession::make_buffer(std::size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_detail::Mem mem(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  cl_detail::check(err, "clCreateBuffer");
+  return mem;
+}
+
+ClLibrary::ClLibrary(BenchSize size, const std::string& selector)
+    : session_(selector), size_(size), bytes_(size.width * size.height * sizeof(Complex)) {
+  buffer_ = session_.make_buffer(bytes_);
+  pristine_ = session_.make_buffer(bytes_);
+}
+
+void ClLibrary::upload(const ComplexImage& input) {
+  cl_detail::check(clEnqueueWriteBuffer(session_.queue.get(), pristine_.get(), CL_TRUE, 0, bytes_, input.data.data(), 0,
+                                        nullptr, nullptr),
+                   "clEnqueueWriteBuffer");
+}
+
+void ClLibrary::restore() {
+  cl_detail::check(
+      clEnqueueCopyBuffer(session_.queue.get(), pristine_.get(), buffer_.get(), 0, 0, bytes_, 0, nullptr, nullptr),
+      "clEnqueueCopyBuffer");
+}
+
+std::vector<double> ClLibrary::time_runs(int warmup, int repeats) {
+  const cl_command_queue queue = session_.queue.get();
   std::vector<cl_detail::Event> markers;
   for (int i = 0; i < warmup + repeats; ++i) {
-    cl_detail::check(clEnqueueCopyBuffer(queue.get(), pristine, work, 0, 0, bytes, 0, nullptr, nullptr),
-                     "clEnqueueCopyBuffer");
+    restore();
     for (int side = 0; side < 2; ++side) {
-      if (side == 1) enqueue();
+      if (side == 1) enqueue_forward();
       cl_event marker = nullptr;
-      cl_detail::check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+      cl_detail::check(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
       markers.emplace_back(marker);
     }
   }
-  cl_detail::check(clFinish(queue.get()), "clFinish");
+  cl_detail::check(clFinish(queue), "clFinish");
   std::vector<double> us;
   for (int i = warmup; i < warmup + repeats; ++i) {
     cl_ulong t0 = 0, t1 = 0;
@@ -38,11 +62,14 @@ std::vector<double> ClSession::time_runs(int warmup, int repeats, cl_mem pristin
   return us;
 }
 
-cl_detail::Mem ClSession::make_buffer(std::size_t bytes) {
-  cl_int err = CL_SUCCESS;
-  cl_detail::Mem mem(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
-  cl_detail::check(err, "clCreateBuffer");
-  return mem;
+ComplexImage ClLibrary::result() {
+  restore();
+  enqueue_forward();
+  ComplexImage out(size_.width, size_.height);
+  cl_detail::check(clEnqueueReadBuffer(session_.queue.get(), buffer_.get(), CL_TRUE, 0, bytes_, out.data.data(), 0,
+                                       nullptr, nullptr),
+                   "clEnqueueReadBuffer");
+  return out;
 }
 
 }  // namespace fftscope::bench::detail

@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #endif
 #include "cli/cli_common.h"
+#include "core/json.h"
 #include "cli/commands.h"
 
 namespace fftscope::cli {
@@ -46,22 +47,6 @@ CommandSpec bench_spec() {
 
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string format(const char* fmt, double v) {
   char buf[64];

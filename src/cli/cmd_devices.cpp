@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/cli_common.h"
+#include "core/json.h"
 #include "cli/commands.h"
 
 namespace fftscope::cli {
@@ -19,20 +20,6 @@ CommandSpec devices_spec() {
 
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 }  // namespace
 

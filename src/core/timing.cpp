@@ -1,5 +1,7 @@
 #include "timing.h"
 
+#include "core/json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,27 +40,6 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // Bandwidth of the median run, so one slow outlier does not define the figure.
 double median_gbps(const TimingSummary& row) {
@@ -124,8 +105,8 @@ std::string timings_to_json(const std::vector<TimingSummary>& rows) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const TimingSummary& row = rows[i];
     const TimingRecord& r = row.last;
-    out << (i ? ",\n " : "\n ") << "{\"kernel\": " << detail::json_string(r.kernel)
-        << ", \"axis\": " << detail::json_string(to_string(r.axis)) << ", \"stage\": " << r.stage
+    out << (i ? ",\n " : "\n ") << "{\"kernel\": " << json_string(r.kernel)
+        << ", \"axis\": " << json_string(to_string(r.axis)) << ", \"stage\": " << r.stage
         << ", \"radix\": " << r.radix << ", \"global_size\": [" << r.global_size[0] << ", " << r.global_size[1]
         << ", " << r.global_size[2] << "], \"count\": " << row.count
         << ", \"min_ms\": " << detail::number(row.min_ms, true)
@@ -134,7 +115,7 @@ std::string timings_to_json(const std::vector<TimingSummary>& rows) {
         << ", \"last_ms\": " << detail::number(r.milliseconds, true) << ", \"bytes\": " << r.bytes
         << ", \"gb_per_s\": " << detail::number(detail::median_gbps(row), true)
         << ", \"host_measured\": " << (r.host_measured ? "true" : "false")
-        << ", \"note\": " << detail::json_string(r.note) << "}";
+        << ", \"note\": " << json_string(r.note) << "}";
   }
   out << (rows.empty() ? "]\n" : "\n]\n");
   return out.str();

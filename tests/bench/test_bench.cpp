@@ -1,0 +1,66 @@
+// The benchmark harness computes what it claims: every available implementation's result is
+// checked against FFTW, runs are counted, and an unavailable library says why instead of failing.
+#include <gtest/gtest.h>
+
+#include "bench/bench.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+
+namespace fftscope::bench {
+namespace {
+
+TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
+  SweepOptions options;
+  options.sizes = {{16, 8}, {30, 12}};
+  options.implementations = {"fftscope-cpu-fused", "fftscope-gl-fused", "fftscope-cl-fast", "fftw", "vkfft-opencl",
+                             "clfft", "cufft"};
+  options.warmup = 1;
+  options.repeats = 3;
+  std::size_t seen = 0;
+  const auto entries = run_sweep(options, [&](const BenchEntry&) { ++seen; });
+  ASSERT_EQ(entries.size(), options.sizes.size() * options.implementations.size());
+  EXPECT_EQ(seen, entries.size());
+  for (const BenchEntry& e : entries) {
+    if (!e.available) {
+      EXPECT_FALSE(e.reason.empty()) << e.implementation;
+      // Only cuFFT may be missing here: GL and CL run on llvmpipe and PoCL wherever tests run.
+      if (e.implementation != "cufft" && test::gpu_required()) ADD_FAILURE() << e.implementation << ": " << e.reason;
+      continue;
+    }
+    EXPECT_EQ(e.repeats, 3u) << e.implementation;
+    EXPECT_GT(e.median_us, 0.0) << e.implementation;
+    EXPECT_LE(e.min_us, e.median_us);
+    EXPECT_LE(e.median_us, e.max_us);
+    EXPECT_GE(e.rel_error, 0.0);
+    EXPECT_LT(e.rel_error, test::float_fft_tolerance(e.size.width * e.size.height)) << e.implementation;
+  }
+  const std::string json = sweep_to_json(entries, 2900);
+  EXPECT_NE(json.find("\"copy_bandwidth_gbs\": 2900"), std::string::npos);
+  EXPECT_NE(json.find("\"implementation\": \"fftw\""), std::string::npos);
+  EXPECT_NE(sweep_to_table(entries).find("30x12"), std::string::npos);
+}
+
+TEST(Bench, UnknownImplementationIsReportedNotThrown) {
+  SweepOptions options;
+  options.sizes = {{4, 4}};
+  options.implementations = {"no-such-library"};
+  const auto entries = run_sweep(options);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_FALSE(entries[0].available);
+  EXPECT_NE(entries[0].reason.find("no-such-library"), std::string::npos);
+}
+
+TEST(Bench, DefaultSweepCoversTheIssuesSizes) {
+  const auto sizes = default_sweep_sizes();
+  auto has = [&](std::size_t w, std::size_t h) {
+    for (const BenchSize& s : sizes)
+      if (s.width == w && s.height == h) return true;
+    return false;
+  };
+  for (std::size_t n = 256; n <= 8192; n *= 2) EXPECT_TRUE(has(n, n)) << n;
+  for (std::size_t n : {1000, 2187, 2401, 3125, 4000, 4099}) EXPECT_TRUE(has(n, n)) << n;
+  EXPECT_TRUE(has(1920, 1080));
+}
+
+}  // namespace
+}  // namespace fftscope::bench
