@@ -14,18 +14,22 @@
 //   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the
 //     first stage reads global memory, the last writes it, the others go through local memory.
 //     No digit-reverse pass: Stockham writes every stage in sorted order.
-//   PRE_RADIX > 1 (lines longer than local memory): one decimation-in-frequency step in
-//     registers: y_q[n] = w_N^(n q) sum_m x[n + m M] w_P^(m q); then, for each q in turn, the
-//     M-point FFT of y_q through local memory, written to X[q + PRE_RADIX k]. Still one read and
-//     one write per element.
+//   PRE_RADIX > 1 (lines longer than local memory), SPLIT_GLOBAL 0: one decimation-in-frequency
+//     step in registers: y_q[n] = w_N^(n q) sum_m x[n + m M] w_P^(m q); then, for each q in
+//     turn, the M-point FFT of y_q through local memory, written to X[q + PRE_RADIX k]. One
+//     read and one write per element, but P values per element stay live in registers.
+//   SPLIT_GLOBAL 1: decimation in time through the buffer itself: the M-point FFT of each
+//     x[P n + q] is written back in place (times w_N^(q k)), then one radix-P pass combines them.
+//     The extra round trip stays in the group's own lines (L2-resident), and registers stay
+//     few; measured slower than SPLIT_GLOBAL 0 on the H100 (docs/fast_path.md), kept as an option.
 // Twiddles: `tw` holds exp(-2 pi i k / N), k < N, computed in double precision on the host.
 // Direction: the inverse is conj(DFT(conj(x))): loads and stores multiply im by conj_sign
 // (+1 forward, -1 inverse); stores multiply by `scale` (1, or 1/N for the inverse).
 //
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
-//   HOLD (registers per work-item for one stage: max over stages of ceil(LINES M / R / THREADS) R),
-//   PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX), NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}
-//   (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
+//   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
+//   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -33,10 +37,16 @@
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || \
     !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) ||     \
     !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
-#error "fast_fft.cl needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
+#error "fast_fft.cl needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES ..."
 #endif
 #if NUM_STAGES > 8
 #error "fast_fft.cl: at most 8 stages"
+#endif
+#ifndef TWIDDLE_POWERS
+#define TWIDDLE_POWERS 0
+#endif
+#ifndef SPLIT_GLOBAL
+#error "fast_fft.cl needs SPLIT_GLOBAL (0: split through registers, 1: through the buffer)"
 #endif
 // Unused stages: radix 1 (never run; they only keep the span products below well-formed).
 #ifndef RADIX_1
@@ -179,7 +189,9 @@ FAST_INLINE uint2 split_item(uint b, uint per) {
 
 FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
                           float conj_sign) {
-  const float2 x = line < lines ? data[gaddr(line, i, row_pitch)] : (float2)(0.0f, 0.0f);
+  // Lines past the image (the last group's) read the last line rather than branch around the
+  // load (branch-free loads issue together); their results are never stored.
+  const float2 x = data[gaddr(min(line, lines - 1), i, row_pitch)];
   return (float2)(x.x, conj_sign * x.y);
 }
 
@@ -207,16 +219,30 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
         if (r < R) {
           const uint i = lj.y + r * per;
           if (from_global)
-            v[r] = load_global(data, first_line + lj.x, i, lines, row_pitch, conj_sign);
+            v[r] = load_global(data, first_line + lj.x, SPLIT_GLOBAL ? PRE_RADIX * i + q : i, lines, row_pitch,
+                               conj_sign);
           else
             v[r] = lm[LIDX(lj.x, i)];
         }
       }
       if (NS > 1) {
         const uint step = (lj.y % NS) * (N / (NS * R));
+#if TWIDDLE_POWERS
+        // One table read per butterfly; w^r by multiplication (a few ulp per power).
+        const float2 w1 = tw[step];
+        float2 w = w1;
+#pragma unroll
+        for (uint r = 1; r < MAX_RADIX; ++r) {
+          if (r < R) {
+            v[r] = cmul(v[r], w);
+            w = cmul(w, w1);
+          }
+        }
+#else
 #pragma unroll
         for (uint r = 1; r < MAX_RADIX; ++r)
           if (r < R) v[r] = cmul(v[r], tw[r * step]);
+#endif
       }
       small_dft(v, R);
 #pragma unroll
@@ -233,20 +259,28 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
       const uint2 lj = split_item(b, per);
       const uint p = lj.y % NS;
       const uint base = (lj.y - p) * R + p;
+      if (to_global) {
+        // One branch around all R stores (not one per store).
+        const uint line = first_line + lj.x;
+        if (line < lines) {
 #pragma unroll
-      for (uint r = 0; r < MAX_RADIX; ++r) {
-        if (r < R) {
-          const uint i = base + r * NS;
-          if (to_global) {
-            const uint line = first_line + lj.x;
-            if (line < lines) {
+          for (uint r = 0; r < MAX_RADIX; ++r) {
+            if (r < R) {
+              const uint i = base + r * NS;
               const float2 x = hold[k * R + r];
+#if SPLIT_GLOBAL && PRE_RADIX > 1
+              // Z_q[i] w_N^(q i), back where x[P i + q] came from; the combine pass finishes.
+              data[gaddr(line, PRE_RADIX * i + q, row_pitch)] = q == 0 ? x : cmul(x, tw[q * i]);
+#else
               data[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+#endif
             }
-          } else {
-            lm[LIDX(lj.x, i)] = hold[k * R + r];
           }
         }
+      } else {
+#pragma unroll
+        for (uint r = 0; r < MAX_RADIX; ++r)
+          if (r < R) lm[LIDX(lj.x, base + r * NS)] = hold[k * R + r];
       }
     }
   }
@@ -275,6 +309,50 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   const uint first_line = group * LINES;
 #if PRE_RADIX == 1
   RUN_STAGES(true, 0)
+#elif SPLIT_GLOBAL
+  // Decimation in time through the buffer: sub-transform q reads x[P n + q] and leaves
+  // w_N^(q k) Z_q[k] in the same places (no other sub-transform touches them); then the group
+  // combines X[k + m M] = sum_q w_P^(q m) (w_N^(q k) Z_q[k]) with one radix-P pass, holding all
+  // its values before writing any (the writes land where other work-items still read).
+  for (uint q = 0; q < PRE_RADIX; ++q) {
+    RUN_STAGES(true, q)
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  const uint tid = get_local_id(0);
+  const uint ptotal = LINES * M;
+  const uint pcount = (ptotal + THREADS - 1) / THREADS;
+  float2 pre[PRE_HOLD];
+#pragma unroll
+  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
+      const uint2 ln = split_item(b, M);
+      float2 v[MAX_RADIX];
+      const uint line = first_line + ln.x;
+#pragma unroll
+      for (uint m = 0; m < PRE_RADIX; ++m)
+        v[m] = data[gaddr(min(line, lines - 1), PRE_RADIX * ln.y + m, row_pitch)];
+      small_dft(v, PRE_RADIX);
+#pragma unroll
+      for (uint m = 0; m < PRE_RADIX; ++m) pre[k * PRE_RADIX + m] = v[m];
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+#pragma unroll
+  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
+      const uint2 ln = split_item(b, M);
+      const uint line = first_line + ln.x;
+      if (line < lines) {
+#pragma unroll
+        for (uint m = 0; m < PRE_RADIX; ++m) {
+          const float2 x = pre[k * PRE_RADIX + m];
+          data[gaddr(line, ln.y + m * M, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+        }
+      }
+    }
+  }
 #else
   const uint tid = get_local_id(0);
   const uint ptotal = LINES * M;
@@ -291,8 +369,18 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
         v[m] = load_global(data, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
       small_dft(v, PRE_RADIX);
       pre[k * PRE_RADIX] = v[0];
+#if TWIDDLE_POWERS
+      const float2 w1 = tw[ln.y];
+      float2 w = w1;
+#pragma unroll
+      for (uint qq = 1; qq < PRE_RADIX; ++qq) {
+        pre[k * PRE_RADIX + qq] = cmul(v[qq], w);
+        w = cmul(w, w1);
+      }
+#else
 #pragma unroll
       for (uint qq = 1; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = cmul(v[qq], tw[ln.y * qq]);
+#endif
     }
   }
   // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for

@@ -9,6 +9,7 @@ debian_packages=(
   libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils xvfb xauth
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libfftw3-dev libgtest-dev
+  clang libclang-rt-14-dev
   libvkfft-dev libclfft-dev
   fonts-dejavu-core
 )

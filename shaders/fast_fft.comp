@@ -18,7 +18,7 @@
 // set by the host's layout line.
 //
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
-//   HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}.
+//   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}.
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -26,6 +26,15 @@
 #if NUM_STAGES > 8
 #error "fast_fft.comp: at most 8 stages"
 #endif
+#ifndef TWIDDLE_POWERS
+#define TWIDDLE_POWERS 0
+#endif
+#ifndef SPLIT_GLOBAL
+#error "fast_fft.comp needs SPLIT_GLOBAL (0: split through registers, 1: through the buffer)"
+#endif
+// NVIDIA's compiler otherwise keeps loops whose register arrays then live in local memory.
+#pragma optionNV(unroll all)
+#pragma optionNV(inline all)
 #ifndef RADIX_1
 #define RADIX_1 1
 #endif
@@ -50,7 +59,12 @@
 
 #include "fast_dft.glsl"
 
+#if SPLIT_GLOBAL && PRE_RADIX > 1
+// Invocations of a group read what others wrote earlier in the same dispatch.
+layout(std430, binding = 0) coherent buffer Data { vec2 data[]; };
+#else
 layout(std430, binding = 0) buffer Data { vec2 data[]; };
+#endif
 layout(std430, binding = 1) readonly buffer Twiddles { vec2 tw[]; };
 
 uniform uint u_lines;
@@ -81,102 +95,156 @@ uvec2 split_item(uint b, uint per) {
 #endif
 }
 
+// Lines past the image (the last group's) read the last line instead of branching: a load
+// inside a branch is issued on its own, and NVIDIA then waits on each one in turn. Their
+// results are never stored.
 vec2 load_global(uint line, uint i) {
-  vec2 x = line < u_lines ? data[gaddr(line, i)] : vec2(0.0);
+  vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, u_conj_sign * x.y);
 }
 
+// memoryBarrierShared() before barrier(), as GLFFT does; barrier() alone would do for shared
+// variables by the GLSL spec, and measured no faster on the H100.
 void sync_shared() {
   memoryBarrierShared();
   barrier();
 }
 
-// One Stockham radix-R stage of span NS (see fast_fft.cl's fft_stage).
-void fft_stage(const uint R, const uint NS, const bool from_global, const bool to_global, const uint q) {
-  uint per = uint(M) / R;
-  uint total = uint(LINES) * per;
-  uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
-  uint tid = gl_LocalInvocationID.x;
-  vec2 hold[HOLD];
-  for (uint k = 0u; k < uint(HOLD); ++k) {
-    uint b = tid + k * uint(THREADS);
-    if (k < count && (total % uint(THREADS) == 0u || b < total)) {
-      uvec2 lj = split_item(b, per);
-      vec2 v[MAX_RADIX];
-      for (uint r = 0u; r < uint(MAX_RADIX); ++r) {
-        if (r < R) {
-          uint i = lj.y + r * per;
-          if (from_global)
-            v[r] = load_global(g_first_line + lj.x, i);
-          else
-            v[r] = lm[lidx(lj.x, i)];
-        }
-      }
-      if (NS > 1u) {
-        uint step = (lj.y % NS) * (uint(N) / (NS * R));
-        for (uint r = 1u; r < uint(MAX_RADIX); ++r)
-          if (r < R) v[r] = cmul_fast(v[r], tw[r * step]);
-      }
-      small_dft(v, R);
-      for (uint r = 0u; r < uint(MAX_RADIX); ++r)
-        if (r < R) hold[k * R + r] = v[r];
-    }
-  }
-  // Shared memory is read and written in place: every read of this stage before any write.
-  if (!to_global) sync_shared();
-  for (uint k = 0u; k < uint(HOLD); ++k) {
-    uint b = tid + k * uint(THREADS);
-    if (k < count && (total % uint(THREADS) == 0u || b < total)) {
-      uvec2 lj = split_item(b, per);
-      uint p = lj.y % NS;
-      uint base = (lj.y - p) * R + p;
-      for (uint r = 0u; r < uint(MAX_RADIX); ++r) {
-        if (r < R) {
-          uint i = base + r * NS;
-          if (to_global) {
-            uint line = g_first_line + lj.x;
-            if (line < u_lines) {
-              vec2 x = hold[k * R + r];
-              data[gaddr(line, q + uint(PRE_RADIX) * i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
-            }
-          } else {
-            lm[lidx(lj.x, i)] = hold[k * R + r];
-          }
-        }
-      }
-    }
-  }
-  if (!to_global) sync_shared();
-}
+// The first stage reads the buffer unless the split goes through registers.
+#define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0)
 
-void run_stages(const bool from_global, const uint q) {
-  const uint s1 = uint(RADIX_0), s2 = s1 * uint(RADIX_1), s3 = s2 * uint(RADIX_2), s4 = s3 * uint(RADIX_3);
-  const uint s5 = s4 * uint(RADIX_4), s6 = s5 * uint(RADIX_5), s7 = s6 * uint(RADIX_6);
-  fft_stage(uint(RADIX_0), 1u, from_global, NUM_STAGES == 1, q);
+// One function per stage, stamped out of fast_stage.glsl with the stage's radix and span as
+// literal constants, so every loop bound and array index folds (NVIDIA's GLSL compiler does
+// not propagate constants through function parameters reliably).
+#define STAGE_FN fft_stage_0
+#define STAGE_R RADIX_0
+#define STAGE_NS 1
+#define STAGE_FIRST 1
+#define STAGE_LAST (NUM_STAGES == 1)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #if NUM_STAGES > 1
-  fft_stage(uint(RADIX_1), s1, false, NUM_STAGES == 2, q);
+#define STAGE_FN fft_stage_1
+#define STAGE_R RADIX_1
+#define STAGE_NS (RADIX_0)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 2)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 2
-  fft_stage(uint(RADIX_2), s2, false, NUM_STAGES == 3, q);
+#define STAGE_FN fft_stage_2
+#define STAGE_R RADIX_2
+#define STAGE_NS (RADIX_0 * RADIX_1)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 3)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 3
-  fft_stage(uint(RADIX_3), s3, false, NUM_STAGES == 4, q);
+#define STAGE_FN fft_stage_3
+#define STAGE_R RADIX_3
+#define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 4)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 4
-  fft_stage(uint(RADIX_4), s4, false, NUM_STAGES == 5, q);
+#define STAGE_FN fft_stage_4
+#define STAGE_R RADIX_4
+#define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 5)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 5
-  fft_stage(uint(RADIX_5), s5, false, NUM_STAGES == 6, q);
+#define STAGE_FN fft_stage_5
+#define STAGE_R RADIX_5
+#define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 6)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 6
-  fft_stage(uint(RADIX_6), s6, false, NUM_STAGES == 7, q);
+#define STAGE_FN fft_stage_6
+#define STAGE_R RADIX_6
+#define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 7)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
 #endif
 #if NUM_STAGES > 7
-  fft_stage(uint(RADIX_7), s7, false, NUM_STAGES == 8, q);
+#define STAGE_FN fft_stage_7
+#define STAGE_R RADIX_7
+#define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5 * RADIX_6)
+#define STAGE_FIRST 0
+#define STAGE_LAST (NUM_STAGES == 8)
+#include "fast_stage.glsl"
+#undef STAGE_FN
+#undef STAGE_R
+#undef STAGE_NS
+#undef STAGE_FIRST
+#undef STAGE_LAST
+#endif
+
+void run_stages(const uint q) {
+  fft_stage_0(q);
+#if NUM_STAGES > 1
+  fft_stage_1(q);
+#endif
+#if NUM_STAGES > 2
+  fft_stage_2(q);
+#endif
+#if NUM_STAGES > 3
+  fft_stage_3(q);
+#endif
+#if NUM_STAGES > 4
+  fft_stage_4(q);
+#endif
+#if NUM_STAGES > 5
+  fft_stage_5(q);
+#endif
+#if NUM_STAGES > 6
+  fft_stage_6(q);
+#endif
+#if NUM_STAGES > 7
+  fft_stage_7(q);
 #endif
 }
 
-#if PRE_RADIX > 1
+#if PRE_RADIX > 1 && SPLIT_GLOBAL == 0
 vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per element
 
 // Sub-transform q: y_q into shared memory, then its M-point stages, written to X[q + P k].
@@ -192,7 +260,7 @@ void sub_transform(const uint q) {
     }
   }
   sync_shared();
-  run_stages(false, q);
+  run_stages(q);
 }
 #endif
 
@@ -200,7 +268,43 @@ void main() {
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   g_first_line = group * uint(LINES);
 #if PRE_RADIX == 1
-  run_stages(true, 0u);
+  run_stages(0u);
+#elif SPLIT_GLOBAL
+  // Decimation in time through the buffer (see fast_fft.cl): sub-transforms in place, then one
+  // radix-P combine that holds all of the group's values before writing any.
+  for (uint q = 0u; q < uint(PRE_RADIX); ++q) run_stages(q);
+  memoryBarrierBuffer();
+  barrier();
+  const uint ptotal = uint(LINES) * uint(M);
+  const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
+  vec2 pre[PRE_HOLD];
+  for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
+    uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+    if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
+      uvec2 ln = split_item(b, uint(M));
+      uint line = g_first_line + ln.x;
+      vec2 v[MAX_RADIX];
+      for (uint m = 0u; m < uint(PRE_RADIX); ++m)
+        v[m] = data[gaddr(min(line, u_lines - 1u), uint(PRE_RADIX) * ln.y + m)];
+      small_dft(v, uint(PRE_RADIX));
+      for (uint m = 0u; m < uint(PRE_RADIX); ++m) pre[k * uint(PRE_RADIX) + m] = v[m];
+    }
+  }
+  memoryBarrierBuffer();
+  barrier();
+  for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
+    uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+    if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
+      uvec2 ln = split_item(b, uint(M));
+      uint line = g_first_line + ln.x;
+      if (line < u_lines) {
+        for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
+          vec2 x = pre[k * uint(PRE_RADIX) + m];
+          data[gaddr(line, ln.y + m * uint(M))] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+        }
+      }
+    }
+  }
 #else
   const uint ptotal = uint(LINES) * uint(M);
   const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
@@ -212,7 +316,17 @@ void main() {
       for (uint m = 0u; m < uint(PRE_RADIX); ++m) v[m] = load_global(g_first_line + ln.x, ln.y + m * uint(M));
       small_dft(v, uint(PRE_RADIX));
       g_pre[k * uint(PRE_RADIX)] = v[0];
-      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq) g_pre[k * uint(PRE_RADIX) + qq] = cmul_fast(v[qq], tw[ln.y * qq]);
+#if TWIDDLE_POWERS
+      vec2 w1 = tw[ln.y];
+      vec2 w = w1;
+      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq) {
+        g_pre[k * uint(PRE_RADIX) + qq] = cmul_fast(v[qq], w);
+        w = cmul_fast(w, w1);
+      }
+#else
+      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq)
+        g_pre[k * uint(PRE_RADIX) + qq] = cmul_fast(v[qq], tw[ln.y * qq]);
+#endif
     }
   }
   sub_transform(0u);

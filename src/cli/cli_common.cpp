@@ -1,5 +1,7 @@
 #include "cli/cli_common.h"
 
+#include "core/validate.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -100,11 +102,23 @@ ComplexImage load_cli_input(const std::string& path, const ImageLoadOptions& opt
   // Checked here so that a folder or a missing file gets the same clear line whatever the loader says.
   if (!fs::exists(path, ec)) throw InputError(quote_path(path) + ": no such file");
   if (fs::is_directory(path, ec)) throw InputError(quote_path(path) + ": is a folder, not a file");
+  ComplexImage image;
   try {
-    return load_input(path, options);
+    image = load_input(path, options);
   } catch (const InputError& e) {
     throw InputError(naming(path, e.what()));
   }
+  // Refused here, with the memory it would need, rather than inside a driver's allocation.
+  check_memory_limit(image.width, image.height, configured_memory_limit(), path, "FFTSCOPE_MEMORY_LIMIT_MB");
+  return image;
+}
+
+ComplexImage transform_checked(Backend& backend, const Plan2D& plan, const ComplexImage& input,
+                               const std::string& path, Direction direction, KernelVariant variant, StageStop stop) {
+  ComplexImage result = run_transform(backend, plan, input, direction, variant, stop);
+  // Finite input can still overflow float32 (values near 3e38): say so instead of writing inf.
+  check_finite(result, path, "the transform");
+  return result;
 }
 
 std::string require_output(const ParsedArgs& args, const std::string& extension) {

@@ -42,6 +42,11 @@ ImageLoadOptions parse_load_options(const ParsedArgs& args);
 /// Loads INPUT (image or NPY); any InputError message is made to start with the path.
 ComplexImage load_cli_input(const std::string& path, const ImageLoadOptions& options);
 
+/// run_transform, then a check that the result is finite (InputError naming `path` otherwise).
+ComplexImage transform_checked(Backend& backend, const Plan2D& plan, const ComplexImage& input,
+                               const std::string& path, Direction direction, KernelVariant variant,
+                               StageStop stop = StageStop::done());
+
 /// Checks -o before any work is done: present (UsageError), ends in `extension` (UsageError),
 /// its folder exists and it is not itself a folder (OutputError). Returns the path.
 std::string require_output(const ParsedArgs& args, const std::string& extension);

@@ -36,7 +36,7 @@ int run_fft(const ParsedArgs& args) {
   const ComplexImage input = load_cli_input(input_path, load_options);
   auto backend = open_backend(choice);
   const Plan2D plan = make_plan_2d(input.width, input.height, plan_options);
-  const ComplexImage result = run_transform(*backend, plan, input, direction, choice.variant);
+  const ComplexImage result = transform_checked(*backend, plan, input, input_path, direction, choice.variant);
 
   write_output(output_path, [&] { write_npy(output_path, result); });
   std::cout << "wrote " << output_path << " (complex64, " << result.height << " x " << result.width << ", "

@@ -58,7 +58,7 @@ int run_spectrum(const ParsedArgs& args) {
   const ComplexImage input = load_cli_input(input_path, load_options);
   auto backend = open_backend(choice);
   const Plan2D plan = make_plan_2d(input.width, input.height, plan_options);
-  const ComplexImage spectrum = run_transform(*backend, plan, input, Direction::forward, choice.variant);
+  const ComplexImage spectrum = transform_checked(*backend, plan, input, input_path, Direction::forward, choice.variant);
   const RgbaImage picture = render_spectrum(spectrum, settings);
 
   write_output(output_path, [&] { write_png(output_path, picture); });

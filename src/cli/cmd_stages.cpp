@@ -56,7 +56,7 @@ int run_stages(const ParsedArgs& args) {
   StageStop stop;
   stop.axis = axis;
   stop.stage = static_cast<int>(stage);
-  const ComplexImage result = run_transform(*backend, plan, input, direction, choice.variant, stop);
+  const ComplexImage result = transform_checked(*backend, plan, input, input_path, direction, choice.variant, stop);
 
   write_output(output_path, [&] { write_npy(output_path, result); });
   std::cout << "wrote " << output_path << " (complex64, " << result.height << " x " << result.width << ", "

@@ -23,6 +23,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "decoder_guard.h"
 #include "errors.h"
 
 // libstb.a (Debian) holds the stb_image / stb_image_write implementations; this file only uses them.
@@ -80,7 +81,12 @@ std::vector<std::uint8_t> read_whole_file(const std::string& path, std::uintmax_
 
 std::string stb_reason() {
   const char* reason = stbi_failure_reason();
-  return reason ? reason : "unknown reason";
+  std::string text = reason ? reason : "unknown reason";
+  // stb puts the file's own bytes into some reasons (a PNG chunk type): keep the message one
+  // printable line, whatever the file holds (found by tests/core/test_bad_inputs.cpp).
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  return text;
 }
 
 struct Probe {
@@ -245,12 +251,15 @@ void check_complete(const std::vector<std::uint8_t>& bytes, const ImageInfo& inf
 }
 
 Probe probe_memory(const std::vector<std::uint8_t>& bytes, const std::string& path) {
+  check_decoder_hazards(bytes, path);  // inputs that break stb_image itself, even its header reader
   if (is_pnm(bytes)) return {parse_pnm_header(bytes, path).info, false};
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int len = static_cast<int>(bytes.size());
   int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     input_error(path, "not an image stb_image can read (" + stb_reason() + ")");
+  // stbi_info hands a top-down BMP's negative height through (stbi_load flips it to positive).
+  if (h < 0 && h != INT_MIN && bytes[0] == 'B' && bytes[1] == 'M') h = -h;
   if (w <= 0 || h <= 0 || comp < 1 || comp > 4) input_error(path, "image header has invalid size or channel count");
   Probe probe;
   probe.info.width = static_cast<std::size_t>(w);
@@ -499,6 +508,7 @@ RealImage load_image_from_memory(const std::vector<std::uint8_t>& bytes, const s
   const detail::Probe probe = detail::probe_memory(bytes, path);
   detail::check_pixel_limit(probe.info, options.max_pixels, path);
   detail::check_complete(bytes, probe.info, path);
+  check_data_complete(bytes, path);  // GIF, HDR, RLE TGA/PSD: stb pads them with zeros
   if (detail::is_pnm(bytes)) return detail::decode_pnm(bytes, detail::parse_pnm_header(bytes, path), options.channel, path);
 
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
@@ -524,8 +534,10 @@ RealImage load_image_from_memory(const std::vector<std::uint8_t>& bytes, const s
     decoded_ok(px.get());
     image = detail::convert(px.get(), decoded, options.channel, 1.0f / 65535.0f);
   } else {
-    std::unique_ptr<stbi_uc, detail::StbFree> px(stbi_load_from_memory(data, len, &w, &h, &comp, 0));
+    const int want = stb_components_to_request(bytes);  // 4 for PIC: see decoder_guard.h
+    std::unique_ptr<stbi_uc, detail::StbFree> px(stbi_load_from_memory(data, len, &w, &h, &comp, want));
     decoded_ok(px.get());
+    if (want != 0) decoded.channels = want;
     image = detail::convert(px.get(), decoded, options.channel, 1.0f / 255.0f);
   }
   return image;

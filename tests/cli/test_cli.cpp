@@ -781,6 +781,25 @@ TEST_F(Cli, BadInputsExitThreeNamingTheFile) {
   EXPECT_EQ(cli({"fft", path("good.png"), "-o", path("out.npy"), "--max-pixels", "256"}).code, 0);
 }
 
+TEST_F(Cli, OverflowToInfinityIsReportedNotWritten) {
+  // Finite float32 input whose sum overflows: the DC bin of 16 values of 3e38 is infinite.
+  const std::vector<float> big(16, 3.0e38f);
+  write_real_npy(path("big.npy"), big, 4, 4);
+  expect_failure({"fft", path("big.npy"), "-o", path("out.npy")}, 3, path("big.npy"));
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(Cli, TransformsOverTheMemoryLimitAreRefusedWithTheMemoryTheyNeed) {
+  write_real_npy(path("wide.npy"), random_real(512 * 512, 9), 512, 512);
+  ::setenv("FFTSCOPE_MEMORY_LIMIT_MB", "1", 1);
+  const CliResult refused = cli({"fft", path("wide.npy"), "-o", path("out.npy")});
+  ::unsetenv("FFTSCOPE_MEMORY_LIMIT_MB");
+  EXPECT_EQ(refused.code, 3) << describe(refused);
+  EXPECT_NE(refused.err.find("MiB"), std::string::npos) << describe(refused);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+  EXPECT_EQ(cli({"fft", path("wide.npy"), "-o", path("out.npy")}).code, 0);
+}
+
 TEST_F(Cli, UnreadableInputExitsThree) {
   small_input("in.npy");
   fs::permissions(path("in.npy"), fs::perms::none);

@@ -1,5 +1,6 @@
 #include "backend/cl/cl_fast_path.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -36,23 +37,25 @@ bool ClFastPath::supports(std::size_t width, std::size_t height) const {
   return plan_for(Axis::rows, width, height).has_value() && plan_for(Axis::cols, height, width).has_value();
 }
 
-ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisPlan& plan) {
+ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisPlan& plan, std::size_t lines) {
   AxisState state;
   state.plan = plan;
   if (plan.radices.empty()) return state;  // length 1: nothing to do
   state.kernel = programs_.kernel({"fast_fft.cl", define_options(plan)}, "fast_fft");
-  // The compiler may allow fewer work-items than planned (registers): then the device cannot
-  // run this layout, and the caller falls back to the fused pipeline.
+  // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
+  // more than 128 registers runs at most 256).
   std::size_t kernel_max = 0;
   check(clGetKernelWorkGroupInfo(state.kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
                                  nullptr),
         "clGetKernelWorkGroupInfo");
   if (kernel_max < plan.threads) {
-    // Plan again within what this kernel allows (each element then lives in fewer threads'
-    // registers), once; a second refusal is an error.
+    // Plan again within what this kernel allows, once; a second refusal is an error (the
+    // backend then runs the fused pipeline).
+    if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS"))
+      std::fprintf(stderr, "OpenCL fast path: %s: the compiled kernel allows %zu work-items; planning again\n",
+                   plan.describe().c_str(), kernel_max);
     fast::Tuning smaller = tuning_;
     smaller.max_threads = static_cast<std::uint32_t>(kernel_max / 32 * 32);
-    const auto lines = plan.axis == Axis::rows ? height_pending_ : width_pending_;
     const auto again = smaller.max_threads >= 32
                            ? fast::plan_axis(plan.axis, plan.n, static_cast<std::uint32_t>(lines), limits_, smaller)
                            : std::nullopt;
@@ -85,10 +88,8 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   if (!rows_ || !cols_ || !supports(width, height))
     throw BackendError("OpenCL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (a prime factor above 13, or no layout fits local memory)");
-  width_pending_ = width;
-  height_pending_ = height;
-  row_state_ = make_axis(*rows_);
-  col_state_ = make_axis(*cols_);
+  row_state_ = make_axis(*rows_, height);
+  col_state_ = make_axis(*cols_, width);
   rows_ = row_state_->plan;
   cols_ = col_state_->plan;
   width_ = width;

@@ -49,7 +49,7 @@ class ClFastPath {
     Mem twiddles;
   };
   std::optional<fast::AxisPlan> plan_for(Axis axis, std::size_t n, std::size_t lines) const;
-  AxisState make_axis(const fast::AxisPlan& plan);
+  AxisState make_axis(const fast::AxisPlan& plan, std::size_t lines);
   void enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out);
 
   cl_context context_;
@@ -59,7 +59,6 @@ class ClFastPath {
   fast::Tuning tuning_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
-  std::size_t width_pending_ = 0, height_pending_ = 0;  // the size make_axis() plans for
   std::optional<fast::AxisPlan> rows_, cols_;
   std::optional<AxisState> row_state_, col_state_;
 };

@@ -36,6 +36,8 @@ class GlFastPath {
 
   /// The prepared plan of an axis (prepare() first).
   const fast::AxisPlan& plan(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
+  /// The GL program object of an axis (prepare() first), for diagnostics such as binaries.
+  unsigned program_id(Axis axis) { return programs_.get(key(plan(axis))).id; }
 
  private:
   void dispatch_axis(const fast::AxisPlan& plan, unsigned twiddles, unsigned buffer, Direction direction);

@@ -1,0 +1,217 @@
+#pragma once
+// The fast path's plan for one axis (issue 6), shared by the OpenCL and the GL backend: how many
+// lines a work-group transforms, the Stockham radices, the optional decimation-in-frequency
+// split for lines longer than local memory, the work-group size, and the #defines that
+// kernels/fast_fft.cl and shaders/fast_fft.comp take. Header-only: a pure function of the
+// size, the device limits and the tuning.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/plan.h"
+#include "core/types.h"
+
+namespace fftscope::fast {
+
+/// What the device allows one work-group.
+struct DeviceLimits {
+  std::uint64_t local_bytes = 48 * 1024;  ///< local (CL) / shared (GL) memory per work-group
+  std::uint32_t max_threads = 1024;       ///< work-items (invocations) per work-group
+};
+
+/// Knobs of the planner; the defaults were chosen for NVIDIA Hopper (see docs/fast_path.md).
+struct Tuning {
+  std::uint32_t row_elements = 2048;        ///< short rows: group rows until this many elements
+  std::uint32_t col_lines = 8;              ///< neighbouring columns per group, at most
+  std::uint32_t elements_per_thread = 8;    ///< complex values each work-item holds per stage
+  std::uint32_t max_threads = 256;          ///< work-group size cap (NVIDIA: up to 255 registers each)
+  std::uint64_t local_bytes_cap = 48 * 1024;  ///< plan as if local memory were at most this
+  std::uint32_t max_pre_hold = 64;          ///< registers (complex) for the split's y_q values
+  std::uint32_t twiddle_powers = 1;         ///< 1: read w once per butterfly, w^r by multiplication
+  std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
+};
+
+/// Tuning with overrides from FFTSCOPE_FAST_TUNING="name=value,..." (names as the fields
+/// above), for measurements; unknown names are ignored.
+inline Tuning tuning_from_env() {
+  Tuning t;
+  const char* env = std::getenv("FFTSCOPE_FAST_TUNING");
+  if (!env) return t;
+  std::istringstream in(env);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = item.substr(0, eq);
+    const auto value = std::strtoull(item.c_str() + eq + 1, nullptr, 10);
+    if (name == "row_elements") t.row_elements = static_cast<std::uint32_t>(value);
+    if (name == "col_lines") t.col_lines = static_cast<std::uint32_t>(value);
+    if (name == "elements_per_thread") t.elements_per_thread = static_cast<std::uint32_t>(value);
+    if (name == "max_threads") t.max_threads = static_cast<std::uint32_t>(value);
+    if (name == "local_bytes_cap") t.local_bytes_cap = value;
+    if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
+    if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
+    if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
+  }
+  return t;
+}
+
+/// One axis of the fast path: the kernels' #defines and the dispatch shape.
+struct AxisPlan {
+  Axis axis = Axis::rows;
+  std::uint32_t n = 0;                 ///< line length
+  std::uint32_t pre_radix = 1;         ///< split of lines too long for local memory (1: none)
+  bool split_global = false;           ///< the split goes through the buffer (see fast_fft.cl)
+  bool twiddle_powers = false;         ///< stage twiddles w^r computed from one table read
+  std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
+  std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
+  std::uint32_t lines_per_group = 1;
+  std::uint32_t threads = 32;
+  std::uint32_t line_stride = 0;       ///< local elements between the group's lines
+  std::uint32_t local_elems = 0;
+  std::uint32_t hold = 0;
+  std::uint32_t pre_hold = 0;
+
+  std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * 8; }
+  /// Work-groups for `lines` image lines on this axis.
+  std::uint64_t groups(std::uint64_t lines) const { return (lines + lines_per_group - 1) / lines_per_group; }
+  /// NAME, VALUE pairs, in a fixed order.
+  std::vector<std::pair<std::string, std::string>> defines() const {
+    std::vector<std::pair<std::string, std::string>> d = {
+        {"AXIS_COLS", axis == Axis::cols ? "1" : "0"},
+        {"N", std::to_string(n)},
+        {"M", std::to_string(m)},
+        {"PRE_RADIX", std::to_string(pre_radix)},
+        {"SPLIT_GLOBAL", split_global && pre_radix > 1 ? "1" : "0"},
+        {"TWIDDLE_POWERS", twiddle_powers ? "1" : "0"},
+        {"LINES", std::to_string(lines_per_group)},
+        {"THREADS", std::to_string(threads)},
+        {"LINE_STRIDE", std::to_string(line_stride)},
+        {"LOCAL_ELEMS", std::to_string(local_elems)},
+        {"HOLD", std::to_string(hold)},
+        {"PRE_HOLD", std::to_string(pre_hold)},
+        {"NUM_STAGES", std::to_string(radices.size())},
+    };
+    for (std::size_t s = 0; s < radices.size(); ++s)
+      d.emplace_back("RADIX_" + std::to_string(s), std::to_string(radices[s]));
+    return d;
+  }
+  /// e.g. "cols n=4096: 4 lines/group, split 4 x 1024 (8 8 4 4), 512 threads, 34816 B local".
+  std::string describe() const {
+    std::ostringstream s;
+    s << to_string(axis) << " n=" << n << ": " << lines_per_group << " lines/group, ";
+    if (pre_radix > 1) s << (split_global ? "split (buffer) " : "split (registers) ") << pre_radix << " x " << m << ' ';
+    s << '(';
+    for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
+    s << "), " << threads << " threads, " << local_bytes() << " B local";
+    return s.str();
+  }
+};
+
+/// The Stockham radices of an m-point transform (8s, then 4s or a 2 for the rest of the power
+/// of two, then 3, 5, 7, 11, 13), or empty when m has a prime factor above 13 or needs more than
+/// 8 stages. m == 1 gives {}.
+inline std::vector<std::uint32_t> fast_radices(std::uint32_t m) {
+  std::vector<std::uint32_t> r;
+  int twos = 0;
+  while (m % 2 == 0) {
+    m /= 2;
+    ++twos;
+  }
+  // 2^k as 8s with at most two 4s (a lone 2 only for 2 itself): fewer, wider stages.
+  int eights = twos / 3, rest = twos % 3;
+  if (rest == 1 && eights > 0) {
+    --eights;
+    r.push_back(4);
+    r.push_back(4);
+  } else if (rest == 2) {
+    r.push_back(4);
+  } else if (rest == 1) {
+    r.push_back(2);
+  }
+  for (int i = 0; i < eights; ++i) r.insert(r.begin(), 8);
+  for (std::uint32_t p : {3u, 5u, 7u, 11u, 13u}) {
+    while (m % p == 0) {
+      m /= p;
+      r.push_back(p);
+    }
+  }
+  if (m != 1 || r.size() > 8) return {};
+  return r;
+}
+
+/// Plans one axis: n-point transforms of `lines` lines. Empty when n has a prime factor above
+/// 13 or no layout fits the device (the backend then runs the fused pipeline instead).
+inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                         const Tuning& tuning) {
+  if (n == 0 || lines == 0) return std::nullopt;
+  const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
+  const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
+  const auto round32 = [](std::uint64_t v) { return static_cast<std::uint32_t>((v + 31) / 32 * 32); };
+
+  std::vector<std::uint32_t> line_options;
+  if (axis == Axis::rows) {
+    const std::uint32_t b = std::clamp<std::uint32_t>(tuning.row_elements / n, 1, lines);
+    for (std::uint32_t x = b; x >= 1; x /= 2) line_options.push_back(x);
+  } else {
+    for (std::uint32_t x = std::max<std::uint32_t>(1, std::min(tuning.col_lines, lines)); x >= 1; x /= 2)
+      line_options.push_back(x);
+  }
+  for (const std::uint32_t b : line_options) {
+    for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
+      if (n % p != 0 || (p > 1 && n / p < 2)) continue;
+      AxisPlan plan;
+      plan.axis = axis;
+      plan.n = n;
+      plan.pre_radix = p;
+      plan.split_global = tuning.split_global != 0;
+      plan.twiddle_powers = tuning.twiddle_powers != 0;
+      plan.m = n / p;
+      plan.lines_per_group = b;
+      plan.radices = fast_radices(plan.m);
+      if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
+      const std::uint32_t padded = plan.m + (plan.m + 15) / 16;
+      plan.line_stride = padded;
+      if (axis == Axis::cols && b > 1 && b <= 16) {
+        // Neighbouring columns of one row in different banks: stride = 16 / b (mod 16) float2.
+        while (plan.line_stride % 16 != (16 / b) % 16) ++plan.line_stride;
+      }
+      plan.local_elems = b * plan.line_stride;
+      if (plan.radices.empty()) plan.local_elems = 1;
+      if (plan.local_bytes() > local_cap) continue;
+      const std::uint64_t elements = std::uint64_t{b} * plan.m;
+      const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
+      plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
+      plan.hold = 1;
+      for (std::uint32_t r : plan.radices) {
+        const std::uint64_t butterflies = elements / r;
+        const auto per_stage = static_cast<std::uint32_t>((butterflies + plan.threads - 1) / plan.threads * r);
+        plan.hold = std::max(plan.hold, per_stage);
+      }
+      plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads * p);
+      if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
+      return plan;
+    }
+  }
+  return std::nullopt;
+}
+
+/// exp(-2 pi i k / n) for k < n, from the core's double-precision twiddle_value (angles reduced
+/// to (-pi, pi] first, so the double cos/sin see small arguments).
+inline std::vector<Complex> twiddle_table(std::uint32_t n) {
+  std::vector<Complex> t(n);
+  constexpr double two_pi = 6.283185307179586476925286766559;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const double kk = 2.0 * k > n ? static_cast<double>(k) - n : static_cast<double>(k);
+    t[k] = twiddle_value(-two_pi * kk / n, Direction::forward);
+  }
+  return t;
+}
+
+}  // namespace fftscope::fast

@@ -1,0 +1,113 @@
+#include "validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "errors.h"
+#include "plan.h"
+
+namespace fftscope {
+namespace detail {
+namespace {
+
+template <typename Image, typename IsFinite, typename IsNan>
+std::optional<NonFiniteReport> scan(const Image& image, IsFinite is_finite, IsNan is_nan) {
+  NonFiniteReport report;
+  for (std::size_t i = 0; i < image.data.size(); ++i) {
+    if (is_finite(image.data[i])) continue;
+    if (report.count++ == 0) {
+      report.first_x = image.width ? i % image.width : 0;
+      report.first_y = image.width ? i / image.width : 0;
+    }
+    report.has_nan = report.has_nan || is_nan(image.data[i]);
+  }
+  if (report.count == 0) return std::nullopt;
+  return report;
+}
+
+void throw_non_finite(const NonFiniteReport& r, const std::string& name, const std::string& what) {
+  throw InputError("'" + name + "': " + what + " has " + std::to_string(r.count) + " non-finite value" +
+                   (r.count == 1 ? "" : "s") + (r.has_nan ? " (NaN)" : " (infinity)") + ", the first at (x " +
+                   std::to_string(r.first_x) + ", y " + std::to_string(r.first_y) + ")");
+}
+
+// Per axis of length n transformed `lines` times: the tables, and Bluestein's buffers.
+void add_axis(std::size_t n, std::size_t lines, MemoryEstimate& e) {
+  const Plan1D plan = make_plan(n);
+  // digit-reverse (u32) plus one complex float twiddle per element per stage
+  e.tables += 4ull * n + 8ull * n * plan.stages.size();
+  for (const RadixStage& stage : plan.stages) {
+    if (stage.kind != StageKind::bluestein) continue;
+    const std::uint64_t butterflies = n / stage.radix;
+    // the padded input and its spectrum for every butterfly of every line, plus the filter
+    e.bluestein += 2ull * 8ull * stage.bluestein.m * butterflies * lines + 8ull * stage.bluestein.m;
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+std::optional<NonFiniteReport> find_non_finite(const ComplexImage& image) {
+  return detail::scan(
+      image, [](const Complex& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); },
+      [](const Complex& v) { return std::isnan(v.real()) || std::isnan(v.imag()); });
+}
+
+std::optional<NonFiniteReport> find_non_finite(const RealImage& image) {
+  return detail::scan(
+      image, [](float v) { return std::isfinite(v); }, [](float v) { return std::isnan(v); });
+}
+
+void check_finite(const ComplexImage& image, const std::string& name, const std::string& what) {
+  if (const auto r = find_non_finite(image)) detail::throw_non_finite(*r, name, what);
+}
+
+void check_finite(const RealImage& image, const std::string& name, const std::string& what) {
+  if (const auto r = find_non_finite(image)) detail::throw_non_finite(*r, name, what);
+}
+
+MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height) {
+  if (width == 0 || height == 0) throw UsageError("a transform needs a non-zero width and height");
+  MemoryEstimate e;
+  const std::uint64_t elements = static_cast<std::uint64_t>(width) * height;
+  e.buffers = 3ull * 8ull * elements + 4ull * elements;
+  detail::add_axis(width, height, e);
+  detail::add_axis(height, width, e);
+  e.bytes = e.buffers + e.tables + e.bluestein;
+  return e;
+}
+
+std::uint64_t configured_memory_limit() {
+  const char* text = std::getenv("FFTSCOPE_MEMORY_LIMIT_MB");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const unsigned long long mib = std::strtoull(text, &end, 10);
+  if (*end != '\0' || text[0] == '-' || mib == 0 || mib > (1ull << 40))
+    throw UsageError(std::string("FFTSCOPE_MEMORY_LIMIT_MB='") + text + "' is not a positive number of MiB");
+  return static_cast<std::uint64_t>(mib) << 20;
+}
+
+void check_memory_limit(std::size_t width, std::size_t height, std::uint64_t limit_bytes, const std::string& name,
+                        const std::string& limit_source) {
+  if (limit_bytes == 0) return;
+  const MemoryEstimate e = estimate_transform_memory(width, height);
+  if (e.bytes <= limit_bytes) return;
+  throw InputError("'" + name + "': a " + std::to_string(width) + " x " + std::to_string(height) + " transform needs " +
+                   format_bytes(e.bytes) + " of device memory, more than the " + limit_source + " limit of " +
+                   format_bytes(limit_bytes));
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  char text[64];
+  if (bytes >= (1ull << 30)) {
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+  } else if (bytes >= (1ull << 20)) {
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / static_cast<double>(1ull << 20));
+  } else {
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  }
+  return text;
+}
+
+}  // namespace fftscope

@@ -1,0 +1,165 @@
+// fast_probe_cl: times the OpenCL fast path per axis on the chosen device (GPU profiling events,
+// median of many runs after warm-up), checks the forward result against FFTW (double), and
+// prints the plans and, where the driver gives one, the build log (FFTSCOPE_CL_FAST_OPTIONS=
+// -cl-nv-verbose shows registers and spills on NVIDIA). A measurement tool, not a test:
+//   fast_probe_cl [--device SEL] [--runs N] WxH...
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backend/cl/cl_fast_path.h"
+#include "core/timing.h"
+#include "support/reference.h"
+
+using namespace fftscope;
+using namespace fftscope::cl_detail;
+
+namespace {
+
+double event_ms(cl_event ev) {
+  cl_ulong start = 0, end = 0;
+  check(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr), "start");
+  check(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr), "end");
+  return static_cast<double>(end - start) * 1e-6;
+}
+
+void print_build_log(cl_kernel kernel, cl_device_id device) {
+  if (!kernel) return;
+  cl_program program = nullptr;
+  check(clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, nullptr), "clGetKernelInfo");
+  std::size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  if (!log.empty()) std::printf("  build log:\n%s\n", log.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string selector;
+  int runs = 50;
+  std::vector<std::pair<std::size_t, std::size_t>> sizes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) {
+      selector = argv[++i];
+    } else if (a == "--runs" && i + 1 < argc) {
+      runs = std::atoi(argv[++i]);
+    } else {
+      std::size_t w = 0, h = 0;
+      if (std::sscanf(a.c_str(), "%zux%zu", &w, &h) == 2) sizes.emplace_back(w, h);
+    }
+  }
+  if (sizes.empty()) sizes = {{4096, 4096}};
+  try {
+    const FoundDevice dev = choose_device(selector);
+    std::printf("device: %s (%s)\n", dev.name.c_str(), dev.platform_name.c_str());
+    cl_int err = CL_SUCCESS;
+    Context context(clCreateContext(nullptr, 1, &dev.device, nullptr, nullptr, &err));
+    check(err, "clCreateContext");
+    Queue queue(clCreateCommandQueue(context.get(), dev.device, CL_QUEUE_PROFILING_ENABLE, &err));
+    check(err, "clCreateCommandQueue");
+    const char* dir = std::getenv("FFTSCOPE_KERNEL_DIR");
+    ProgramCache programs(context.get(), dev.device, SourceFiles({}, dir ? dir : FFTSCOPE_TEST_SOURCE_DIR "/kernels"));
+
+    // Copy bandwidth of the largest size, as the limit line (bytes read + written).
+    std::size_t largest = 0;
+    for (auto [w, h] : sizes) largest = std::max(largest, w * h);
+    {
+      const std::size_t bytes = largest * sizeof(Complex);
+      Mem a(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+      Mem b(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+      const cl_uint zero = 0;
+      check(clEnqueueFillBuffer(queue.get(), a.get(), &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr), "fill");
+      std::vector<double> ms;
+      for (int r = 0; r < runs + 20; ++r) {
+        cl_event ev = nullptr;
+        check(clEnqueueCopyBuffer(queue.get(), a.get(), b.get(), 0, 0, bytes, 0, nullptr, &ev), "copy");
+        check(clWaitForEvents(1, &ev), "wait");
+        if (r >= 5) ms.push_back(event_ms(ev));
+        clReleaseEvent(ev);
+      }
+      const double m = median(ms);
+      std::printf("copy %zu MB: %.1f us, %.0f GB/s (read + write)\n", bytes >> 20, m * 1e3, 2.0 * static_cast<double>(bytes) / (m * 1e6));
+    }
+
+    std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
+                "cols_GB/s", "rel_l2_err");
+    for (auto [w, h] : sizes) {
+      ClFastPath fast_path(context.get(), dev.device, queue.get(), programs);
+      if (!fast_path.supports(w, h)) {
+        std::printf("%zux%zu: not supported\n", w, h);
+        continue;
+      }
+      fast_path.prepare(w, h);
+      std::printf("plan: %s\nplan: %s\n", fast_path.plan(Axis::rows).describe().c_str(),
+                  fast_path.plan(Axis::cols).describe().c_str());
+      if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) {
+        print_build_log(fast_path.kernel(Axis::rows), dev.device);
+        print_build_log(fast_path.kernel(Axis::cols), dev.device);
+      }
+      const auto input = test::random_complex(w * h, w + 7 * h);
+      std::vector<Complex> data = test::to_float(input);
+      Mem buffer(clCreateBuffer(context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(Complex),
+                                data.data(), &err));
+      check(err, "clCreateBuffer");
+      // Accuracy first, on the data as uploaded.
+      fast_path.enqueue(buffer.get(), Direction::forward);
+      check(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, 0, data.size() * sizeof(Complex), data.data(), 0,
+                                nullptr, nullptr),
+            "read");
+      const double error =
+          w * h <= (std::size_t{1} << 26) ? test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward)) : -1;
+      // Timing on the (now transformed, non-zero) data: repeated forward transforms.
+      // Warm-up by time, not count: the GPU's clocks ramp up over a fraction of a second.
+      {
+        const auto start = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1000)) {
+          fast_path.enqueue(buffer.get(), Direction::forward);
+          fast_path.enqueue(buffer.get(), Direction::inverse);
+          check(clFinish(queue.get()), "clFinish");
+        }
+      }
+      std::vector<double> rows_ms, cols_ms, total_ms;
+      for (int r = 0; r < runs + 20; ++r) {
+        auto d = fast_path.enqueue(buffer.get(), Direction::forward);
+        check(clFinish(queue.get()), "clFinish");
+        if (r < 20) continue;
+        double t = 0;
+        for (auto& x : d) {
+          const double ms = event_ms(x.event.get());
+          (x.record.axis == Axis::rows ? rows_ms : cols_ms).push_back(ms);
+          t += ms;
+        }
+        total_ms.push_back(t);
+        // Keep values bounded: an inverse brings them back.
+        fast_path.enqueue(buffer.get(), Direction::inverse);
+      }
+      // Host clock around many transforms (no per-dispatch waits), as a check on the events.
+      check(clFinish(queue.get()), "clFinish");
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int r = 0; r < runs; ++r) {
+        fast_path.enqueue(buffer.get(), Direction::forward);
+        fast_path.enqueue(buffer.get(), Direction::inverse);
+      }
+      check(clFinish(queue.get()), "clFinish");
+      const double wall_us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
+      const double bytes = 2.0 * static_cast<double>(w * h * sizeof(Complex));
+      const double rm = rows_ms.empty() ? 0 : median(rows_ms), cm = cols_ms.empty() ? 0 : median(cols_ms);
+      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform\n", (std::to_string(w) + "x" + std::to_string(h)).c_str(),
+                  rm * 1e3, cm * 1e3, median(total_ms) * 1e3, rm > 0 ? bytes / (rm * 1e6) : 0, cm > 0 ? bytes / (cm * 1e6) : 0,
+                  error, wall_us);
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fast_probe_cl: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

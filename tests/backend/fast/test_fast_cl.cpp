@@ -1,0 +1,159 @@
+// The OpenCL fast path (kernels/fast_fft.cl through ClFastPath) against FFTW in double
+// precision, on whatever OpenCL device is found (CI: PoCL's CPU device).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "backend/cl/cl_fast_path.h"
+#include "core/errors.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+
+namespace fftscope {
+namespace {
+
+using namespace cl_detail;
+
+struct ClEnv {
+  FoundDevice device;
+  Context context;
+  Queue queue;
+  std::unique_ptr<ProgramCache> programs;
+};
+
+// One context for the whole test program: PoCL compiles slowly, so programs are shared.
+ClEnv* env_or_null(std::string& why) {
+  static std::unique_ptr<ClEnv> env;
+  static std::string reason;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    try {
+      auto e = std::make_unique<ClEnv>();
+      e->device = choose_device("");
+      cl_int err = CL_SUCCESS;
+      e->context = Context(clCreateContext(nullptr, 1, &e->device.device, nullptr, nullptr, &err));
+      check(err, "clCreateContext");
+      e->queue = Queue(clCreateCommandQueue(e->context.get(), e->device.device, CL_QUEUE_PROFILING_ENABLE, &err));
+      check(err, "clCreateCommandQueue");
+      e->programs = std::make_unique<ProgramCache>(e->context.get(), e->device.device,
+                                                   SourceFiles({}, FFTSCOPE_TEST_SOURCE_DIR "/kernels"));
+      std::fprintf(stderr, "fast path tests on OpenCL device: %s (%s)\n", e->device.name.c_str(),
+                   e->device.platform_name.c_str());
+      env = std::move(e);
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  why = reason;
+  return env.get();
+}
+
+// Transforms random data of width x height on the fast path; returns the relative L2 error
+// against FFTW (double) and checks the timing records.
+double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
+                std::uint64_t seed) {
+  const auto input = test::random_complex(width * height, seed);
+  std::vector<Complex> data = test::to_float(input);
+  ClFastPath fast_path(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
+  EXPECT_TRUE(fast_path.supports(width, height));
+  fast_path.prepare(width, height);
+  cl_int err = CL_SUCCESS;
+  Mem buffer(clCreateBuffer(env.context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(Complex),
+                            data.data(), &err));
+  check(err, "clCreateBuffer");
+  std::vector<FastDispatch> dispatches = fast_path.enqueue(buffer.get(), direction);
+  check(clEnqueueReadBuffer(env.queue.get(), buffer.get(), CL_TRUE, 0, data.size() * sizeof(Complex), data.data(), 0,
+                            nullptr, nullptr),
+        "clEnqueueReadBuffer");
+
+  std::size_t expected = (width > 1 ? 1 : 0) + (height > 1 ? 1 : 0);
+  EXPECT_EQ(dispatches.size(), expected);
+  for (std::size_t i = 0; i < dispatches.size(); ++i) {
+    const TimingRecord& r = dispatches[i].record;
+    EXPECT_EQ(r.kernel, (i == 0 && width > 1) ? "fast_rows" : "fast_cols");
+    EXPECT_EQ(r.bytes, width * height * 16);
+    EXPECT_EQ(r.radix, 0u);
+    cl_ulong start = 0, end = 0;
+    check(clGetEventProfilingInfo(dispatches[i].event.get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+          "profiling start");
+    check(clGetEventProfilingInfo(dispatches[i].event.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+          "profiling end");
+    EXPECT_GE(end, start);
+  }
+  const double l2 = test::relative_l2_error(data, test::fftw_2d(input, width, height, direction));
+  std::fprintf(stderr, "  %zux%zu %s: relative L2 error %.2e (%s | %s)\n", width, height, to_string(direction).c_str(), l2,
+               fast_path.plan(Axis::rows).describe().c_str(), fast_path.plan(Axis::cols).describe().c_str());
+  return l2;
+}
+
+struct Size {
+  std::size_t width, height;
+};
+using Case = std::tuple<Size, Direction>;
+class ClFast : public ::testing::TestWithParam<Case> {};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Size size = std::get<0>(info.param);
+  return std::to_string(size.width) + "x" + std::to_string(size.height) + "_" + to_string(std::get<1>(info.param));
+}
+
+TEST_P(ClFast, MatchesFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  const Size size = std::get<0>(GetParam());
+  const Direction direction = std::get<1>(GetParam());
+  const std::size_t w = size.width, h = size.height;
+  const double err = run_fast(*env, w, h, direction, fast::Tuning{}, w * 131 + h);
+  EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, ClFast,
+                         ::testing::Combine(::testing::Values(Size{8, 8}, Size{64, 32}, Size{256, 256}, Size{1000, 8},
+                                                              Size{30, 210}, Size{1024, 1024}, Size{13, 11},
+                                                              Size{16, 4096}, Size{8192, 8}),
+                                            ::testing::Values(Direction::forward, Direction::inverse)),
+                         case_name);
+
+// The split for lines longer than local memory (decimation in frequency by PRE_RADIX, then
+// the sub-transforms one after another), forced on small sizes by capping local memory.
+TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = 4096;  // 512 elements: 512- and 960-point lines split in 2
+  // Both ways of splitting (through registers, the default, and through the buffer), and the
+  // stage twiddles both from powers of one table entry (the default) and all from the table.
+  for (const auto& [w, h, through_buffer, powers] :
+       {std::tuple<std::size_t, std::size_t, bool, bool>{512, 960, false, true}, {960, 512, false, false},
+        {960, 512, true, true}}) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(w, h);
+    EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
+    EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      const double err = run_fast(*env, w, h, d, tuning, 7 + w);
+      EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
+TEST(ClFastSupport, LargePrimeFactorIsRefused) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  ClFastPath fast_path(env->context.get(), env->device.device, env->queue.get(), *env->programs);
+  EXPECT_FALSE(fast_path.supports(17, 8));
+  EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
+  EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
+  EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+}
+
+}  // namespace
+}  // namespace fftscope

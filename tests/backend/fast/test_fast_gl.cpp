@@ -1,0 +1,154 @@
+// The OpenGL fast path (shaders/fast_fft.comp through GlFastPath) against FFTW in double
+// precision, in a headless EGL context (CI: Mesa llvmpipe).
+#include <gtest/gtest.h>
+
+#include <glad/gl.h>
+
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "backend/gl/gl_context.h"
+#include "backend/gl/gl_fast_path.h"
+#include "core/errors.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+
+namespace fftscope {
+namespace {
+
+using namespace detail;
+
+struct GlEnv {
+  std::unique_ptr<EglContext> context;
+  std::unique_ptr<ProgramCache> programs;
+  std::unique_ptr<DispatchTimers> timers;
+};
+
+// One context and program cache for the whole test program (llvmpipe compiles slowly).
+GlEnv* env_or_null(std::string& why) {
+  static std::unique_ptr<GlEnv> env;
+  static std::string reason;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    try {
+      auto e = std::make_unique<GlEnv>();
+      e->context = EglContext::create();
+      e->context->make_current();
+      e->programs = std::make_unique<ProgramCache>(SourceFiles({}, FFTSCOPE_TEST_SOURCE_DIR "/shaders"), "#version 430 core");
+      // Host timing: llvmpipe's GPU timer is not meaningful, and the test only checks records.
+      e->timers = std::make_unique<DispatchTimers>(DispatchTimers::Mode::host);
+      std::fprintf(stderr, "fast path tests on GL: %s\n", current_gl_description().c_str());
+      env = std::move(e);
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  why = reason;
+  if (env) env->context->make_current();
+  return env.get();
+}
+
+double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
+                std::uint64_t seed) {
+  const auto input = test::random_complex(width * height, seed);
+  std::vector<Complex> data = test::to_float(input);
+  GlFastPath fast_path(*env.programs, env.timers.get(), tuning);
+  EXPECT_TRUE(fast_path.supports(width, height));
+  fast_path.prepare(width, height);
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(Complex)), data.data(),
+               GL_DYNAMIC_COPY);
+  env.timers->take();
+  fast_path.dispatch(buffer, direction);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(data.size() * sizeof(Complex)), data.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  glDeleteBuffers(1, &buffer);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+  const std::vector<TimingRecord> records = env.timers->take();
+  const std::size_t expected = (width > 1 ? 1 : 0) + (height > 1 ? 1 : 0);
+  EXPECT_EQ(records.size(), expected);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].kernel, (i == 0 && width > 1) ? "fast_rows" : "fast_cols");
+    EXPECT_EQ(records[i].bytes, width * height * 16);
+    EXPECT_EQ(records[i].radix, 0u);
+  }
+  const double err = test::relative_l2_error(data, test::fftw_2d(input, width, height, direction));
+  std::fprintf(stderr, "  %zux%zu %s: relative L2 error %.2e (%s | %s)\n", width, height, to_string(direction).c_str(), err,
+               fast_path.plan(Axis::rows).describe().c_str(), fast_path.plan(Axis::cols).describe().c_str());
+  return err;
+}
+
+struct Size {
+  std::size_t width, height;
+};
+using Case = std::tuple<Size, Direction>;
+class GlFast : public ::testing::TestWithParam<Case> {};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Size size = std::get<0>(info.param);
+  return std::to_string(size.width) + "x" + std::to_string(size.height) + "_" + to_string(std::get<1>(info.param));
+}
+
+TEST_P(GlFast, MatchesFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const Size size = std::get<0>(GetParam());
+  const Direction direction = std::get<1>(GetParam());
+  const std::size_t w = size.width, h = size.height;
+  const double err = run_fast(*env, w, h, direction, fast::Tuning{}, w * 131 + h);
+  EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GlFast,
+                         ::testing::Combine(::testing::Values(Size{8, 8}, Size{64, 32}, Size{256, 256}, Size{1000, 8},
+                                                              Size{30, 210}, Size{1024, 1024}, Size{13, 11},
+                                                              Size{16, 4096}, Size{8192, 8}),
+                                            ::testing::Values(Direction::forward, Direction::inverse)),
+                         case_name);
+
+// The split for lines longer than shared memory, forced on small sizes by capping it.
+TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = 4096;
+  // Both ways of splitting (through registers, the default, and through the buffer), and the
+  // stage twiddles both from powers of one table entry (the default) and all from the table.
+  for (const auto& [w, h, through_buffer, powers] :
+       {std::tuple<std::size_t, std::size_t, bool, bool>{512, 960, false, true}, {960, 512, false, false},
+        {960, 512, true, true}}) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    GlFastPath probe(*env->programs, nullptr, tuning);
+    probe.prepare(w, h);
+    EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
+    EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      const double err = run_fast(*env, w, h, d, tuning, 7 + w);
+      EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
+TEST(GlFastSupport, LargePrimeFactorIsRefused) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  GlFastPath fast_path(*env->programs, nullptr);
+  EXPECT_FALSE(fast_path.supports(17, 8));
+  EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
+  EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
+  EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+}
+
+}  // namespace
+}  // namespace fftscope
