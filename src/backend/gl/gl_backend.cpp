@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "backend/gl/gl_context.h"
+#include "backend/gl/gl_fast_path.h"
 #include "backend/gl/gl_programs.h"
 #include "backend/gl/gl_timers.h"
 #include "backend/gl/gl_shaders.h"
@@ -172,7 +173,6 @@ class GlBackend final : public Backend {
 
   void prepare(const Plan2D& plan, KernelVariant variant) override {
     enter();
-    if (variant == KernelVariant::fast) variant = KernelVariant::fused;  // no whole-axis kernels yet
     const bool same_shape = prepared_ && plan_.width() == plan.width() && plan_.height() == plan.height() &&
                             radices_of(plan_.rows) == radices_of(plan.rows) &&
                             radices_of(plan_.cols) == radices_of(plan.cols);
@@ -185,6 +185,7 @@ class GlBackend final : public Backend {
     // A shader error leaves the backend prepared: once the file is fixed, execute() recompiles.
     programs_->reload_if_changed();
     precompile();
+    prepare_fast_path();
     check_errors("prepare");
   }
 
@@ -206,7 +207,12 @@ class GlBackend final : public Backend {
       DispatchTimers& timers;
       ~ExecutionScope() { timers.set_execution(0); }
     } scope{*timers_};
-    run_pipeline(direction, stop);
+    // The fast variant runs whole axes in one dispatch each (in place); a stop inside an axis,
+    // or a size it does not support, takes the fused stage pipeline instead.
+    if (variant_ == KernelVariant::fast && fast_ready_ && stop.is_done())
+      fast_->dispatch(current(), direction);
+    else
+      run_pipeline(direction, stop);
     glUseProgram(0);
     check_errors("execute");
   }
@@ -246,6 +252,15 @@ class GlBackend final : public Backend {
 
   void allocate();
   void precompile();
+  /// Readies the fast path (shaders/fast_fft.comp) for the fast variant where the size allows.
+  void prepare_fast_path() {
+    fast_ready_ = false;
+    if (variant_ != KernelVariant::fast) return;
+    if (!fast_) fast_ = std::make_unique<GlFastPath>(*programs_, timers_.get());
+    if (!fast_->supports(plan_.width(), plan_.height())) return;
+    fast_->prepare(plan_.width(), plan_.height());  // a compile error throws, like any shader's
+    fast_ready_ = true;
+  }
   void run_pipeline(Direction direction, StageStop stop);
   void run_axis(Axis axis, const Plan1D& plan, const LineLayout& layout, Direction direction, int last_stage,
                 AxisBuffers& buffers);
@@ -274,6 +289,8 @@ class GlBackend final : public Backend {
   std::unique_ptr<EglContext> context_;
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<DispatchTimers> timers_;
+  std::unique_ptr<GlFastPath> fast_;  // the fast variant's whole-axis kernels (issue 6)
+  bool fast_ready_ = false;
   std::string name_;
   std::uint64_t max_ssbo_bytes_ = 0;
 
