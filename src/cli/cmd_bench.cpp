@@ -143,8 +143,9 @@ int run_bench(const ParsedArgs& args) {
   std::vector<TimingRecord> records;
   std::map<std::uint64_t, std::size_t> run_of_execution;  // execution number -> 2 * run (+1 opposite)
   for (TimingRecord& r : backend->take_timings()) {
-    const auto [it, added] = run_of_execution.try_emplace(r.execution, run_of_execution.size());
-    if (r.execution == 0 || it->second % 2 == 1 || it->second / 2 < warmup) continue;
+    if (r.execution == 0) continue;  // not from an execute() (display work): no slot, or the parity shifts
+    const auto it = run_of_execution.try_emplace(r.execution, run_of_execution.size()).first;
+    if (it->second % 2 == 1 || it->second / 2 < warmup) continue;
     records.push_back(std::move(r));
   }
 

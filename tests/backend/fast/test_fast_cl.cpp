@@ -8,6 +8,7 @@
 
 #include "backend/cl/cl_fast_path.h"
 #include "core/errors.h"
+#include "fast_cases.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
 
@@ -89,34 +90,22 @@ double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction dir
   return l2;
 }
 
-struct Size {
-  std::size_t width, height;
-};
-using Case = std::tuple<Size, Direction>;
-class ClFast : public ::testing::TestWithParam<Case> {};
-
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const Size size = std::get<0>(info.param);
-  return std::to_string(size.width) + "x" + std::to_string(size.height) + "_" + to_string(std::get<1>(info.param));
-}
+using test::FastCase;
+using test::FastSize;
+class ClFast : public ::testing::TestWithParam<FastCase> {};
 
 TEST_P(ClFast, MatchesFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  const Size size = std::get<0>(GetParam());
+  const FastSize size = std::get<0>(GetParam());
   const Direction direction = std::get<1>(GetParam());
   const std::size_t w = size.width, h = size.height;
   const double err = run_fast(*env, w, h, direction, fast::Tuning{}, w * 131 + h);
   EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(direction);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, ClFast,
-                         ::testing::Combine(::testing::Values(Size{8, 8}, Size{64, 32}, Size{256, 256}, Size{1000, 8},
-                                                              Size{30, 210}, Size{1024, 1024}, Size{13, 11},
-                                                              Size{16, 4096}, Size{8192, 8}),
-                                            ::testing::Values(Direction::forward, Direction::inverse)),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, ClFast, test::fast_cases(), test::fast_case_name);
 
 // The split for lines longer than local memory (decimation in frequency by PRE_RADIX, then
 // the sub-transforms one after another), forced on small sizes by capping local memory.
@@ -125,12 +114,10 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   fast::Tuning tuning;
-  tuning.local_bytes_cap = 4096;  // 512 elements: 512- and 960-point lines split in 2
+  tuning.local_bytes_cap = test::fast_split_local_bytes;
   // Both ways of splitting (through registers, the default, and through the buffer), and the
   // stage twiddles both from powers of one table entry (the default) and all from the table.
-  for (const auto& [w, h, through_buffer, powers] :
-       {std::tuple<std::size_t, std::size_t, bool, bool>{512, 960, false, true}, {960, 512, false, false},
-        {960, 512, true, true}}) {
+  for (const auto& [w, h, through_buffer, powers] : test::fast_split_cases) {
     tuning.split_global = through_buffer ? 1 : 0;
     tuning.twiddle_powers = powers ? 1 : 0;
     ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
