@@ -79,6 +79,11 @@ def adam7_rows(w, h, c):
 
 
 put("image_loader", "rgb8_interlaced.png", png(5, 5, 8, 2, adam7_rows(5, 5, 3), interlace=1))
+# The zlib stream split over several IDAT chunks of 7 bytes (decoder_guard inflates across them).
+split = zlib.compress(b"".join(png_rows(6, 4, 3, 8)), 9)
+put("image_loader", "rgb8_split_idat.png",
+    b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 4, 8, 2, 0, 0, 0)) +
+    b"".join(png_chunk(b"IDAT", split[i:i + 7]) for i in range(0, len(split), 7)) + png_chunk(b"IEND", b""))
 
 # --- PNM ----------------------------------------------------------------------------------------
 put("image_loader", "gray8.pgm", b"P5\n# seed\n4 3\n255\n" + bytes(pixels(4, 3, 1)))

@@ -30,6 +30,8 @@
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
 //   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
+// Optional: R2C_SPLIT or DISPLAY_OUT (0 or 1) — the real-input display passes' epilogues, with
+//   extra kernel arguments (see fast_epilogue.cl).
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -77,6 +79,15 @@
 #define SPAN_5 (SPAN_4 * RADIX_4)
 #define SPAN_6 (SPAN_5 * RADIX_5)
 #define SPAN_7 (SPAN_6 * RADIX_6)
+// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image) or DISPLAY_OUT 1 (columns
+// into display pixels) keep the last stage in local memory and finish in fast_epilogue.cl.
+#ifndef R2C_SPLIT
+#define R2C_SPLIT 0
+#endif
+#ifndef DISPLAY_OUT
+#define DISPLAY_OUT 0
+#endif
+#define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_OUT)
 
 #define MAX_RADIX 13
 // Every helper is inlined, so each R, NS and flag is a constant and the register arrays stay
@@ -289,26 +300,39 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
 
 #define STAGE_ARGS data, tw, lm
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
+// The last stage writes global memory, or local memory when an epilogue finishes the pass.
+#define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
 #define RUN_STAGES(FROM_GLOBAL, Q)                                                                      \
-  fft_stage(STAGE_ARGS, RADIX_0, 1, FROM_GLOBAL, NUM_STAGES == 1, Q, LINE_ARGS);                       \
-  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, false, NUM_STAGES == 2, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, false, NUM_STAGES == 3, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, false, NUM_STAGES == 4, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, false, NUM_STAGES == 5, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, false, NUM_STAGES == 6, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, false, NUM_STAGES == 7, Q, LINE_ARGS);  \
-  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, false, NUM_STAGES == 8, Q, LINE_ARGS);
+  fft_stage(STAGE_ARGS, RADIX_0, 1, FROM_GLOBAL, STAGE_TO_GLOBAL(1), Q, LINE_ARGS);                       \
+  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, false, STAGE_TO_GLOBAL(2), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, false, STAGE_TO_GLOBAL(3), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, false, STAGE_TO_GLOBAL(4), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, false, STAGE_TO_GLOBAL(5), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, false, STAGE_TO_GLOBAL(6), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, false, STAGE_TO_GLOBAL(7), Q, LINE_ARGS);  \
+  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, false, STAGE_TO_GLOBAL(8), Q, LINE_ARGS);
+
+#if FAST_EPILOGUE
+#include "fast_epilogue.cl"
+#else
+#define EPILOGUE_PARAMS
+#define EPILOGUE_BEGIN
+#define EPILOGUE(Q)
+#define EPILOGUE_END
+#endif
 
 // lines: image lines on this axis (height for rows, width for columns); row_pitch: the image
 // width. The grid may spread groups over two dimensions.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
-    const float conj_sign, const float scale) {
+    const float conj_sign, const float scale EPILOGUE_PARAMS) {
   __local float2 lm[LOCAL_ELEMS];
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
   const uint first_line = group * LINES;
+  EPILOGUE_BEGIN
 #if PRE_RADIX == 1
   RUN_STAGES(true, 0)
+  EPILOGUE(0)
 #elif SPLIT_GLOBAL
   // Decimation in time through the buffer: sub-transform q reads x[P n + q] and leaves
   // w_N^(q k) Z_q[k] in the same places (no other sub-transform touches them); then the group
@@ -395,7 +419,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     }                                                                     \
   }                                                                       \
   barrier(CLK_LOCAL_MEM_FENCE);                                           \
-  RUN_STAGES(false, (Q))
+  RUN_STAGES(false, (Q))                                                  \
+  EPILOGUE(Q)
   SUB_TRANSFORM(0)
   SUB_TRANSFORM(1)
 #if PRE_RADIX > 2
@@ -424,4 +449,5 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   SUB_TRANSFORM(12)
 #endif
 #endif
+  EPILOGUE_END
 }

@@ -41,7 +41,8 @@ run_kernels() {
 }
 
 run_sweep() {
-  $cli bench --sweep --repeat "${REPEAT:-30}" --warmup 5 --json "$out/sweep.json" | tee "$out/sweep.txt"
+  $cli bench --sweep --repeat "${REPEAT:-30}" --warmup 5 ${SIZES:+--sizes "$SIZES"} ${IMPL:+--impl "$IMPL"} \
+    --copy-bandwidth "${COPY_BANDWIDTH:-0}" --json > "$out/sweep.json" 2> >(tee "$out/sweep-progress.txt" >&2)
 }
 
 case "$what" in

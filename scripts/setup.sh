@@ -8,7 +8,7 @@ debian_packages=(
   libglfw3-dev libimgui-dev libglm-dev libstb-dev
   libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils xvfb xauth
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  libfftw3-dev libgtest-dev
+  libfftw3-dev libgtest-dev zlib1g-dev libglvnd-core-dev
   clang libclang-rt-14-dev
   libvkfft-dev libclfft-dev
   fonts-dejavu-core

@@ -59,6 +59,16 @@
 
 #include "fast_dft.glsl"
 
+// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image) or DISPLAY_OUT 1 (columns
+// into display pixels) keep the last stage in shared memory and finish in fast_epilogue.glsl.
+#ifndef R2C_SPLIT
+#define R2C_SPLIT 0
+#endif
+#ifndef DISPLAY_OUT
+#define DISPLAY_OUT 0
+#endif
+#define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_OUT)
+
 #if SPLIT_GLOBAL && PRE_RADIX > 1
 // Invocations of a group read what others wrote earlier in the same dispatch.
 layout(std430, binding = 0) coherent buffer Data { vec2 data[]; };
@@ -66,6 +76,7 @@ layout(std430, binding = 0) coherent buffer Data { vec2 data[]; };
 layout(std430, binding = 0) buffer Data { vec2 data[]; };
 #endif
 layout(std430, binding = 1) readonly buffer Twiddles { vec2 tw[]; };
+
 
 uniform uint u_lines;
 uniform uint u_row_pitch;
@@ -109,6 +120,14 @@ void sync_shared() {
   memoryBarrierShared();
   barrier();
 }
+
+#if FAST_EPILOGUE != 0
+#include "fast_epilogue.glsl"
+#else
+#define EPILOGUE_BEGIN()
+#define EPILOGUE(Q)
+#define EPILOGUE_END()
+#endif
 
 // The first stage reads the buffer unless the split goes through registers.
 #define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0)
@@ -261,14 +280,17 @@ void sub_transform(const uint q) {
   }
   sync_shared();
   run_stages(q);
+  EPILOGUE(q);
 }
 #endif
 
 void main() {
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   g_first_line = group * uint(LINES);
+  EPILOGUE_BEGIN();
 #if PRE_RADIX == 1
   run_stages(0u);
+  EPILOGUE(0u);
 #elif SPLIT_GLOBAL
   // Decimation in time through the buffer (see fast_fft.cl): sub-transforms in place, then one
   // radix-P combine that holds all of the group's values before writing any.
@@ -357,4 +379,5 @@ void main() {
   sub_transform(12u);
 #endif
 #endif
+  EPILOGUE_END();
 }

@@ -22,7 +22,7 @@ void STAGE_FN(uint q) {
   const uint total = uint(LINES) * per;
   const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
   const bool from_global = STAGE_FIRST != 0 && FIRST_FROM_GLOBAL;
-  const bool to_global = STAGE_LAST;
+  const bool to_global = STAGE_LAST && FAST_EPILOGUE == 0;  // else local memory, for fast_epilogue.glsl
   uint tid = gl_LocalInvocationID.x;
   vec2 hold[count * R];
   for (uint k = 0u; k < count; ++k) {

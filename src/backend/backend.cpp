@@ -47,6 +47,25 @@ KernelVariant parse_variant(const std::string& name) {
   throw UsageError("unknown kernel variant '" + name + "' (expected plain, optimized, fused or fast)");
 }
 
+std::string to_string(RealDisplayPath path) {
+  switch (path) {
+    case RealDisplayPath::none: return "none";
+    case RealDisplayPath::fused: return "fused";
+    case RealDisplayPath::fallback: return "fallback";
+  }
+  return "?";
+}
+
+void Backend::upload_real(const RealImage&) {
+  throw BackendError("the " + to_string(kind()) + " backend has no real-input display path");
+}
+void Backend::execute_real_display(const SpectrumSettings&, bool) {
+  throw BackendError("the " + to_string(kind()) + " backend has no real-input display path");
+}
+RgbaImage Backend::download_real_display() {
+  throw BackendError("the " + to_string(kind()) + " backend has no real-input display path");
+}
+
 std::vector<BackendKind> compiled_backends() {
   std::vector<BackendKind> kinds{BackendKind::cpu};
 #ifdef FFTSCOPE_HAVE_GL

@@ -13,6 +13,7 @@
 #include "core/spectrum.h"
 #include "core/timing.h"
 #include "core/types.h"
+#include "core/validate.h"
 
 namespace fftscope {
 
@@ -42,6 +43,14 @@ struct BackendOptions {
   unsigned cpu_threads = 0;  ///< CPU backend: 0 = hardware concurrency
 };
 
+/// How a backend runs the real-input display path (execute_real_display) at a size.
+enum class RealDisplayPath {
+  none,      ///< not at all (the default of Backend)
+  fused,     ///< R2C rows, then the columns writing the display pixels: two dispatches (issue 6)
+  fallback,  ///< the real image as complex data through execute(), then the display kernels
+};
+std::string to_string(RealDisplayPath path);
+
 /// A compute backend. Errors are thrown as BackendError (with compiler logs where relevant);
 /// bad arguments (sizes that do not match the plan) are programmer errors and assert.
 class Backend {
@@ -51,6 +60,12 @@ class Backend {
   virtual BackendKind kind() const = 0;
   /// Device and driver, as shown to the user (e.g. "llvmpipe (LLVM 15.0.6, 256 bits), Mesa 22.3").
   virtual std::string device_name() const = 0;
+  /// The device's memory as its API reports it (bytes; 0 = unknown): CL_DEVICE_GLOBAL_MEM_SIZE
+  /// and CL_DEVICE_MAX_MEM_ALLOC_SIZE; GL_NVX_gpu_memory_info or GL_ATI_meminfo, else physical
+  /// RAM, with GL_MAX_SHADER_STORAGE_BLOCK_SIZE per buffer; the CPU: physical RAM. Never throws.
+  virtual DeviceMemoryLimit memory_limit() const {
+    return {physical_memory_bytes(), 0, "physical RAM", ""};
+  }
 
   /// Makes buffers and programs ready for this plan and variant; cheap if nothing changed.
   virtual void prepare(const Plan2D& plan, KernelVariant variant) = 0;
@@ -70,6 +85,31 @@ class Backend {
   virtual bool render_to_gl_texture(std::uint32_t /*texture*/, const SpectrumSettings& /*settings*/) {
     return false;
   }
+
+  // The real-input display path (issue 6): a real image in, its shifted, colour-mapped spectrum
+  // display (as render_spectrum draws the full complex spectrum) out, computed as a
+  // real-to-complex transform whose column pass writes the pixels. Optional; the defaults say
+  // "not supported". See docs/fast_path.md.
+
+  /// How execute_real_display would run a width x height image here. Never throws.
+  virtual RealDisplayPath real_display_path(std::size_t /*width*/, std::size_t /*height*/) const {
+    return RealDisplayPath::none;
+  }
+  /// Prepares for the image's size (its own buffers and programs; on the fallback path this
+  /// prepares the complex pipeline, replacing the plan given to prepare()) and uploads it
+  /// (row-major float). Throws BackendError where the path is none or on GPU failure.
+  virtual void upload_real(const RealImage& /*image*/);
+  /// Computes the display of the uploaded image (RGBA8, width x height, alpha 255). With
+  /// settings.auto_range the range of the first call after an upload or a component/scale change
+  /// is found by an extra column pass; `previous_range` skips it and colours with the range of
+  /// the previous call (video). Timings: "fast_r2c_rows" and "fast_cols_display" records, all
+  /// stamped with one execution number. Throws BackendError.
+  virtual void execute_real_display(const SpectrumSettings& /*settings*/, bool /*previous_range*/ = false);
+  /// Reads the last execute_real_display result back: RGBA8, top row first. Throws BackendError.
+  virtual RgbaImage download_real_display();
+  /// GL: the texture (GL_RGBA8, width x height) the last execute_real_display wrote by
+  /// imageStore; 0 where the backend has none (read it back, or copy with render_to_gl_texture).
+  virtual std::uint32_t real_display_texture() const { return 0; }
 };
 
 /// One device a backend can run on, as `fftscope-cli devices` lists it.

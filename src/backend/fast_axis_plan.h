@@ -24,6 +24,7 @@ namespace fftscope::fast {
 struct DeviceLimits {
   std::uint64_t local_bytes = 48 * 1024;  ///< local (CL) / shared (GL) memory per work-group
   std::uint32_t max_threads = 1024;       ///< work-items (invocations) per work-group
+  std::uint32_t compute_units = 0;        ///< multiprocessors (0: unknown)
 };
 
 /// Knobs of the planner; the defaults were chosen for NVIDIA Hopper (see docs/fast_path.md).
@@ -36,12 +37,27 @@ struct Tuning {
   std::uint32_t max_pre_hold = 64;          ///< registers (complex) for the split's y_q values
   std::uint32_t twiddle_powers = 1;         ///< 1: read w once per butterfly, w^r by multiplication
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
+  /// Fewer rows per group while the row pass would have fewer than this many groups per compute
+  /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
+  /// Columns keep their groups: narrower column groups measured slower at every size.
+  std::uint32_t min_groups_per_unit = 2;
+  /// The planner's first round takes no split or a power-of-two split up to this (see plan_axis).
+  std::uint32_t first_split_max = 4;
 };
 
-/// Tuning with overrides from FFTSCOPE_FAST_TUNING="name=value,..." (names as the fields
-/// above), for measurements; unknown names are ignored.
-inline Tuning tuning_from_env() {
+/// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
+/// registers by itself (its OpenCL compiler does not, so OpenCL stays at 256), and on the H100
+/// 512 made GL's 4096^2 transform 6% faster and 4000^2 18% (docs/fast_path.md).
+inline Tuning gl_default_tuning() {
   Tuning t;
+  t.max_threads = 512;
+  t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
+  return t;
+}
+
+/// `t` with overrides from FFTSCOPE_FAST_TUNING="name=value,..." (names as the fields above),
+/// for measurements; unknown names are ignored.
+inline Tuning tuning_from_env(Tuning t = {}) {
   const char* env = std::getenv("FFTSCOPE_FAST_TUNING");
   if (!env) return t;
   std::istringstream in(env);
@@ -57,6 +73,8 @@ inline Tuning tuning_from_env() {
     if (name == "local_bytes_cap") t.local_bytes_cap = value;
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
+    if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
+    if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
     if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
   }
   return t;
@@ -155,17 +173,23 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
   const auto round32 = [](std::uint64_t v) { return static_cast<std::uint32_t>((v + 31) / 32 * 32); };
 
+  std::uint32_t most_lines = axis == Axis::rows ? std::clamp<std::uint32_t>(tuning.row_elements / n, 1, lines)
+                                                : std::max<std::uint32_t>(1, std::min(tuning.col_lines, lines));
+  const std::uint64_t wanted_groups = std::uint64_t{limits.compute_units} * tuning.min_groups_per_unit;
+  while (axis == Axis::rows && most_lines > 1 && (lines + most_lines - 1) / most_lines < wanted_groups)
+    most_lines /= 2;
   std::vector<std::uint32_t> line_options;
-  if (axis == Axis::rows) {
-    const std::uint32_t b = std::clamp<std::uint32_t>(tuning.row_elements / n, 1, lines);
-    for (std::uint32_t x = b; x >= 1; x /= 2) line_options.push_back(x);
-  } else {
-    for (std::uint32_t x = std::max<std::uint32_t>(1, std::min(tuning.col_lines, lines)); x >= 1; x /= 2)
-      line_options.push_back(x);
-  }
+  for (std::uint32_t x = most_lines; x >= 1; x /= 2) line_options.push_back(x);
+  // Two rounds: first no split or a power-of-two split up to first_split_max, and for columns
+  // at least 2 lines (16-byte row segments); then anything. Fewer lines unsplit beat more lines
+  // with an odd split: 2401-point columns ran 1.8x faster on the H100 as 2 lines unsplit than as
+  // 4 lines split by 7.
+  for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
+    if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
+      if (round == 0 && p > 1 && ((p & (p - 1)) != 0 || p > tuning.first_split_max)) continue;
       AxisPlan plan;
       plan.axis = axis;
       plan.n = n;

@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/spectrum.h"
 #include "core/types.h"
 
 namespace fftscope::bench {
@@ -74,6 +76,10 @@ class Implementation {
   virtual std::vector<double> time_runs(int warmup, int repeats) = 0;
   /// One more forward transform of the uploaded input, read back.
   virtual ComplexImage result() = 0;
+  /// Implementations whose output is not the complex spectrum (the real-input display paths)
+  /// check themselves against `input` and return their error measure (see display_error); the
+  /// others return nothing and are checked against FFTW by the sweep.
+  virtual std::optional<double> self_check(const ComplexImage& /*input*/) { return std::nullopt; }
 };
 
 /// Factories; each throws std::runtime_error (with the reason) when its library is missing.
@@ -83,6 +89,20 @@ std::unique_ptr<Implementation> make_cufft(BenchSize size);
 std::unique_ptr<Implementation> make_vkfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_clfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_fftw(BenchSize size);
+
+/// The real-input display entries (issue 6): the real parts of the sweep's input in, a shifted
+/// log-magnitude gray display out (RGBA8), range fixed at [0, log(1 + W H)] (display_settings).
+/// "fftscope-cl-display" / "fftscope-gl-display": the backend's execute_real_display, timed as
+/// the sum of its dispatches; "cufft-r2c-display": cufftExecR2C plus a shift/log/colormap
+/// kernel compiled with NVRTC, timed by CUDA events around both.
+std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
+                                                      const std::string& cl_device);
+std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size);
+SpectrumSettings display_settings(BenchSize size);
+RealImage real_part(const ComplexImage& input);
+/// The fraction of pixels of `got` whose colour index differs by more than one step from core
+/// render_spectrum of the real image's full spectrum (FFTW, double). 0 is a perfect match.
+double display_error(const RgbaImage& got, const ComplexImage& input, const SpectrumSettings& settings);
 
 }  // namespace detail
 }  // namespace fftscope::bench

@@ -2,7 +2,9 @@
 // works with whichever CUDA runtime the machine has. Only the stable C entry points are used.
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -49,6 +51,7 @@ struct CudaApi {
   cudaError_t (*device_synchronize)();
   cufftResult (*plan_2d)(cufftHandle*, int, int, int);
   cufftResult (*exec_c2c)(cufftHandle, void*, void*, int);
+  cufftResult (*exec_r2c)(cufftHandle, void*, void*);
   cufftResult (*destroy)(cufftHandle);
   std::string device_name = "CUDA device";
 
@@ -67,6 +70,7 @@ struct CudaApi {
     device_synchronize = symbol<decltype(device_synchronize)>(cudart, "cudaDeviceSynchronize");
     plan_2d = symbol<decltype(plan_2d)>(cufft, "cufftPlan2d");
     exec_c2c = symbol<decltype(exec_c2c)>(cufft, "cufftExecC2C");
+    exec_r2c = symbol<decltype(exec_r2c)>(cufft, "cufftExecR2C");
     destroy = symbol<decltype(destroy)>(cufft, "cufftDestroy");
     // The driver API gives the device name without depending on cudaDeviceProp's layout.
     if ((driver = open_first({"libcuda.so.1", "libcuda.so"}))) {
@@ -146,8 +150,180 @@ class CufftImplementation final : public Implementation {
   std::vector<cudaEvent_t> events_;
 };
 
+// The display pass of the cuFFT baseline (issue 6), compiled at run time by NVRTC: display pixel
+// (x, y) shows bin ifftshift(x, y) of the R2C half spectrum (bins past W/2 as the conjugate of
+// their Hermitian mirror), log(1 + |X|) mapped by t = (v - lo) / (hi - lo) to the 256-entry LUT.
+// One gather per pixel: the separate shift + log-magnitude + colormap pass the issue compares to.
+constexpr const char* display_kernel_source = R"(
+extern "C" __global__ void r2c_display(const float2* half, const uchar4* lut, uchar4* rgba, int w, int h,
+                                       float lo, float hi) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const int sx = (x + w - w / 2) % w, sy = (y + h - h / 2) % h;
+  const int hw = w / 2 + 1;
+  float2 v = sx < hw ? half[sy * hw + sx] : half[((h - sy) % h) * hw + (w - sx)];
+  const float m = log1pf(hypotf(v.x, v.y));
+  float t = hi > lo ? (m - lo) / (hi - lo) : 0.0f;
+  t = isnan(t) ? 0.0f : fminf(fmaxf(t, 0.0f), 1.0f);
+  const uchar4 c = lut[(int)floorf(t * 255.0f + 0.5f)];
+  rgba[y * w + x] = make_uchar4(c.x, c.y, c.z, 255);
+}
+)";
+
+using nvrtcProgram = void*;
+using CUmodule = void*;
+using CUfunction = void*;
+
+/// NVRTC and the driver API's module calls, loaded at run time like cuFFT.
+struct RtcApi {
+  void* nvrtc = nullptr;
+  void* driver = nullptr;
+  int (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*);
+  int (*compile)(nvrtcProgram, int, const char* const*);
+  int (*ptx_size)(nvrtcProgram, std::size_t*);
+  int (*ptx)(nvrtcProgram, char*);
+  int (*log_size)(nvrtcProgram, std::size_t*);
+  int (*log)(nvrtcProgram, char*);
+  int (*destroy)(nvrtcProgram*);
+  int (*module_load)(CUmodule*, const void*);
+  int (*module_function)(CUfunction*, CUmodule, const char*);
+  int (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
+                void**);
+  int (*module_unload)(CUmodule);
+
+  RtcApi() {
+    nvrtc = open_first({"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"});
+    if (!nvrtc) throw std::runtime_error("cuFFT display: libnvrtc not found (NVRTC compiles the display kernel)");
+    driver = open_first({"libcuda.so.1", "libcuda.so"});
+    if (!driver) throw std::runtime_error("cuFFT display: libcuda.so.1 not found (no NVIDIA driver)");
+    create = symbol<decltype(create)>(nvrtc, "nvrtcCreateProgram");
+    compile = symbol<decltype(compile)>(nvrtc, "nvrtcCompileProgram");
+    ptx_size = symbol<decltype(ptx_size)>(nvrtc, "nvrtcGetPTXSize");
+    ptx = symbol<decltype(ptx)>(nvrtc, "nvrtcGetPTX");
+    log_size = symbol<decltype(log_size)>(nvrtc, "nvrtcGetProgramLogSize");
+    log = symbol<decltype(log)>(nvrtc, "nvrtcGetProgramLog");
+    destroy = symbol<decltype(destroy)>(nvrtc, "nvrtcDestroyProgram");
+    module_load = symbol<decltype(module_load)>(driver, "cuModuleLoadData");
+    module_function = symbol<decltype(module_function)>(driver, "cuModuleGetFunction");
+    launch = symbol<decltype(launch)>(driver, "cuLaunchKernel");
+    module_unload = symbol<decltype(module_unload)>(driver, "cuModuleUnload");
+  }
+
+  /// PTX of `source` for NVRTC's default virtual architecture (the driver JIT-compiles it for the
+  /// device, Hopper included). Throws with NVRTC's log.
+  std::string compile_ptx(const char* source, const char* name) {
+    nvrtcProgram program = nullptr;
+    if (create(&program, source, name, 0, nullptr, nullptr) != 0) throw std::runtime_error("nvrtcCreateProgram failed");
+    const int result = compile(program, 0, nullptr);
+    std::size_t size = 0;
+    if (result != 0) {
+      log_size(program, &size);
+      std::string text(size, '\0');
+      log(program, text.data());
+      destroy(&program);
+      throw std::runtime_error("cuFFT display: NVRTC failed (" + std::to_string(result) + "): " + text);
+    }
+    ptx_size(program, &size);
+    std::string code(size, '\0');
+    ptx(program, code.data());
+    destroy(&program);
+    return code;
+  }
+};
+
+constexpr int CUFFT_R2C = 0x2a;
+
+class CufftR2cDisplay final : public Implementation {
+ public:
+  explicit CufftR2cDisplay(BenchSize size) : size_(size), settings_(display_settings(size)) {
+    if (size.width % 2 != 0) throw std::runtime_error("cuFFT display: odd width (the display kernel assumes W even)");
+    const std::size_t pixels = size.width * size.height;
+    check(api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
+    check(api_.malloc(&half_, (size.width / 2 + 1) * size.height * sizeof(Complex)), "cudaMalloc");
+    check(api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
+    check(api_.malloc(&lut_, 256 * 4), "cudaMalloc");
+    std::vector<std::uint8_t> lut(256 * 4, 255);
+    const auto& table = colormap_table(settings_.colormap);
+    for (std::size_t i = 0; i < 256; ++i)
+      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
+    check(api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_R2C),
+          "cufftPlan2d(R2C)");
+    // cudaMalloc made the runtime's primary context current: the driver calls below use it.
+    const std::string ptx = rtc_.compile_ptx(display_kernel_source, "r2c_display.cu");
+    check(rtc_.module_load(&module_, ptx.data()), "cuModuleLoadData");
+    check(rtc_.module_function(&function_, module_, "r2c_display"), "cuModuleGetFunction");
+  }
+  ~CufftR2cDisplay() override {
+    for (cudaEvent_t e : events_) api_.event_destroy(e);
+    if (module_) rtc_.module_unload(module_);
+    api_.destroy(plan_);
+    for (void* p : {real_, half_, rgba_, lut_}) api_.free(p);
+  }
+  std::string device() const override { return api_.device_name; }
+  std::string timer() const override { return "cuda events around cufftExecR2C + display kernel"; }
+  void upload(const ComplexImage& input) override {
+    const RealImage real = real_part(input);
+    check(api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  std::vector<double> time_runs(int warmup, int repeats) override {
+    const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
+    while (events_.size() < 2 * runs) {
+      cudaEvent_t e = nullptr;
+      check(api_.event_create(&e), "cudaEventCreate");
+      events_.push_back(e);
+    }
+    // R2C out of place leaves the real input as it was: no restore between runs.
+    for (std::size_t i = 0; i < runs; ++i) {
+      check(api_.event_record(events_[2 * i], nullptr), "cudaEventRecord");
+      run_once();
+      check(api_.event_record(events_[2 * i + 1], nullptr), "cudaEventRecord");
+    }
+    check(api_.event_synchronize(events_[2 * runs - 1]), "cudaEventSynchronize");
+    std::vector<double> us;
+    for (std::size_t i = static_cast<std::size_t>(warmup); i < runs; ++i) {
+      float ms = 0;
+      check(api_.event_elapsed(&ms, events_[2 * i], events_[2 * i + 1]), "cudaEventElapsedTime");
+      us.push_back(ms * 1000.0);
+    }
+    return us;
+  }
+  ComplexImage result() override { throw std::logic_error("cuFFT display: no complex result (use self_check)"); }
+  std::optional<double> self_check(const ComplexImage& input) override {
+    run_once();
+    RgbaImage got(size_.width, size_.height);
+    check(api_.memcpy(got.data.data(), rgba_, got.data.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return display_error(got, input, settings_);
+  }
+
+ private:
+  void run_once() {
+    check(api_.exec_r2c(plan_, real_, half_), "cufftExecR2C");
+    int w = static_cast<int>(size_.width), h = static_cast<int>(size_.height);
+    float lo = settings_.range_min, hi = settings_.range_max;
+    void* args[] = {&half_, &lut_, &rgba_, &w, &h, &lo, &hi};
+    const unsigned bx = 32, by = 8;
+    check(rtc_.launch(function_, (size_.width + bx - 1) / bx, static_cast<unsigned>((size_.height + by - 1) / by), 1,
+                      bx, by, 1, 0, nullptr, args, nullptr),
+          "cuLaunchKernel(r2c_display)");
+  }
+
+  CudaApi api_;
+  RtcApi rtc_;
+  BenchSize size_;
+  SpectrumSettings settings_;
+  void *real_ = nullptr, *half_ = nullptr, *rgba_ = nullptr, *lut_ = nullptr;
+  cufftHandle plan_ = 0;
+  CUmodule module_ = nullptr;
+  CUfunction function_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+};
+
 }  // namespace
 
 std::unique_ptr<Implementation> make_cufft(BenchSize size) { return std::make_unique<CufftImplementation>(size); }
+std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size) {
+  return std::make_unique<CufftR2cDisplay>(size);
+}
 
 }  // namespace fftscope::bench::detail

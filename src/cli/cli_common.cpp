@@ -113,8 +113,18 @@ ComplexImage load_cli_input(const std::string& path, const ImageLoadOptions& opt
   return image;
 }
 
+void check_fits_device(const Backend& backend, std::size_t width, std::size_t height, const std::string& path) {
+  DeviceMemoryLimit limit = backend.memory_limit();
+  if (const std::uint64_t configured = configured_memory_limit(); configured != 0) {
+    limit.total = configured;
+    limit.total_source = "FFTSCOPE_MEMORY_LIMIT_MB";
+  }
+  check_device_memory(width, height, limit, path);
+}
+
 ComplexImage transform_checked(Backend& backend, const Plan2D& plan, const ComplexImage& input,
                                const std::string& path, Direction direction, KernelVariant variant, StageStop stop) {
+  check_fits_device(backend, input.width, input.height, path);
   ComplexImage result = run_transform(backend, plan, input, direction, variant, stop);
   // Finite input can still overflow float32 (values near 3e38): say so instead of writing inf.
   check_finite(result, path, "the transform");

@@ -42,7 +42,13 @@ ImageLoadOptions parse_load_options(const ParsedArgs& args);
 /// Loads INPUT (image or NPY); any InputError message is made to start with the path.
 ComplexImage load_cli_input(const std::string& path, const ImageLoadOptions& options);
 
-/// run_transform, then a check that the result is finite (InputError naming `path` otherwise).
+/// Refuses, before any device allocation, a width x height transform the backend's device cannot
+/// hold: InputError naming `path`, the memory needed and the device's figure (a buffer over its
+/// largest allocation, or more than its memory; FFTSCOPE_MEMORY_LIMIT_MB, when set, replaces the
+/// device's memory figure but not its largest allocation).
+void check_fits_device(const Backend& backend, std::size_t width, std::size_t height, const std::string& path);
+
+/// check_fits_device, run_transform, then a check that the result is finite (InputError naming `path` otherwise).
 ComplexImage transform_checked(Backend& backend, const Plan2D& plan, const ComplexImage& input,
                                const std::string& path, Direction direction, KernelVariant variant,
                                StageStop stop = StageStop::done());

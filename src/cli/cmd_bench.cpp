@@ -4,11 +4,17 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 
 #if FFTSCOPE_HAVE_BENCH
 #include "bench/bench.h"
+#endif
+#if FFTSCOPE_HAVE_GL
+#include <glad/gl.h>
+
+#include "backend/gl/gl_context.h"
 #endif
 #include "cli/cli_common.h"
 #include "core/json.h"
@@ -30,6 +36,8 @@ CommandSpec bench_spec() {
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
+      {"--display", "", "", "after each timed transform also deliver the spectrum display into an OpenGL texture "
+                            "(gl, cl) and time that path: the display kernels and, for cl, the interop copy"},
       {"--max-pixels", "", "N", "refuse sizes over N pixels (default " + std::to_string(default_max_pixels) + ")"},
       max_radix_option_spec(),
   };
@@ -57,6 +65,44 @@ std::string format(const char* fmt, double v) {
 }  // namespace
 
 namespace {
+
+/// A GL texture the display path writes into, for `bench --display`. The GL backend draws into
+/// its own headless context (current after prepare()); the CL backend needs a GL context made
+/// current before it is created, so that it can share with it where the platform allows.
+class DisplayTarget {
+ public:
+#if FFTSCOPE_HAVE_GL
+  /// Before the backend exists: a context for the CL backend to share with.
+  void make_context_for_cl(BackendChoice& choice) {
+    context_ = detail::EglContext::create();
+    context_->make_current();
+    detail::load_gl_for_current_context(nullptr);
+    choice.options.use_current_gl_context = true;
+  }
+  /// After prepare(): an RGBA8 texture of the transform's size in the current context.
+  void make_texture(std::size_t width, std::size_t height) {
+    glGenTextures(1, &texture_);
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(width), static_cast<GLsizei>(height));
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (glGetError() != GL_NO_ERROR) throw BackendError("bench --display: could not make the display texture");
+  }
+  std::uint32_t texture() const { return texture_; }
+
+ private:
+  std::unique_ptr<detail::EglContext> context_;
+  GLuint texture_ = 0;
+#else
+  void make_context_for_cl(BackendChoice&) { unavailable(); }
+  void make_texture(std::size_t, std::size_t) { unavailable(); }
+  std::uint32_t texture() const { return 0; }
+
+ private:
+  [[noreturn]] static void unavailable() {
+    throw BackendError("bench --display needs OpenGL, which this fftscope-cli was built without");
+  }
+#endif
+};
 
 #if FFTSCOPE_HAVE_BENCH
 std::vector<std::string> split_list(const std::string& text) {
@@ -113,7 +159,7 @@ int run_bench(const ParsedArgs& args) {
   const std::size_t repeat = parse_integer(args.get_or("--repeat", "10"), "--repeat", 1, 100000);
   const std::size_t warmup = parse_integer(args.get_or("--warmup", "2"), "--warmup", 0, 100000);
   const PlanOptions plan_options = parse_plan_options(args);
-  const BackendChoice choice = parse_backend_choice(args);
+  BackendChoice choice = parse_backend_choice(args);
   const Direction direction = args.has("--inverse") ? Direction::inverse : Direction::forward;
 
   ComplexImage input(width, height);
@@ -121,9 +167,17 @@ int run_bench(const ParsedArgs& args) {
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   for (Complex& c : input.data) c = {uniform(rng), uniform(rng)};
 
+  const bool display = args.has("--display");
+  if (display && choice.kind == BackendKind::cpu)
+    throw UsageError("--display times a GPU display path: use --backend gl or --backend cl");
+  DisplayTarget target;
+  if (display && choice.kind == BackendKind::cl) target.make_context_for_cl(choice);
   auto backend = open_backend(choice);
+  check_fits_device(*backend, width, height, *size_text);
   const Plan2D plan = make_plan_2d(width, height, plan_options);
   backend->prepare(plan, choice.variant);
+  if (display) target.make_texture(width, height);
+  const SpectrumSettings display_settings;  // shifted log magnitude, auto range: what the GUI shows first
 
   // Each timed transform is followed by an untimed one the other way (the inverse is scaled by
   // 1/N), so the data stays bounded without the host uploading between runs and the device is
@@ -134,6 +188,8 @@ int run_bench(const ParsedArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t run = 0; run < warmup + repeat; ++run) {
     backend->execute(direction);
+    if (display && !backend->render_to_gl_texture(target.texture(), display_settings))
+      throw BackendError("backend '" + to_string(choice.kind) + "' cannot deliver its display to a GL texture");
     backend->execute(opposite);
   }
   (void)backend->download();  // waits for the device, so every timer is ready
@@ -142,8 +198,13 @@ int run_bench(const ParsedArgs& args) {
       static_cast<double>(warmup + repeat);
   std::vector<TimingRecord> records;
   std::map<std::uint64_t, std::size_t> run_of_execution;  // execution number -> 2 * run (+1 opposite)
+  std::map<std::string, std::size_t> display_seen;         // display kernel -> records so far
   for (TimingRecord& r : backend->take_timings()) {
-    if (r.execution == 0) continue;  // not from an execute() (display work): no slot, or the parity shifts
+    if (r.execution == 0) {
+      // Display work (once per run, after the timed transform): drop each kernel's warm-up runs.
+      if (display && display_seen[r.kernel]++ >= warmup) records.push_back(std::move(r));
+      continue;
+    }
     const auto it = run_of_execution.try_emplace(r.execution, run_of_execution.size()).first;
     if (it->second % 2 == 1 || it->second / 2 < warmup) continue;
     records.push_back(std::move(r));
@@ -200,6 +261,9 @@ int run_bench(const ParsedArgs& args) {
   out << "\ntotal (sum of kernel medians x dispatches per run): " << format("%.4f", total_ms) << " ms\n"
       << "wall per run (host clock, one timed + one untimed opposite transform, mean): "
       << format("%.4f", wall_mean_ms) << " ms\n";
+  if (display)
+    out << "(--display: the display kernels and the delivery into the GL texture are rows above, once per run, "
+           "and in the total)\n";
   if (any_host_measured) out << "\n* host-measured: host clock around a finish, not a GPU timer\n";
   std::cout << out.str();
   return 0;

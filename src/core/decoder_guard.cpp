@@ -1,5 +1,9 @@
 #include "decoder_guard.h"
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <string_view>
@@ -106,6 +110,92 @@ void check_png(const Bytes& b, const std::string& name) {
     if (type == "IEND") return;
     pos += 8 + std::size_t{length} + 4;  // data and CRC
   }
+}
+
+// --- PNG: the size of the inflated image data -----------------------------------------------------
+// stb inflates all IDAT data into one buffer that it doubles without bound (up to 4 GiB), and only
+// then compares the size with the header's; a stream that is too short it finds only after
+// allocating the header's full size. Deflate expands up to ~1032-fold, so a 1 MiB file could ask
+// for 1 GiB. Here the stream is inflated once into a small buffer, counting, before stb sees it.
+
+// The bytes stb's PNG reader expects after inflating: filter byte + packed row, per row, per
+// Adam7 pass when interlaced (stbi__create_png_image). 0 for a header stb refuses by itself.
+std::uint64_t png_raw_size(std::uint64_t w, std::uint64_t h, unsigned depth, unsigned color, bool interlaced) {
+  unsigned channels = 0;
+  switch (color) {
+    case 0: case 3: channels = 1; break;
+    case 2: channels = 3; break;
+    case 4: channels = 2; break;
+    case 6: channels = 4; break;
+    default: return 0;
+  }
+  if (depth != 1 && depth != 2 && depth != 4 && depth != 8 && depth != 16) return 0;
+  auto pass = [&](std::uint64_t x, std::uint64_t y) { return x && y ? (((channels * x * depth) + 7) / 8 + 1) * y : 0; };
+  if (!interlaced) return pass(w, h);
+  static constexpr std::array<unsigned, 7> xorig{0, 4, 0, 2, 0, 1, 0}, yorig{0, 0, 4, 0, 2, 0, 1},
+      xspc{8, 8, 4, 4, 2, 2, 1}, yspc{8, 8, 8, 4, 4, 2, 2};
+  std::uint64_t total = 0;
+  for (std::size_t p = 0; p < 7; ++p) {
+    const std::uint64_t x = w > xorig[p] ? (w - xorig[p] + xspc[p] - 1) / xspc[p] : 0;
+    const std::uint64_t y = h > yorig[p] ? (h - yorig[p] + yspc[p] - 1) / yspc[p] : 0;
+    total += pass(x, y);
+  }
+  return total;
+}
+
+void check_png_data_size(const Bytes& b, const std::string& name) {
+  if (b.size() < 33 || be32(b, 8) != 13 || std::memcmp(&b[12], "IHDR", 4) != 0) return;  // stb decides
+  const std::uint64_t w = be32(b, 16), h = be32(b, 20);
+  const std::uint64_t expected = png_raw_size(w, h, b[24], b[25], b[28] != 0);
+  if (expected == 0) return;
+  // stb accepts data beyond the image (a PNG in the wild had trailing zeros): allow a little.
+  const std::uint64_t allowed = expected + expected / 16 + (64u << 10);
+  const std::string header = std::to_string(w) + " x " + std::to_string(h) + " header";
+
+  z_stream z{};
+  bool raw_deflate = false;  // Apple's CgBI PNGs hold raw deflate data, without the zlib header
+  bool started = false;
+  std::array<Bytef, 1 << 16> out{};
+  std::uint64_t total = 0;
+  int status = Z_OK;
+  struct End {
+    z_stream& z;
+    bool& started;
+    ~End() {
+      if (started) inflateEnd(&z);
+    }
+  } end{z, started};
+  for (std::size_t pos = 8; pos + 8 <= b.size() && status == Z_OK;) {
+    const std::uint32_t length = be32(b, pos);
+    const std::size_t data = pos + 8;
+    if (std::memcmp(&b[pos + 4], "IEND", 4) == 0) break;
+    if (std::memcmp(&b[pos + 4], "CgBI", 4) == 0) raw_deflate = true;
+    if (std::memcmp(&b[pos + 4], "IDAT", 4) == 0) {
+      if (!started) {
+        if (inflateInit2(&z, raw_deflate ? -15 : 15) != Z_OK) return;  // no memory for zlib: stb decides
+        started = true;
+      }
+      z.next_in = const_cast<Bytef*>(b.data() + data);
+      z.avail_in = static_cast<uInt>(std::min<std::size_t>(length, b.size() - data));
+      while (status == Z_OK && (z.avail_in > 0 || z.avail_out == 0)) {
+        z.next_out = out.data();
+        z.avail_out = static_cast<uInt>(out.size());
+        status = inflate(&z, Z_NO_FLUSH);
+        total += out.size() - z.avail_out;
+        if (total > allowed)
+          refuse(name, "cannot decode image data (the PNG's image data inflates to more than " + std::to_string(allowed) +
+                           " bytes, while its " + header + " needs " + std::to_string(expected) +
+                           ": a decompression bomb)");
+        if (status == Z_BUF_ERROR) status = Z_OK;  // needs the next IDAT chunk
+        if (z.avail_in == 0 && z.avail_out != 0) break;
+      }
+    }
+    pos = data + std::size_t{length} + 4;
+  }
+  if (total >= expected || !started) return;  // complete (stb checks the rest), or no IDAT: stb says so
+  const std::string why = status == Z_STREAM_END ? "ends" : status == Z_OK ? "is cut short" : "is corrupt";
+  refuse(name, "cannot decode image data (the PNG's image data " + why + " after " + std::to_string(total) +
+                   " bytes; its " + header + " needs " + std::to_string(expected) + ")");
 }
 
 // --- Radiance HDR: RLE scanlines -----------------------------------------------------------------
@@ -360,6 +450,7 @@ void check_data_complete(const std::vector<std::uint8_t>& bytes, const std::stri
   else if (detail::starts_with(bytes, "#?RADIANCE\n") || detail::starts_with(bytes, "#?RGBE\n"))
     detail::check_hdr_complete(bytes, name);
   else if (detail::starts_with(bytes, "8BPS")) detail::check_psd_rle_complete(bytes, name);
+  else if (detail::starts_with(bytes, "\x89PNG\r\n\x1a\n")) detail::check_png_data_size(bytes, name);
   else if (detail::maybe_tga(bytes)) detail::check_tga_rle_complete(bytes, name);
 }
 

@@ -18,8 +18,11 @@ void check_decoder_hazards(const std::vector<std::uint8_t>& bytes, const std::st
 
 /// Throws InputError naming `name` if a GIF, Radiance HDR, or run-length TGA or PSD file ends
 /// before the pixel data its header promises: stb_image decodes these past the end of the data
-/// as if it were zeros and returns a partly made-up image. (Other formats: image_io.) Call it after the
-/// size limit, so that a header claiming a huge size is reported as such.
+/// as if it were zeros and returns a partly made-up image; or if a PNG's image data (all IDAT
+/// chunks, inflated here once into a 64 KiB buffer) is shorter than its header implies, or longer
+/// by more than 1/16 + 64 KiB (a decompression bomb, which stb would inflate into up to 4 GiB).
+/// (Other formats: image_io.) Call it after the size limit, so that a header claiming a huge size
+/// is reported as such.
 void check_data_complete(const std::vector<std::uint8_t>& bytes, const std::string& name);
 
 /// The channel count to ask stb_image's 8-bit loader for (its req_comp): 4 for Softimage PIC,

@@ -25,6 +25,7 @@
 
 #include "decoder_guard.h"
 #include "errors.h"
+#include "validate.h"
 
 // libstb.a (Debian) holds the stb_image / stb_image_write implementations; this file only uses them.
 
@@ -283,15 +284,23 @@ std::optional<ImageInfo> png_header_size(const std::vector<std::uint8_t>& bytes)
   ImageInfo info;
   info.width = be32(16);
   info.height = be32(20);
+  static const int channels_of_color[] = {1, 0, 3, 1, 2, 0, 4};  // gray, -, RGB, palette, gray+alpha, -, RGBA
+  info.channels = bytes.size() > 25 && bytes[25] <= 6 ? channels_of_color[bytes[25]] : 0;
+  info.bits_per_channel = bytes.size() > 24 && bytes[24] == 16 ? 16 : 8;
   return info;
 }
 
 void check_pixel_limit(const ImageInfo& info, std::size_t max_pixels, const std::string& path) {
   // Widths and heights come from int, so their product fits in 64 bits.
   const std::uint64_t pixels = static_cast<std::uint64_t>(info.width) * info.height;
-  if (pixels > max_pixels)
-    input_error(path, "image is " + std::to_string(info.width) + " x " + std::to_string(info.height) + " = " +
-                          std::to_string(pixels) + " pixels, over the limit of " + std::to_string(max_pixels));
+  if (pixels <= max_pixels) return;
+  // What decoding would take at least: the decoder's pixels, then one float per pixel.
+  const std::uint64_t per_pixel = static_cast<std::uint64_t>(info.channels > 0 ? info.channels : 4) *
+                                      static_cast<std::uint64_t>(std::max(info.bits_per_channel, 8) / 8) +
+                                  sizeof(float);
+  input_error(path, "image is " + std::to_string(info.width) + " x " + std::to_string(info.height) + " = " +
+                        std::to_string(pixels) + " pixels, over the limit of " + std::to_string(max_pixels) +
+                        " (decoding it would need " + format_bytes(pixels * per_pixel) + " or more)");
 }
 
 struct StbFree {

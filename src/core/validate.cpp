@@ -1,8 +1,11 @@
 #include "validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+#include <unistd.h>
 
 #include "errors.h"
 #include "plan.h"
@@ -42,6 +45,7 @@ void add_axis(std::size_t n, std::size_t lines, MemoryEstimate& e) {
     const std::uint64_t butterflies = n / stage.radix;
     // the padded input and its spectrum for every butterfly of every line, plus the filter
     e.bluestein += 2ull * 8ull * stage.bluestein.m * butterflies * lines + 8ull * stage.bluestein.m;
+    e.largest_buffer = std::max<std::uint64_t>(e.largest_buffer, 8ull * stage.bluestein.m * butterflies * lines);
   }
 }
 
@@ -72,6 +76,7 @@ MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height) 
   MemoryEstimate e;
   const std::uint64_t elements = static_cast<std::uint64_t>(width) * height;
   e.buffers = 3ull * 8ull * elements + 4ull * elements;
+  e.largest_buffer = 8ull * elements;
   detail::add_axis(width, height, e);
   detail::add_axis(height, width, e);
   e.bytes = e.buffers + e.tables + e.bluestein;
@@ -96,6 +101,45 @@ void check_memory_limit(std::size_t width, std::size_t height, std::uint64_t lim
   throw InputError("'" + name + "': a " + std::to_string(width) + " x " + std::to_string(height) + " transform needs " +
                    format_bytes(e.bytes) + " of device memory, more than the " + limit_source + " limit of " +
                    format_bytes(limit_bytes));
+}
+
+namespace detail {
+namespace {
+// Two sizes that format alike ("4.0 GiB" and "4.0 GiB") get their exact byte counts as well.
+std::pair<std::string, std::string> format_pair(std::uint64_t needed, std::uint64_t limit) {
+  std::string a = format_bytes(needed), b = format_bytes(limit);
+  if (a == b) {
+    a += " (" + std::to_string(needed) + " bytes)";
+    b += " (" + std::to_string(limit) + " bytes)";
+  }
+  return {a, b};
+}
+}  // namespace
+}  // namespace detail
+
+void check_device_memory(std::size_t width, std::size_t height, const DeviceMemoryLimit& limit,
+                         const std::string& name) {
+  if (limit.total == 0 && limit.max_allocation == 0) return;
+  const MemoryEstimate e = estimate_transform_memory(width, height);
+  const std::string transform = "'" + name + "': a " + std::to_string(width) + " x " + std::to_string(height) +
+                                " transform needs ";
+  auto source = [](const std::string& s) { return s.empty() ? std::string() : " (" + s + ")"; };
+  if (limit.max_allocation != 0 && e.largest_buffer > limit.max_allocation) {
+    const auto [needed, allowed] = detail::format_pair(e.largest_buffer, limit.max_allocation);
+    throw InputError(transform + "a " + needed + " buffer, more than the device's largest allocation of " + allowed +
+                     source(limit.allocation_source));
+  }
+  if (limit.total != 0 && e.bytes > limit.total) {
+    const auto [needed, allowed] = detail::format_pair(e.bytes, limit.total);
+    throw InputError(transform + needed + " of device memory, more than the device's limit of " + allowed +
+                     source(limit.total_source));
+  }
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
 }
 
 std::string format_bytes(std::uint64_t bytes) {

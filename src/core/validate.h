@@ -37,6 +37,7 @@ struct MemoryEstimate {
   std::uint64_t buffers = 0;    ///< the three full-size complex buffers and the display texture
   std::uint64_t tables = 0;     ///< digit-reverse and twiddle tables, both axes
   std::uint64_t bluestein = 0;  ///< Bluestein convolution buffers, both axes (0 if unused)
+  std::uint64_t largest_buffer = 0;  ///< the largest single buffer: a complex image, or a Bluestein scratch
 };
 /// Throws UsageError for a zero size.
 MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height);
@@ -51,6 +52,25 @@ std::uint64_t configured_memory_limit();
 /// `limit_source` says where the limit comes from ("device's", "FFTSCOPE_MEMORY_LIMIT_MB").
 void check_memory_limit(std::size_t width, std::size_t height, std::uint64_t limit_bytes, const std::string& name,
                         const std::string& limit_source);
+
+/// What a device offers, in bytes (0: unknown, not checked), and where each figure comes from.
+struct DeviceMemoryLimit {
+  std::uint64_t total = 0;           ///< memory a transform may use in all
+  std::uint64_t max_allocation = 0;  ///< the largest single buffer the API allows
+  std::string total_source;          ///< e.g. "CL_DEVICE_GLOBAL_MEM_SIZE", "physical RAM"
+  std::string allocation_source;     ///< e.g. "CL_DEVICE_MAX_MEM_ALLOC_SIZE"
+};
+
+/// Throws InputError naming `name` when a width x height transform needs a buffer larger than
+/// limit.max_allocation ("... needs a 4.0 GiB buffer, more than the device's largest allocation
+/// of ...") or more memory in all than limit.total ("... needs X of device memory, more than the
+/// device's limit of Y (<source>)"). A zero figure is not checked.
+void check_device_memory(std::size_t width, std::size_t height, const DeviceMemoryLimit& limit,
+                         const std::string& name);
+
+/// The machine's physical RAM in bytes (sysconf), 0 when unknown: the limit of the CPU backend
+/// and of GL drivers that report no memory figure (llvmpipe).
+std::uint64_t physical_memory_bytes();
 
 /// A byte count for messages: "1.5 GiB", "12.0 MiB", "512 bytes".
 std::string format_bytes(std::uint64_t bytes);

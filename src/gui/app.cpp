@@ -14,9 +14,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 #include <thread>
 
 #include "core/errors.h"
+#include "gui/compute_worker.h"
+#include "gui/soak.h"
 #include "gui/widgets.h"
 
 namespace fftscope::gui {
@@ -30,7 +33,7 @@ void on_glfw_error(int code, const char* description) {
 }
 
 void on_drop(GLFWwindow*, int count, const char** paths) {
-  if (g_drop_target && count > 0) g_drop_target->pending_drop = paths[0];
+  if (g_drop_target) drop_files(*g_drop_target, std::vector<std::string>(paths, paths + count));
 }
 
 void apply_style(AppState& app) {
@@ -276,7 +279,8 @@ void draw_main(AppState& app) {
 }  // namespace
 
 int run_app(const GuiOptions& options) {
-  const bool test_mode = !options.screenshot.empty();
+  const bool soak = options.soak > 0;
+  const bool test_mode = !options.screenshot.empty() || soak;
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) {
     std::fprintf(stderr, "fftscope: cannot open a display (glfwInit failed); is DISPLAY set? "
@@ -344,24 +348,66 @@ int run_app(const GuiOptions& options) {
     g_drop_target = &app;
     glfwSetDropCallback(window, on_drop);
 
+    app.worker = std::make_unique<ComputeWorker>(window);
     BackendKind kind = BackendKind::cpu;
     if (options.backend) kind = *options.backend;
     else if (std::find(compiled_backends().begin(), compiled_backends().end(), BackendKind::gl) != compiled_backends().end())
       kind = BackendKind::gl;
     switch_backend(app, kind);
+    wait_for_backend(app);
     bool run = true;
     if (!options.image.empty() && !load_image_source(app, options.image)) {
       exit_code = exit_bad_input;
       run = !test_mode;  // a test must not pass on a file it could not read
     }
-    std::fprintf(stderr, "fftscope: backend %s on %s\n", to_string(app.backend_kind).c_str(),
-                 app.backend->device_name().c_str());
+    std::fprintf(stderr, "fftscope: backend %s on %s%s\n", to_string(app.backend_kind).c_str(),
+                 app.device_name.c_str(),
+                 app.worker->has_shared_context() ? " (worker thread, shared GL context)" : " (worker thread)");
 
     const double start_time = glfwGetTime();
+    // Frame times: the longest frame that began and ended while the worker was computing.
+    double previous_t0 = start_time, max_busy_frame_s = 0, sum_busy_frame_s = 0;
+    bool previous_busy = false;
+    int busy_frames = 0;
+    bool compared = false;
+    // Soak: memory after the first round (warm-up) and at the end.
+    int soak_step_index = 0, soak_frame_of_step = 0;
+    long soak_rss_start_kib = 0;
+    std::string soak_gpu_start;
+    const int soak_round = options.soak_warmup > 0 ? options.soak_warmup : soak_round_steps();
     while (run && !glfwWindowShouldClose(window)) {
+      // A frame period counts when the worker computed at both of its ends.
+      const double t0 = glfwGetTime();
+      const bool busy_now = app.worker->busy();
+      if (app.frame > 0 && previous_busy && busy_now) {
+        max_busy_frame_s = std::max(max_busy_frame_s, t0 - previous_t0);
+        sum_busy_frame_s += t0 - previous_t0;
+        ++busy_frames;
+      }
+      previous_t0 = t0;
+      previous_busy = busy_now;
       glfwPollEvents();
       if (options.mouse_x >= 0) glfwSetCursorPos(window, options.mouse_x, options.mouse_y);
-      if (options.compare_variants && app.frame == 1) compare_variants(app, 3);
+      if (app.frame >= 1 && static_cast<std::size_t>(app.frame - 1) < options.drops.size())
+        drop_files(app, {options.drops[static_cast<std::size_t>(app.frame - 1)]});
+      if (options.compare_variants && !compared && !app.spectrum.data.empty() && !pipeline_busy(app)) {
+        compare_variants(app, 3);
+        compared = true;
+      }
+      if (soak) {
+        // A new step every 3 frames once the previous one has been computed and shown.
+        if (++soak_frame_of_step >= 3 && !pipeline_busy(app)) {
+          if (soak_step_index == soak_round) {
+            soak_rss_start_kib = resident_kib();
+            soak_gpu_start = gpu_memory_report();
+            std::fprintf(stderr, "fftscope: soak warm-up done at frame %d (%d steps): RSS %.1f MiB%s%s\n", app.frame,
+                         soak_round, static_cast<double>(soak_rss_start_kib) / 1024.0, soak_gpu_start.empty() ? "" : ", ",
+                         soak_gpu_start.c_str());
+          }
+          soak_step(app, soak_step_index++);
+          soak_frame_of_step = 0;
+        }
+      }
       if (app.rebuild_style) {
         apply_style(app);
         build_fonts(app.ui_scale);
@@ -369,21 +415,8 @@ int run_app(const GuiOptions& options) {
         ImGui_ImplOpenGL3_CreateFontsTexture();
         app.rebuild_style = false;
       }
-      {
-        // While a slider is dragged, heavy recomputes are throttled so the UI keeps at least ~3/4
-        // of the time: the spectrum follows the drag at a lower rate instead of freezing it.
-        const double now = glfwGetTime();
-        app.pipeline_deferred = ImGui::IsAnyItemActive() && app.last_pipeline_s > 0.03 &&
-                                now - app.last_pipeline_end < 3.0 * app.last_pipeline_s;
-        if (!app.pipeline_deferred) {
-          update_pipeline(app);
-          const double end = glfwGetTime();
-          if (end - now > 0.001) {
-            app.last_pipeline_s = end - now;
-            app.last_pipeline_end = end;
-          }
-        }
-      }
+      // Collects what the worker finished and hands it the next jobs; never waits for one.
+      update_pipeline(app);
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
@@ -397,25 +430,68 @@ int run_app(const GuiOptions& options) {
       else glClearColor(0.1f, 0.1f, 0.1f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      collect_timings(app);
       ++app.frame;
+      if (!test_mode && !app.backend_job.valid() &&
+          (app.stored.ui_scale != app.ui_scale || app.stored.light_theme != app.light_theme)) {
+        // Saved as they change (atomically), so a crash or kill keeps them.
+        app.stored.ui_scale = app.ui_scale;
+        app.stored.light_theme = app.light_theme;
+        try {
+          save_settings(app.stored);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "fftscope: cannot save settings: %s\n", e.what());
+        }
+      }
+      const int frames_wanted = soak ? options.soak : options.frames;
       // Test mode: after N frames, and once the background work for what is shown has landed
       // (at most a minute more), so the screenshot shows finished results.
-      if (test_mode && app.frame >= options.frames && pipeline_busy(app) && glfwGetTime() - start_time < 60.0) {
+      const bool waiting = pipeline_busy(app) || (options.compare_variants && !compared) ||
+                           app.frame - 1 < static_cast<int>(options.drops.size()) || !app.pending_drop.empty();
+      if (test_mode && app.frame >= frames_wanted && waiting && glfwGetTime() - start_time < 60.0 + (soak ? 1e9 : 0)) {
         glfwSwapBuffers(window);
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // leave the cores to the worker
         continue;
       }
-      if (test_mode && app.frame >= options.frames) {
-        try {
-          write_window_png(window, options.screenshot);
-          if (!options.dump_spectrum.empty()) write_png(options.dump_spectrum, app.spectrum_tex.read_back());
-          std::fprintf(stderr, "fftscope: wrote %s after %d frames (panel %s, backend %s%s)\n",
-                       options.screenshot.c_str(), app.frame, to_string(app.panel).c_str(),
-                       to_string(app.backend_kind).c_str(), app.gpu_rendered_display ? ", display by the backend" : "");
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "fftscope: %s\n", e.what());
-          exit_code = exit_output_failed;
+      if (test_mode && app.frame >= frames_wanted) {
+        std::fprintf(stderr,
+                     "fftscope: frames %d; %d while the worker computed: max %.1f ms, mean %.1f ms; longest job "
+                     "%.1f ms (%ld jobs)\n",
+                     app.frame, busy_frames, max_busy_frame_s * 1e3,
+                     busy_frames ? sum_busy_frame_s * 1e3 / busy_frames : 0.0, app.worker->longest_job_s() * 1e3,
+                     app.worker->jobs_done());
+        std::fprintf(stderr, "fftscope: source %s (%zux%zu), status: %s\n",
+                     app.use_synthetic ? "synthetic" : app.image_path.c_str(), app.source.width, app.source.height,
+                     app.status.c_str());
+        if (!options.screenshot.empty()) {
+          try {
+            write_window_png(window, options.screenshot);
+            if (!options.dump_spectrum.empty()) write_png(options.dump_spectrum, app.spectrum_tex.read_back());
+            std::fprintf(stderr, "fftscope: wrote %s after %d frames (panel %s, backend %s%s)\n",
+                         options.screenshot.c_str(), app.frame, to_string(app.panel).c_str(),
+                         to_string(app.backend_kind).c_str(), app.gpu_rendered_display ? ", display by the backend" : "");
+          } catch (const std::exception& e) {
+            std::fprintf(stderr, "fftscope: %s\n", e.what());
+            exit_code = exit_output_failed;
+          }
+        }
+        if (soak) {
+          const long end_kib = resident_kib();
+          const std::string gpu_end = gpu_memory_report();
+          const double growth_mib = static_cast<double>(end_kib - soak_rss_start_kib) / 1024.0;
+          std::fprintf(stderr,
+                       "fftscope: soak %d frames, %d steps (%d after warm-up): RSS %.1f MiB after warm-up, %.1f MiB "
+                       "at the end, growth %.1f MiB (bound %.1f MiB)%s%s%s%s\n",
+                       app.frame, soak_step_index, soak_step_index - soak_round, static_cast<double>(soak_rss_start_kib) / 1024.0,
+                       static_cast<double>(end_kib) / 1024.0, growth_mib, options.soak_rss_mb, soak_gpu_start.empty() ? "" : "; start ",
+                       soak_gpu_start.c_str(), gpu_end.empty() ? "" : ", end ", gpu_end.c_str());
+          if (soak_step_index <= soak_round) {
+            std::fprintf(stderr, "fftscope: soak too short: the warm-up round (%d steps) did not finish\n", soak_round);
+            exit_code = exit_usage;
+          } else if (growth_mib > options.soak_rss_mb) {
+            std::fprintf(stderr, "fftscope: soak FAILED: RSS grew by more than %.1f MiB\n", options.soak_rss_mb);
+            exit_code = 1;
+          }
+          break;
         }
         // A requested backend that failed and fell back must not look like a pass.
         if (exit_code == exit_ok && options.backend && app.backend_kind != *options.backend)
@@ -434,17 +510,9 @@ int run_app(const GuiOptions& options) {
       }
       glfwSwapBuffers(window);
     }
-    if (!test_mode && run) {
-      app.stored.ui_scale = app.ui_scale;
-      app.stored.light_theme = app.light_theme;
-      try {
-        save_settings(app.stored);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "fftscope: cannot save settings: %s\n", e.what());
-      }
-    }
     g_drop_target = nullptr;
-    app.backend.reset();  // GL objects go while the context is current
+    drain_jobs(app);
+    app.worker.reset();  // the backend goes on the worker thread, before the textures it wrote
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

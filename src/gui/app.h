@@ -5,6 +5,7 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "gui/options.h"
 #include "gui/settings_store.h"
 #include "gui/texture.h"
+#include "gui/variant_table.h"
 
 struct GLFWwindow;
 
@@ -30,14 +32,8 @@ struct ViewTransform {
   float cx = 0.5f, cy = 0.5f;
 };
 
-/// Kernel variant comparison: one row per variant.
-struct VariantResult {
-  KernelVariant variant = KernelVariant::fused;
-  double total_median_ms = 0;  ///< sum over dispatches of each dispatch's median time
-  std::size_t dispatches = 0;
-  bool host_measured = false;
-  std::string error;
-};
+struct WorkerData;  // pipeline.cpp
+class ComputeWorker;
 
 struct AppState {
   GuiOptions options;
@@ -52,6 +48,7 @@ struct AppState {
   Channel channel = Channel::luma;
   std::vector<std::string> samples;  ///< bundled sample images found at start
   std::string pending_drop;          ///< a path dropped on the window, loaded next frame
+  bool synthetic_pending = false;    ///< the synthetic source changed; the next forward job makes it
   PreprocessSettings preprocess;
 
   // --- backend ---
@@ -60,13 +57,32 @@ struct AppState {
   KernelVariant variant = KernelVariant::fused;
   std::string backend_error;  ///< last failure, shown in a banner until dismissed
 
-  // --- background forward transform (CPU backend): the window keeps drawing meanwhile ---
+  // --- the worker: every backend call runs there (compute_worker.h); the window keeps drawing ---
+  std::unique_ptr<ComputeWorker> worker;
+  std::string device_name;                 ///< of the backend the worker runs
+  std::future<std::string> backend_job;    ///< a backend being started (device name or error)
+  BackendKind backend_requested = BackendKind::cpu;
+  /// What the worker keeps between jobs (its copy of input, plan, spectrum); touched only by jobs.
+  std::shared_ptr<WorkerData> worker_data;
+  struct DisplayResult {
+    std::pair<float, float> range{0.0f, 1.0f};
+    bool gpu_rendered = false;  ///< written into spectrum_back on the device, behind `fence`
+    void* fence = nullptr;      ///< GLsync of the worker's context (shared objects)
+    RgbaImage rgba;             ///< host rendering when not gpu_rendered
+  };
   struct ForwardResult {
+    bool synthetic = false;
+    RealImage source;  ///< the synthetic source the job made
+    RealImage input;
+    Plan2D plan;
     ComplexImage spectrum;
     std::vector<TimingRecord> timings;
+    bool has_display = false;
+    DisplayResult display;
   };
-  std::shared_ptr<Backend> worker_backend;  ///< a CPU backend used only by the forward job
   std::future<ForwardResult> forward_job;   ///< valid while a job runs or waits to be collected
+  std::future<DisplayResult> display_job;
+  std::optional<DisplayResult> display_waiting;  ///< collected, its fence not yet signalled
   /// The filter branch's results (host images and their RGBA renderings, ready to upload).
   struct FilterResult {
     RealImage mask;
@@ -76,8 +92,16 @@ struct AppState {
     RgbaImage mask_rgba, filtered_rgba, inverse_rgba, difference_rgba;
     std::vector<TimingRecord> timings;
   };
-  std::shared_ptr<Backend> filter_backend;  ///< a CPU backend used only by the filter job
   std::future<FilterResult> filter_job;
+  struct StagesResult {
+    ComplexImage buffer, before;
+    int k = 0;
+    RgbaImage rgba;
+    std::vector<TimingRecord> timings;
+  };
+  std::future<StagesResult> stages_job;
+  std::future<VariantTable> variants_job;
+  double job_started = 0;  ///< glfwGetTime() when the oldest job in flight was submitted
 
   // --- results (host copies) ---
   RealImage source;   ///< loaded or synthetic image, original size
@@ -86,7 +110,6 @@ struct AppState {
   ComplexImage spectrum;  ///< forward FFT of input, unshifted
   RealImage spectrum_values_img;  ///< display values (shifted when settings.shift)
   std::pair<float, float> spectrum_range{0.0f, 1.0f};
-  bool device_holds_spectrum = false;
   bool gpu_rendered_display = false;  ///< the spectrum texture was filled by the backend
   SpectrumSettings spectrum_settings;
   ViewTransform spectrum_view;
@@ -125,11 +148,12 @@ struct AppState {
   bool timers_paused = false;
   bool run_continuously = false;
   int pending_runs = 0;  ///< forward transforms still to run for timing ("run N times")
-  std::vector<VariantResult> variant_results;
+  VariantTable variant_table;  ///< the last kernel-variant comparison (empty: none yet)
 
   // --- textures ---
   Texture source_tex, inverse_tex, difference_tex;
-  Texture spectrum_tex{false}, mask_tex{false}, filtered_tex{false}, stage_tex{false};
+  Texture spectrum_tex{false}, spectrum_back{false};  ///< shown / written by the worker, swapped behind a fence
+  Texture mask_tex{false}, filtered_tex{false}, stage_tex{false};
 
   // --- dirty flags: each stage of the pipeline reruns only when set ---
   bool dirty_source = true, dirty_input = true, dirty_forward = true, dirty_display = true;
@@ -146,16 +170,15 @@ struct AppState {
   std::string export_dir = ".";
   bool want_screenshot = false;  ///< interactive "save screenshot" request
   int frame = 0;
-  double last_pipeline_s = 0;      ///< duration of the last pipeline run that did work
-  double last_pipeline_end = 0;    ///< glfwGetTime() when it ended
-  bool pipeline_deferred = false;  ///< this frame skipped a pending update (throttled while dragging)
+  double last_job_s = 0;  ///< submit-to-result time of the last forward transform
 };
 
 /// Runs the window until closed (or, in test mode, for options.frames frames). Returns an exit code.
 int run_app(const GuiOptions& options);
 
 // --- pipeline (pipeline.cpp) ---
-/// Creates the backend of that kind; on failure records the message and falls back to CPU.
+/// Starts the backend of that kind on the worker; on failure records the message and falls back
+/// to CPU (once the start has been collected by update_pipeline or wait_for_backend).
 void switch_backend(AppState& app, BackendKind kind);
 /// Reruns whatever is dirty. Backend failures fall back to CPU and rerun.
 void update_pipeline(AppState& app);
@@ -165,12 +188,19 @@ bool pipeline_busy(const AppState& app);
 void mark_source_dirty(AppState& app);
 void mark_input_dirty(AppState& app);
 void mark_display_dirty(AppState& app);
+/// What the window's drop callback calls (and --drop): the first path is loaded next frame.
+void drop_files(AppState& app, const std::vector<std::string>& paths);
 /// Loads an image file as the source; errors go to app.status. Returns success.
 bool load_image_source(AppState& app, const std::string& path);
-/// Moves the timing records of the backend into the history (unless paused).
-void collect_timings(AppState& app);
-/// Runs the forward transform once per kernel variant (a few times each) and fills variant_results.
+/// Starts the kernel-variant comparison on the worker (each variant `repeats` times); the
+/// result lands in variant_table.
 void compare_variants(AppState& app, int repeats);
+/// Blocks until the backend being started is running (or has fallen back); for start-up.
+void wait_for_backend(AppState& app);
+/// Waits for every job in flight and drops its result (before a backend switch, at exit).
+void drain_jobs(AppState& app);
+/// Deletes a GLsync kept as void* (nullptr: nothing).
+void delete_fence(void* fence);
 /// The bundled sample images: <source dir>/assets and <exe dir>/../share/fftscope/assets.
 std::vector<std::string> find_samples();
 
@@ -179,7 +209,7 @@ void draw_source_panel(AppState& app);
 void draw_spectrum_panel(AppState& app);
 /// The display-settings row (shift, scale, component, colormap, range, gain); true when changed.
 bool draw_spectrum_settings(AppState& app);
-/// Text readout of the spectrum bin shown at texel (tx, ty) of the spectrum texture.
+/// Text readout of the spectrum bin shown at texel (tx, ty) of the spectrum texture (readout.h).
 void spectrum_readout(const AppState& app, int tx, int ty);
 void draw_filter_panel(AppState& app);
 void draw_stages_panel(AppState& app);

@@ -78,6 +78,12 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
     else if (a == "--stage") o.stage = parse_int(a, value(), -1, 64);
     else if (a == "--dump-spectrum") o.dump_spectrum = value();
     else if (a == "--compare-variants") o.compare_variants = true;
+    else if (a == "--shader-dir") o.shader_dir = value();
+    else if (a == "--kernel-dir") o.kernel_dir = value();
+    else if (a == "--drop") o.drops.push_back(value());
+    else if (a == "--soak") o.soak = parse_int(a, value(), 1, 10000000);
+    else if (a == "--soak-warmup") o.soak_warmup = parse_int(a, value(), 1, 1000000);
+    else if (a == "--soak-rss-mb") o.soak_rss_mb = parse_float(a, value(), 1.0f, 100000.0f);
     else if (a == "--mouse") {
       const std::string& v = value();
       const auto c = v.find(',');
@@ -128,13 +134,22 @@ Shows the 2D FFT of IMAGE (or of a synthetic source) live, stage by stage, with 
   --linear  --no-shift     spectrum scale and centring
   --filter none|lowpass|highpass|bandpass|notch|wedge
   --ui-scale S  --light  --window-size WxH
+  --shader-dir DIR  --kernel-dir DIR   read GLSL / OpenCL sources from DIR (recompiled when changed)
 
 Test mode (renders N frames, waits for background results, writes the whole window to a PNG, exits):
   --screenshot OUT.png --frames N [--panel spectrum|filter|stages|digit-reverse|twiddles|timers]
   [--stage K] [--dump-spectrum SPEC.png  (the spectrum texture as shown, for the tests)]
   [--mouse X,Y  (cursor position, to show hover readouts)] [--compare-variants]
+  [--drop PATH  (as if PATH were dropped on the window at frame 1; repeatable: frames 2, 3, ...)]
+  The test mode prints frame times (max while the worker computes) and the longest job.
 
-Exit codes: 0 ok, 2 usage, 3 bad input, 4 no display / backend, 5 output failed.
+Soak (issue 7): --soak FRAMES [--soak-rss-mb MB (default 64)] [--soak-warmup STEPS] [--screenshot OUT.png]
+  cycles samples and synthetic sources, sizes, every backend that starts, panels and display
+  settings for FRAMES frames; prints host RSS (and GPU memory where the driver tells) after the
+  warm-up (default: one full period, 84 steps, every backend x variant x size) and at the end;
+  exit 1 when RSS grew by more than MB.
+
+Exit codes: 0 ok, 1 soak memory growth over the bound, 2 usage, 3 bad input, 4 no display / backend, 5 output failed.
 )";
 }
 

@@ -40,6 +40,12 @@ struct GuiOptions {
   float ui_scale = 0;                       ///< --ui-scale; 0: from settings / monitor
   int width = 1400, height = 900;           ///< --window-size WxH
   bool light_theme = false;                 ///< --light
+  std::string shader_dir;                   ///< --shader-dir: GLSL sources read from disk (GL backend)
+  std::string kernel_dir;                   ///< --kernel-dir: OpenCL sources read from disk (CL backend)
+  std::vector<std::string> drops;           ///< --drop PATH (repeatable, test mode): dropped on the window at frames 1, 2, ...
+  int soak = 0;                             ///< --soak FRAMES: cycle sources, sizes, backends and panels, report memory
+  double soak_rss_mb = 64;                  ///< --soak-rss-mb: allowed RSS growth from warm-up to the end
+  int soak_warmup = 0;                      ///< --soak-warmup STEPS; 0: one full period of the schedule
   bool help = false;
 };
 

@@ -162,20 +162,17 @@ void draw_source_panel(AppState& app) {
       }
       ImGui::EndCombo();
     }
-    ImGui::TextWrapped("device: %s", app.backend ? app.backend->device_name().c_str() : "-");
+    ImGui::TextWrapped("device: %s%s", app.backend_job.valid() ? "(starting) " : "", app.device_name.c_str());
     static const KernelVariant variants[] = {KernelVariant::plain, KernelVariant::optimized, KernelVariant::fused,
                                              KernelVariant::fast};
     static const char* const variant_names[] = {"plain", "optimized twiddle", "fused", "fast"};
-    if (enum_combo("kernels", app.variant, variants, variant_names)) {
-      app.dirty_forward = true;
-      app.device_holds_spectrum = false;
-    }
+    if (enum_combo("kernels", app.variant, variants, variant_names)) app.dirty_forward = true;
     ImGui::TextDisabled("display: %s", app.gpu_rendered_display ? "filled by the backend" : "rendered on the host");
     help_marker("'filled by the backend': the backend wrote the spectrum texture itself (render_to_gl_texture: "
                 "on the device, or its own copy path; see its row in Timers). 'rendered on the host': the "
                 "core's render_spectrum of the downloaded spectrum.");
-    ImGui::TextDisabled("last update %.1f ms%s", app.last_pipeline_s * 1000.0,
-                        app.pipeline_deferred ? " (throttled while dragging)" : "");
+    ImGui::TextDisabled("last transform %.1f ms (worker thread)%s", app.last_job_s * 1000.0,
+                        pipeline_busy(app) ? "  computing..." : "");
   }
 
   if (ImGui::CollapsingHeader("Export")) {

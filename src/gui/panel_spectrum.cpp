@@ -8,6 +8,7 @@
 
 #include "core/filter.h"
 #include "gui/app.h"
+#include "gui/readout.h"
 #include "gui/widgets.h"
 
 namespace fftscope::gui {
@@ -76,26 +77,8 @@ bool draw_spectrum_settings(AppState& app) {
 
 /// The hover readout of a spectrum bin at displayed texel (tx, ty); shared with the filter panel.
 void spectrum_readout(const AppState& app, int tx, int ty) {
-  const std::size_t w = app.spectrum.width, h = app.spectrum.height;
-  if (w == 0 || h == 0) return;
-  const bool shift = app.spectrum_settings.shift;
-  const std::size_t x = shift ? ifftshift_index(static_cast<std::size_t>(tx), w) : static_cast<std::size_t>(tx);
-  const std::size_t y = shift ? ifftshift_index(static_cast<std::size_t>(ty), h) : static_cast<std::size_t>(ty);
-  const float fx = bin_frequency(x, w), fy = bin_frequency(y, h);
-  const long kx = std::lround(fx * static_cast<float>(w)), ky = std::lround(fy * static_cast<float>(h));
-  const double f = std::hypot(static_cast<double>(fx), static_cast<double>(fy));
-  const Complex F = app.spectrum.at(x, y);
-  const double angle = std::atan2(static_cast<double>(fy), static_cast<double>(fx)) * 180.0 / std::numbers::pi;
-  ImGui::Text("bin (%zu, %zu)  k = (%ld, %ld)  f = (%.4f, %.4f) cycles/px  |f| = %.4f", x, y, kx, ky,
-              static_cast<double>(fx), static_cast<double>(fy), f);
-  if (f > 0)
-    ImGui::Text("period %.2f px  orientation %.1f deg (wave vector; stripes run at %.1f deg)", 1.0 / f, angle,
-                angle + 90.0);
-  else
-    ImGui::Text("DC: the mean times the pixel count");
-  ImGui::Text("|F| = %.5g   arg F = %.4f rad (%.1f deg)   F = %.5g %+.5gi", static_cast<double>(std::abs(F)),
-              static_cast<double>(std::arg(F)), static_cast<double>(std::arg(F)) * 180.0 / std::numbers::pi,
-              static_cast<double>(F.real()), static_cast<double>(F.imag()));
+  if (app.spectrum.width == 0 || app.spectrum.height == 0) return;
+  ImGui::TextUnformatted(format_readout(bin_readout(app.spectrum, app.spectrum_settings.shift, tx, ty)).c_str());
 }
 
 void draw_spectrum_panel(AppState& app) {
@@ -113,8 +96,8 @@ void draw_spectrum_panel(AppState& app) {
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::Text("spectrum (%s, %s)", to_string(app.spectrum_settings.component).c_str(),
-              app.backend ? to_string(app.backend_kind).c_str() : "-");
+  ImGui::Text("spectrum (%s, %s)%s", to_string(app.spectrum_settings.component).c_str(),
+              to_string(app.backend_kind).c_str(), pipeline_busy(app) ? "  computing..." : "");
   const ImageViewResult r = image_view("spectrum", app.spectrum_tex, app.spectrum_view, box);
   ImGui::EndGroup();
   ImGui::SameLine();

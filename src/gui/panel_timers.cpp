@@ -9,6 +9,7 @@
 
 #include "core/image_io.h"
 #include "gui/app.h"
+#include "gui/variant_table.h"
 #include "gui/widgets.h"
 
 namespace fftscope::gui {
@@ -118,26 +119,59 @@ void draw_timers_panel(AppState& app) {
                       "host: host clock around a finish; GPU: timer queries/events.");
 
   ImGui::Separator();
-  if (ImGui::Button("compare kernel variants")) compare_variants(app, 5);
+  const bool comparing = app.variants_job.valid();
+  if (ImGui::Button(comparing ? "comparing..." : "compare kernel variants") && !comparing) compare_variants(app, 5);
   help_marker("Runs the forward transform 5 times with each variant (plain, optimized twiddle, fused, fast) "
-              "on the current backend and sums each dispatch's median time.");
-  if (!app.variant_results.empty() && ImGui::BeginTable("variants", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn("variant");
-    ImGui::TableSetupColumn("total of medians (ms)");
-    ImGui::TableSetupColumn("dispatch kinds");
-    ImGui::TableSetupColumn("clock / error");
+              "on the current backend, on the worker thread; one row per dispatch (kernel, axis, stage, radix), "
+              "one median-time column per variant, and the totals.");
+  const VariantTable& t = app.variant_table;
+  if (t.variants.empty()) return;
+  ImGui::SameLine();
+  if (ImGui::Button("export variants CSV")) export_text(app, "fftscope_variants.csv", variant_table_csv(t));
+  ImGui::SameLine();
+  if (ImGui::Button("export variants JSON")) export_text(app, "fftscope_variants.json", variant_table_json(t));
+  const int columns = 4 + static_cast<int>(t.variants.size());
+  if (ImGui::BeginTable("variants", columns,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                            ImGuiTableFlags_SizingStretchProp,
+                        ImVec2(0, std::max(120.0f, ImGui::GetContentRegionAvail().y)))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* h : {"kernel", "axis", "stage", "radix"}) ImGui::TableSetupColumn(h);
+    std::vector<std::string> names;
+    for (KernelVariant v : t.variants) names.push_back(to_string(v) + " ms");
+    for (const std::string& n : names) ImGui::TableSetupColumn(n.c_str());
     ImGui::TableHeadersRow();
-    for (const VariantResult& v : app.variant_results) {
+    // Totals first, so the comparison is visible without scrolling.
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("total");
+    for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
+    for (std::size_t v = 0; v < t.variants.size(); ++v) {
+      ImGui::TableNextColumn();
+      if (!t.errors[v].empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "failed");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.errors[v].c_str());
+      } else {
+        ImGui::Text("%.4f %s", t.totals_ms[v], t.host_measured[v] ? "(host)" : "(GPU)");
+      }
+    }
+    for (const VariantRow& r : t.rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(to_string(v.variant).c_str());
+      ImGui::TextUnformatted(r.kernel.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.4f", v.total_median_ms);
+      ImGui::TextUnformatted(to_string(r.axis).c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%zu", v.dispatches);
+      if (r.stage >= 0) ImGui::Text("%d", r.stage);
+      else ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
-      if (!v.error.empty()) ImGui::TextWrapped("%s", v.error.c_str());
-      else ImGui::TextUnformatted(v.host_measured ? "host" : "GPU");
+      if (r.radix > 0) ImGui::Text("%u", r.radix);
+      else ImGui::TextDisabled("-");
+      for (const auto& m : r.median_ms) {
+        ImGui::TableNextColumn();
+        if (m) ImGui::Text("%.4f", *m);
+        else ImGui::TextDisabled("-");
+      }
     }
     ImGui::EndTable();
   }

@@ -2,6 +2,8 @@
 // display, plus the filter/inverse and stage-stepper branches, each redone only when dirty.
 
 #include <glad/gl.h>
+// glad first: GLFW must not pull in a system GL header.
+#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -9,22 +11,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <type_traits>
 
 #include "core/errors.h"
 #include "gui/app.h"
+#include "gui/compute_worker.h"
 
 #ifndef FFTSCOPE_SOURCE_DIR
 #define FFTSCOPE_SOURCE_DIR ""
 #endif
 
 namespace fftscope::gui {
-
-namespace {
-
-constexpr std::size_t max_timing_history = 4000;
-constexpr std::size_t max_run_totals = 300;
-
-}  // namespace
 
 void mark_source_dirty(AppState& app) { app.dirty_source = true; }
 void mark_input_dirty(AppState& app) { app.dirty_input = true; }
@@ -33,29 +30,8 @@ void mark_display_dirty(AppState& app) {
   app.dirty_filter = true;  // the filtered spectrum is drawn with the display settings
 }
 
-void switch_backend(AppState& app, BackendKind kind) {
-  BackendOptions options;
-  options.use_current_gl_context = true;  // the GL backend computes in the window's context
-  try {
-    app.backend = make_backend(kind, options);
-    app.backend_kind = kind;
-  } catch (const std::exception& e) {
-    app.backend_error = "The " + to_string(kind) + " backend could not start: " + e.what() +
-                        "\nUsing the CPU backend instead.";
-    std::fprintf(stderr, "fftscope: %s\n", app.backend_error.c_str());
-    app.backend = make_backend(BackendKind::cpu, options);
-    app.backend_kind = BackendKind::cpu;
-  }
-  // Results of jobs in flight belong to the old backend: wait for them and drop them.
-  if (app.forward_job.valid()) app.forward_job.wait();
-  if (app.filter_job.valid()) app.filter_job.wait();
-  app.forward_job = {};
-  app.filter_job = {};
-  app.device_holds_spectrum = false;
-  app.dirty_forward = app.dirty_display = app.dirty_filter = app.dirty_stages = true;
-  app.timing_history.clear();
-  app.run_totals_ms.clear();
-  app.variant_results.clear();
+void drop_files(AppState& app, const std::vector<std::string>& paths) {
+  if (!paths.empty()) app.pending_drop = paths.front();
 }
 
 bool load_image_source(AppState& app, const std::string& path) {
@@ -87,23 +63,22 @@ bool load_image_source(AppState& app, const std::string& path) {
   }
 }
 
-void collect_timings(AppState& app) {
-  if (!app.backend) return;
-  std::vector<TimingRecord> records = app.backend->take_timings();
-  if (records.empty() || app.timers_paused) return;
-  double total = 0;
-  for (TimingRecord& r : records) {
-    total += r.milliseconds;
-    app.timing_history.push_back(std::move(r));
-  }
-  while (app.timing_history.size() > max_timing_history) app.timing_history.pop_front();
-  app.run_totals_ms.push_back(static_cast<float>(total));
-  if (app.run_totals_ms.size() > max_run_totals)
-    app.run_totals_ms.erase(app.run_totals_ms.begin(),
-                            app.run_totals_ms.begin() + static_cast<long>(app.run_totals_ms.size() - max_run_totals));
+/// What the worker keeps between jobs; only jobs (on the worker thread) touch it.
+struct WorkerData {
+  RealImage input;
+  Plan2D plan;
+  ComplexImage spectrum;
+  const Backend* spectrum_on = nullptr;  ///< the backend whose device buffer holds `spectrum`
+};
+
+void delete_fence(void* fence) {
+  if (fence) glDeleteSync(static_cast<GLsync>(fence));
 }
 
 namespace {
+
+constexpr std::size_t max_timing_history = 4000;
+constexpr std::size_t max_run_totals = 300;
 
 RealImage crop(const RealImage& image, std::size_t width, std::size_t height) {
   RealImage out(std::min(width, image.width), std::min(height, image.height));
@@ -112,32 +87,70 @@ RealImage crop(const RealImage& image, std::size_t width, std::size_t height) {
   return out;
 }
 
-// Everything the filter branch computes, ready to upload; built without touching AppState so
-// it can run on the worker.
+// A backend computing in the worker's context may leave bindings behind; the next texture
+// update there must read from memory.
+void restore_worker_gl_state(bool has_context) {
+  if (!has_context) return;
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glUseProgram(0);
+}
+
+// Renders the display of data.spectrum on the worker: on the device into `back` where the
+// backend can (then fenced), else on the host.
+AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings,
+                                     Texture* back, void* ui_fence, bool has_context) {
+  AppState::DisplayResult d;
+  const RealImage values = spectrum_values(data.spectrum, settings);
+  d.range = spectrum_range(values, settings);
+  if (has_context && back && backend.kind() != BackendKind::cpu) {
+    // The UI's frames that sampled `back` (the previous front texture) come first.
+    if (ui_fence) glWaitSync(static_cast<GLsync>(ui_fence), 0, GL_TIMEOUT_IGNORED);
+    back->ensure(data.spectrum.width, data.spectrum.height);
+    if (data.spectrum_on != &backend) {
+      backend.prepare(data.plan, KernelVariant::fused);
+      backend.upload(data.spectrum);
+      data.spectrum_on = &backend;
+    }
+    d.gpu_rendered = backend.render_to_gl_texture(back->id(), settings);
+    restore_worker_gl_state(has_context);
+    if (d.gpu_rendered) {
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+      back->update_mipmaps();
+      d.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+      glFlush();  // so the UI context's wait on the fence can finish
+    }
+  }
+  delete_fence(ui_fence);
+  if (!d.gpu_rendered) d.rgba = render_spectrum(data.spectrum, settings);
+  return d;
+}
+
+// Everything the filter branch needs from the UI thread's state (small settings only).
 struct FilterJobInput {
-  Plan2D plan;
   KernelVariant variant = KernelVariant::fused;
-  ComplexImage spectrum;
-  RealImage original;  ///< the transformed input, cropped to the image size
   FilterSettings filter;
   SpectrumSettings display;  ///< with the unfiltered range fixed
+  std::size_t source_width = 0, source_height = 0;
   bool shift = true;
   bool stretch = true;
 };
 
-AppState::FilterResult compute_filter(Backend& backend, const FilterJobInput& in) {
+AppState::FilterResult compute_filter(Backend& backend, WorkerData& data, const FilterJobInput& in) {
   AppState::FilterResult r;
-  const std::size_t w = in.spectrum.width, h = in.spectrum.height;
+  const std::size_t w = data.spectrum.width, h = data.spectrum.height;
+  const RealImage original = crop(data.input, in.source_width, in.source_height);
   r.mask = filter_mask(w, h, in.filter);
-  r.filtered = in.spectrum;
+  r.filtered = data.spectrum;
   apply_mask(r.filtered, r.mask);
   r.mask_rgba = gray_to_rgba(in.shift ? fftshift(r.mask) : r.mask);
   r.filtered_rgba = render_spectrum(r.filtered, in.display);
-  const ComplexImage back = run_transform(backend, in.plan, r.filtered, Direction::inverse, in.variant);
-  r.inverse = crop_real(back, in.original.width, in.original.height);
+  data.spectrum_on = nullptr;  // the inverse overwrites the device buffer
+  const ComplexImage back = run_transform(backend, data.plan, r.filtered, Direction::inverse, in.variant);
+  r.inverse = crop_real(back, original.width, original.height);
   r.difference = RealImage(r.inverse.width, r.inverse.height);
   for (std::size_t i = 0; i < r.difference.data.size(); ++i) {
-    r.difference.data[i] = in.original.data[i] - r.inverse.data[i];
+    r.difference.data[i] = original.data[i] - r.inverse.data[i];
     r.difference_max = std::max(r.difference_max, std::abs(r.difference.data[i]));
   }
   RealImage shown(r.difference.width, r.difference.height);
@@ -157,15 +170,15 @@ AppState::FilterResult compute_filter(Backend& backend, const FilterJobInput& in
   } else {
     r.inverse_rgba = gray_to_rgba(r.inverse);
   }
+  r.timings = backend.take_timings();
   return r;
 }
 
 FilterJobInput filter_job_input(const AppState& app) {
   FilterJobInput in;
-  in.plan = app.plan;
   in.variant = app.variant;
-  in.spectrum = app.spectrum;
-  in.original = crop(app.input, app.source.width, app.source.height);
+  in.source_width = app.source.width;
+  in.source_height = app.source.height;
   in.filter = app.filter;
   // The filtered spectrum keeps the unfiltered range, so removed bins look dark, not rescaled.
   in.display = app.spectrum_settings;
@@ -198,38 +211,65 @@ void append_timings(AppState& app, std::vector<TimingRecord>& records) {
     total += r.milliseconds;
     app.timing_history.push_back(std::move(r));
   }
+  while (app.timing_history.size() > max_timing_history) app.timing_history.pop_front();
   app.run_totals_ms.push_back(static_cast<float>(total));
+  if (app.run_totals_ms.size() > max_run_totals)
+    app.run_totals_ms.erase(app.run_totals_ms.begin(),
+                            app.run_totals_ms.begin() + static_cast<long>(app.run_totals_ms.size() - max_run_totals));
 }
 
-void run_stages(AppState& app) {
-  const Plan1D& axis_plan = app.stage_axis == Axis::rows ? app.plan.rows : app.plan.cols;
-  const int stages = static_cast<int>(axis_plan.stage_count());
-  app.stage_k = std::clamp(app.stage_k, 0, stages);
-  const ComplexImage input = to_complex(app.input);
-  app.stage_buffer = run_transform(*app.backend, app.plan, input, Direction::forward, app.variant,
-                                   StageStop{app.stage_axis, app.stage_k});
-  if (app.stage_k >= 1)
-    app.stage_before = run_transform(*app.backend, app.plan, input, Direction::forward, app.variant,
-                                     StageStop{app.stage_axis, app.stage_k - 1});
-  else
-    app.stage_before = ComplexImage{};
-  app.device_holds_spectrum = false;
-  SpectrumSettings s;
-  s.shift = false;  // intermediate buffers are shown in memory order
-  s.colormap = app.spectrum_settings.colormap;
-  app.stage_tex.upload(render_spectrum(app.stage_buffer, s));
-  if (app.sel_x < 0 || app.sel_y < 0) {  // a default pick away from the corner, where little happens
-    app.sel_x = static_cast<int>(app.input.width / 3);
-    app.sel_y = static_cast<int>(app.input.height / 2);
+template <typename T>
+bool ready(const std::future<T>& f) {
+  return f.valid() && f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+// A fence in the UI's context after the frames that may still sample spectrum_back, for the
+// worker to wait on before writing it; none without a shared context.
+void* ui_fence(const AppState& app) {
+  if (!app.worker->has_shared_context() || app.backend_kind == BackendKind::cpu) return nullptr;
+  void* f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  glFlush();
+  return f;
+}
+
+// Shows a display result: a host rendering is uploaded; a device one is swapped in once its
+// fence has signalled (checked without blocking; until then the previous display stays).
+bool apply_display(AppState& app, AppState::DisplayResult& d) {
+  if (d.gpu_rendered) {
+    const GLenum state = glClientWaitSync(static_cast<GLsync>(d.fence), GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    if (state == GL_TIMEOUT_EXPIRED) return false;
+    delete_fence(d.fence);
+    d.fence = nullptr;
+    swap(app.spectrum_tex, app.spectrum_back);
+  } else {
+    app.spectrum_tex.upload(d.rgba);
   }
-  app.sel_x = std::clamp(app.sel_x, 0, static_cast<int>(app.input.width) - 1);
-  app.sel_y = std::clamp(app.sel_y, 0, static_cast<int>(app.input.height) - 1);
+  app.spectrum_range = d.range;
+  app.gpu_rendered_display = d.gpu_rendered;
+  return true;
 }
 
-void run_dirty(AppState& app) {
+void collect_backend_start(AppState& app) {
+  if (!ready(app.backend_job)) return;
+  try {
+    app.device_name = app.backend_job.get();
+    app.backend_kind = app.backend_requested;
+  } catch (const std::exception& e) {
+    app.backend_error = "The " + to_string(app.backend_requested) + " backend could not start: " + e.what() +
+                        "\nUsing the CPU backend instead; image and settings are kept.";
+    std::fprintf(stderr, "fftscope: %s\n", app.backend_error.c_str());
+    if (app.backend_requested != BackendKind::cpu) {
+      app.backend_requested = BackendKind::cpu;
+      app.backend_job = app.worker->start_backend(BackendKind::cpu, {});
+    }
+  }
+}
+
+void run_dirty(AppState& app, double now) {
+  collect_backend_start(app);
   if (app.dirty_source) {
     if (app.use_synthetic) {
-      app.source = make_synthetic(app.synthetic);
+      app.synthetic_pending = true;  // made by the forward job, on the worker
     } else {
       ImageLoadOptions lo;
       lo.channel = app.channel;
@@ -239,134 +279,230 @@ void run_dirty(AppState& app) {
     app.dirty_input = true;
   }
   if (app.dirty_input) {
-    app.input = preprocess(app.source, app.preprocess);
-    app.plan = make_plan_2d(app.input.width, app.input.height);
     app.dirty_input = false;
-    app.dirty_forward = app.dirty_source_tex = true;
+    app.dirty_forward = true;
   }
-  if (app.dirty_source_tex) {
+
+  // --- collect what the worker finished (get() rethrows a job's error) ---
+  if (app.display_waiting && apply_display(app, *app.display_waiting)) app.display_waiting.reset();
+  if (ready(app.forward_job)) {
+    AppState::ForwardResult r = app.forward_job.get();
+    if (r.synthetic) app.source = std::move(r.source);
+    app.input = std::move(r.input);
+    app.plan = std::move(r.plan);
+    app.spectrum = std::move(r.spectrum);
+    append_timings(app, r.timings);
+    app.last_job_s = now - app.job_started;
+    app.dirty_source_tex = true;
+    app.dirty_filter = app.dirty_stages = true;
+    if (r.has_display && !apply_display(app, r.display)) app.display_waiting = std::move(r.display);
+  }
+  if (ready(app.display_job)) {
+    AppState::DisplayResult d = app.display_job.get();
+    if (!apply_display(app, d)) app.display_waiting = std::move(d);
+    app.dirty_filter = true;  // the filtered spectrum is drawn with the display settings
+  }
+  if (ready(app.filter_job)) {
+    AppState::FilterResult r = app.filter_job.get();
+    append_timings(app, r.timings);
+    apply_filter_result(app, std::move(r));
+  }
+  if (ready(app.stages_job)) {
+    AppState::StagesResult r = app.stages_job.get();
+    append_timings(app, r.timings);
+    app.stage_buffer = std::move(r.buffer);
+    app.stage_before = std::move(r.before);
+    app.stage_k = r.k;
+    app.stage_tex.upload(r.rgba);
+  }
+  if (ready(app.variants_job)) app.variant_table = app.variants_job.get();
+  if (app.dirty_source_tex && !app.input.data.empty()) {
     app.source_tex.upload(gray_to_rgba(app.input));
     app.dirty_source_tex = false;
   }
-  const bool want_forward = app.dirty_forward || app.run_continuously || app.pending_runs > 0;
-  if (app.backend_kind == BackendKind::cpu) {
-    // The CPU transform runs on a worker with its own CPU backend, so a large image does not
-    // freeze the window; the previous spectrum stays on screen until the new one arrives. A
-    // change made meanwhile starts the next job when this one is collected (latest wins).
-    if (app.forward_job.valid() &&
-        app.forward_job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      AppState::ForwardResult result = app.forward_job.get();  // rethrows the worker's error
-      app.spectrum = std::move(result.spectrum);
-      append_timings(app, result.timings);
-      app.device_holds_spectrum = false;
-      app.dirty_display = app.dirty_filter = app.dirty_stages = true;
-    }
-    if (want_forward && !app.forward_job.valid()) {
-      if (app.pending_runs > 0) --app.pending_runs;
-      if (!app.worker_backend) app.worker_backend = make_backend(BackendKind::cpu);
-      app.forward_job = std::async(std::launch::async, [backend = app.worker_backend, plan = app.plan,
-                                                        input = to_complex(app.input), variant = app.variant] {
-        AppState::ForwardResult r;
-        r.spectrum = run_transform(*backend, plan, input, Direction::forward, variant);
-        r.timings = backend->take_timings();
-        return r;
-      });
-      app.dirty_forward = false;
-    }
-  } else if (want_forward) {
+
+  // --- submit new work: at most one job of each kind, built from the latest settings ---
+  if (app.backend_job.valid()) return;  // new jobs wait for the backend being started
+  ComputeWorker& worker = *app.worker;
+  const bool has_context = worker.has_shared_context();
+  const bool display_busy = app.forward_job.valid() || app.display_job.valid() || app.display_waiting.has_value();
+  const bool want_forward = app.dirty_forward || app.synthetic_pending || app.run_continuously || app.pending_runs > 0;
+  if (want_forward && !display_busy && !app.filter_job.valid() && !app.stages_job.valid()) {
     if (app.pending_runs > 0) --app.pending_runs;
-    app.backend->prepare(app.plan, app.variant);
-    app.backend->upload(to_complex(app.input));
-    app.backend->execute(Direction::forward);
-    app.spectrum = app.backend->download();
-    app.device_holds_spectrum = true;
-    if (app.dirty_forward) app.dirty_display = app.dirty_filter = app.dirty_stages = true;
+    if (!app.worker->busy()) app.job_started = now;
+    std::optional<SyntheticSettings> synth;
+    if (app.use_synthetic) synth = app.synthetic;
+    app.synthetic_pending = false;
+    app.forward_job = worker.submit([data = app.worker_data, synth,
+                                     source = app.use_synthetic ? RealImage{} : app.source, pre = app.preprocess,
+                                     variant = app.variant, settings = app.spectrum_settings,
+                                     back = &app.spectrum_back, fence = ui_fence(app), has_context](Backend& b) {
+      AppState::ForwardResult r;
+      try {
+        if (synth) {
+          r.source = make_synthetic(*synth);
+          r.synthetic = true;
+        }
+        data->input = preprocess(synth ? r.source : source, pre);
+        data->plan = make_plan_2d(data->input.width, data->input.height);
+        data->spectrum_on = nullptr;
+        data->spectrum = run_transform(b, data->plan, to_complex(data->input), Direction::forward, variant);
+        data->spectrum_on = b.kind() == BackendKind::cpu ? nullptr : &b;
+        r.timings = b.take_timings();
+        r.display = make_display(b, *data, settings, back, fence, has_context);
+      } catch (...) {
+        delete_fence(fence);
+        data->spectrum_on = nullptr;
+        restore_worker_gl_state(has_context);
+        throw;
+      }
+      r.has_display = true;
+      r.input = data->input;
+      r.plan = data->plan;
+      r.spectrum = data->spectrum;
+      return r;
+    });
     app.dirty_forward = false;
+    app.dirty_display = false;  // the forward job renders the display too
+    return;
   }
-  // Until a spectrum of the current size exists (first job still running) there is nothing
-  // to show or filter; the flags stay set.
-  const bool spectrum_current = app.spectrum.width == app.input.width && app.spectrum.height == app.input.height &&
-                                !app.spectrum.data.empty();
-  if (app.dirty_display && !app.spectrum.data.empty()) {
-    app.spectrum_values_img = spectrum_values(app.spectrum, app.spectrum_settings);
-    app.spectrum_range = spectrum_range(app.spectrum_values_img, app.spectrum_settings);
-    app.spectrum_tex.ensure(app.spectrum.width, app.spectrum.height);
-    app.gpu_rendered_display = false;
-    if (app.backend_kind != BackendKind::cpu) {
-      if (!app.device_holds_spectrum) {
-        app.backend->prepare(app.plan, app.variant);
-        app.backend->upload(app.spectrum);
-        app.device_holds_spectrum = true;
+  const bool have_spectrum = !app.spectrum.data.empty() && !app.forward_job.valid();
+  if (app.dirty_display && have_spectrum && !display_busy) {
+    if (!app.worker->busy()) app.job_started = now;
+    app.display_job = worker.submit([data = app.worker_data, settings = app.spectrum_settings,
+                                     back = &app.spectrum_back, fence = ui_fence(app), has_context](Backend& b) {
+      try {
+        return make_display(b, *data, settings, back, fence, has_context);
+      } catch (...) {
+        delete_fence(fence);
+        data->spectrum_on = nullptr;
+        restore_worker_gl_state(has_context);
+        throw;
       }
-      app.gpu_rendered_display = app.backend->render_to_gl_texture(app.spectrum_tex.id(), app.spectrum_settings);
-      // The backend wrote through image stores; make them visible to ImGui's texture fetches.
-      if (app.gpu_rendered_display) {
-        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
-        app.spectrum_tex.update_mipmaps();
-      }
-    }
-    if (!app.gpu_rendered_display) app.spectrum_tex.upload(render_spectrum(app.spectrum, app.spectrum_settings));
+    });
     app.dirty_display = false;
   }
-  if (app.backend_kind == BackendKind::cpu) {
-    // The inverse of a large image takes a while on the CPU: the worker does it too.
-    if (app.filter_job.valid() && app.filter_job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      AppState::FilterResult result = app.filter_job.get();
-      append_timings(app, result.timings);
-      apply_filter_result(app, std::move(result));
-    }
-    if (app.dirty_filter && app.panel == Panel::filter && spectrum_current && !app.filter_job.valid()) {
-      if (!app.filter_backend) app.filter_backend = make_backend(BackendKind::cpu);
-      app.filter_job = std::async(std::launch::async, [backend = app.filter_backend, in = filter_job_input(app)] {
-        AppState::FilterResult r = compute_filter(*backend, in);
-        r.timings = backend->take_timings();
-        return r;
-      });
-      app.dirty_filter = false;
-    }
-  } else if (app.dirty_filter && app.panel == Panel::filter && spectrum_current) {
-    apply_filter_result(app, compute_filter(*app.backend, filter_job_input(app)));
-    app.device_holds_spectrum = false;
+  if (app.dirty_filter && app.panel == Panel::filter && have_spectrum && !app.display_job.valid() &&
+      !app.filter_job.valid()) {
+    app.filter_job = worker.submit([data = app.worker_data, in = filter_job_input(app), has_context](Backend& b) {
+      struct Restore {
+        bool c;
+        ~Restore() { restore_worker_gl_state(c); }
+      } restore{has_context};
+      return compute_filter(b, *data, in);
+    });
     app.dirty_filter = false;
   }
-  if (app.dirty_stages && app.panel == Panel::stages) {
-    run_stages(app);
+  if (app.dirty_stages && app.panel == Panel::stages && have_spectrum && !app.stages_job.valid()) {
+    app.stages_job = worker.submit([data = app.worker_data, axis = app.stage_axis, k = app.stage_k,
+                                    variant = app.variant, colormap = app.spectrum_settings.colormap,
+                                    has_context](Backend& b) {
+      struct Restore {
+        bool c;
+        ~Restore() { restore_worker_gl_state(c); }
+      } restore{has_context};
+      AppState::StagesResult r;
+      const Plan1D& axis_plan = axis == Axis::rows ? data->plan.rows : data->plan.cols;
+      r.k = std::clamp(k, 0, static_cast<int>(axis_plan.stage_count()));
+      const ComplexImage input = to_complex(data->input);
+      data->spectrum_on = nullptr;
+      r.buffer = run_transform(b, data->plan, input, Direction::forward, variant, StageStop{axis, r.k});
+      if (r.k >= 1)
+        r.before = run_transform(b, data->plan, input, Direction::forward, variant, StageStop{axis, r.k - 1});
+      SpectrumSettings s;
+      s.shift = false;  // intermediate buffers are shown in memory order
+      s.colormap = colormap;
+      r.rgba = render_spectrum(r.buffer, s);
+      r.timings = b.take_timings();
+      return r;
+    });
     app.dirty_stages = false;
+  }
+  if (app.sel_x < 0 || app.sel_y < 0) {  // a default pick away from the corner, where little happens
+    app.sel_x = static_cast<int>(app.input.width / 3);
+    app.sel_y = static_cast<int>(app.input.height / 2);
+  }
+  if (!app.input.data.empty()) {
+    app.sel_x = std::clamp(app.sel_x, 0, static_cast<int>(app.input.width) - 1);
+    app.sel_y = std::clamp(app.sel_y, 0, static_cast<int>(app.input.height) - 1);
   }
 }
 
-}  // namespace
-
-namespace {
-
-// The GL backend computes in the window's context; whatever binding it leaves behind must not
-// redirect the GUI's own texture uploads and read-backs (a bound pixel buffer would).
-void restore_gui_gl_state() {
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glUseProgram(0);
+BackendOptions backend_options(const AppState& app, BackendKind kind) {
+  BackendOptions o;
+  if (kind == BackendKind::gl) o.source_dir = app.options.shader_dir;
+  if (kind == BackendKind::cl) o.source_dir = app.options.kernel_dir;
+  return o;
 }
 
 }  // namespace
 
+void drain_jobs(AppState& app) {
+  auto drop = [](auto& f) {
+    if (!f.valid()) return;
+    f.wait();
+    try {
+      auto r = f.get();
+      if constexpr (std::is_same_v<decltype(r), AppState::ForwardResult>) delete_fence(r.display.fence);
+      if constexpr (std::is_same_v<decltype(r), AppState::DisplayResult>) delete_fence(r.fence);
+    } catch (const std::exception&) {
+      // The job belonged to a backend being replaced; its error no longer matters.
+    }
+  };
+  drop(app.forward_job);
+  drop(app.display_job);
+  drop(app.filter_job);
+  drop(app.stages_job);
+  drop(app.variants_job);
+  if (app.display_waiting) {
+    delete_fence(app.display_waiting->fence);
+    app.display_waiting.reset();
+  }
+  if (app.backend_job.valid()) app.backend_job.wait();
+}
+
+void switch_backend(AppState& app, BackendKind kind) {
+  // Results of jobs in flight belong to the old backend: wait for them and drop them.
+  drain_jobs(app);
+  if (app.backend_job.valid()) {
+    try {
+      app.backend_job.get();
+    } catch (const std::exception&) {
+    }
+  }
+  if (!app.worker_data) app.worker_data = std::make_shared<WorkerData>();
+  app.backend_requested = kind;
+  app.backend_job = app.worker->start_backend(kind, backend_options(app, kind));
+  app.dirty_forward = app.dirty_display = app.dirty_filter = app.dirty_stages = true;
+  app.timing_history.clear();
+  app.run_totals_ms.clear();
+  app.variant_table = VariantTable{};
+}
+
+void wait_for_backend(AppState& app) {
+  while (app.backend_job.valid()) {
+    app.backend_job.wait();
+    collect_backend_start(app);  // a failed start queues the CPU backend's
+  }
+}
+
 bool pipeline_busy(const AppState& app) {
-  return app.forward_job.valid() || app.filter_job.valid() || app.dirty_forward || app.dirty_display ||
-         (app.panel == Panel::filter && app.dirty_filter) || (app.panel == Panel::stages && app.dirty_stages);
+  return app.backend_job.valid() || app.forward_job.valid() || app.display_job.valid() || app.filter_job.valid() ||
+         app.stages_job.valid() || app.variants_job.valid() || app.display_waiting.has_value() || app.dirty_forward ||
+         app.dirty_display || (app.panel == Panel::filter && app.dirty_filter) ||
+         (app.panel == Panel::stages && app.dirty_stages);
 }
 
 void update_pipeline(AppState& app) {
-  struct RestoreOnExit {
-    ~RestoreOnExit() { restore_gui_gl_state(); }
-  } restore;
   if (!app.pending_drop.empty()) {
     const std::string path = std::move(app.pending_drop);
     app.pending_drop.clear();
     load_image_source(app, path);
   }
+  const double now = glfwGetTime();
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
-      run_dirty(app);
+      run_dirty(app, now);
       return;
     } catch (const InputError& e) {
       // A source that cannot be read: say so and go back to the synthetic image.
@@ -379,10 +515,11 @@ void update_pipeline(AppState& app) {
     } catch (const std::exception& e) {
       if (app.backend_kind == BackendKind::cpu) {
         app.backend_error = std::string("The CPU backend failed: ") + e.what();
+        std::fprintf(stderr, "fftscope: %s\n", app.backend_error.c_str());
         return;
       }
       const std::string failed = to_string(app.backend_kind);
-      const std::string device = app.backend ? app.backend->device_name() : "";
+      const std::string device = app.device_name;
       switch_backend(app, BackendKind::cpu);
       app.backend_error = "The " + failed + " backend (" + device + ") failed: " + e.what() +
                           "\nFell back to the CPU backend; image and settings are kept.";
@@ -392,31 +529,39 @@ void update_pipeline(AppState& app) {
 }
 
 void compare_variants(AppState& app, int repeats) {
-  app.variant_results.clear();
-  collect_timings(app);  // keep what was measured so far out of the comparison
-  const ComplexImage input = to_complex(app.input);
-  for (KernelVariant v : {KernelVariant::plain, KernelVariant::optimized, KernelVariant::fused, KernelVariant::fast}) {
-    VariantResult result;
-    result.variant = v;
-    try {
+  if (app.variants_job.valid() || app.backend_job.valid()) return;
+  app.variants_job = app.worker->submit([data = app.worker_data, repeats,
+                                         has_context = app.worker->has_shared_context()](Backend& b) {
+    struct Restore {
+      bool c;
+      ~Restore() { restore_worker_gl_state(c); }
+    } restore{has_context};
+    (void)b.take_timings();  // what was measured before stays out of the comparison
+    data->spectrum_on = nullptr;
+    const ComplexImage input = to_complex(data->input);
+    std::vector<std::pair<KernelVariant, std::vector<TimingSummary>>> runs;
+    std::vector<std::string> errors;
+    for (KernelVariant v : {KernelVariant::plain, KernelVariant::optimized, KernelVariant::fused, KernelVariant::fast}) {
       std::vector<TimingRecord> records;
-      for (int i = 0; i < repeats; ++i) {
-        run_transform(*app.backend, app.plan, input, Direction::forward, v);
-        for (TimingRecord& r : app.backend->take_timings()) records.push_back(std::move(r));
+      std::string error;
+      try {
+        for (int i = 0; i < repeats; ++i) {
+          run_transform(b, data->plan, input, Direction::forward, v);
+          for (TimingRecord& r : b.take_timings()) records.push_back(std::move(r));
+        }
+        (void)b.download();  // a finish, so late GPU timer queries are ready
+        for (TimingRecord& r : b.take_timings()) records.push_back(std::move(r));
+      } catch (const std::exception& e) {
+        error = e.what();
+        records.clear();
       }
-      (void)app.backend->download();  // a finish, so late GPU timer queries are ready
-      for (TimingRecord& r : app.backend->take_timings()) records.push_back(std::move(r));
-      for (const TimingSummary& s : summarize_timings(records)) {
-        result.total_median_ms += s.median_ms;
-        result.dispatches += 1;
-        result.host_measured = result.host_measured || s.last.host_measured;
-      }
-    } catch (const std::exception& e) {
-      result.error = e.what();
+      runs.emplace_back(v, summarize_timings(records));
+      errors.push_back(error);
     }
-    app.variant_results.push_back(result);
-  }
-  app.device_holds_spectrum = false;
+    VariantTable t = align_variants(runs);
+    t.errors = errors;
+    return t;
+  });
 }
 
 std::vector<std::string> find_samples() {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "core/types.h"
 
@@ -34,6 +35,13 @@ class Texture {
   bool valid() const { return id_ != 0; }
   /// The ImGui texture handle.
   void* imgui_id() const { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id_)); }
+
+  /// Exchanges the GL textures (and sizes) of two views of the same kind (front/back buffers).
+  friend void swap(Texture& a, Texture& b) noexcept {
+    std::swap(a.id_, b.id_);
+    std::swap(a.width_, b.width_);
+    std::swap(a.height_, b.height_);
+  }
 
  private:
   std::uint32_t id_ = 0;

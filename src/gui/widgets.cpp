@@ -1,5 +1,7 @@
 #include "gui/widgets.h"
 
+#include "gui/readout.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -64,10 +66,15 @@ ImageViewResult image_view(const char* id, const Texture& texture, ViewTransform
   };
   if (r.hovered) {
     const ImVec2 uv = mouse_uv(io.MousePos);
-    r.tx = std::clamp(static_cast<int>(std::floor(uv.x * static_cast<float>(texture.width()))), 0,
-                      static_cast<int>(texture.width()) - 1);
-    r.ty = std::clamp(static_cast<int>(std::floor(uv.y * static_cast<float>(texture.height()))), 0,
-                      static_cast<int>(texture.height()) - 1);
+    // The same mapping the readout tests check (readout.h).
+    const auto texel = screen_to_texel(io.MousePos.x, io.MousePos.y, r.min.x, r.min.y, r.max.x, r.max.y, view,
+                                       texture.width(), texture.height());
+    if (texel) {
+      r.tx = texel->first;
+      r.ty = texel->second;
+    } else {
+      r.hovered = false;
+    }
     if (io.MouseWheel != 0.0f) {
       // Zoom about the cursor: the texture point under it stays put.
       const float factor = io.MouseWheel > 0 ? 1.25f : 0.8f;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <zlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -409,6 +410,189 @@ TEST_F(BadInputs, HeadersClaimingHugeSizesAreRefusedBeforeDecoding) {
   const std::string path = file("huge.npy", npy);
   expect_error<InputError>([&] { read_npy(path); }, path, "over the limit");
   ++g_cases;
+}
+
+// --- PNG decompression bombs ------------------------------------------------------------------
+Bytes png_chunk(const char* type, const Bytes& data) {
+  Bytes b;
+  put_be32(b, static_cast<std::uint32_t>(data.size()));
+  const std::size_t start = b.size();
+  b.insert(b.end(), type, type + 4);
+  b.insert(b.end(), data.begin(), data.end());
+  const uLong crc = crc32(0, b.data() + start, static_cast<uInt>(b.size() - start));
+  put_be32(b, static_cast<std::uint32_t>(crc));
+  return b;
+}
+
+// zlib stream of `rows` copies of `row`, then `extra` zero bytes, compressed as it goes (no
+// buffer of the whole raw size: a 20000 x 20000 image is 50 MB raw).
+Bytes deflate_rows(const Bytes& row, std::size_t rows, std::size_t extra = 0) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit(&z, 9), Z_OK);
+  Bytes out, chunk(1 << 16);
+  const Bytes zeros(1 << 16, 0);
+  auto feed = [&](const Bytes& in, std::size_t n, int flush) {
+    z.next_in = const_cast<Bytef*>(in.data());
+    z.avail_in = static_cast<uInt>(n);
+    do {
+      z.next_out = chunk.data();
+      z.avail_out = static_cast<uInt>(chunk.size());
+      deflate(&z, flush);
+      out.insert(out.end(), chunk.begin(), chunk.end() - z.avail_out);
+    } while (z.avail_out == 0);
+  };
+  for (std::size_t y = 0; y < rows; ++y) feed(row, row.size(), Z_NO_FLUSH);
+  for (std::size_t left = extra; left > 0; left -= std::min(left, zeros.size()))
+    feed(zeros, std::min(left, zeros.size()), Z_NO_FLUSH);
+  feed(zeros, 0, Z_FINISH);
+  deflateEnd(&z);
+  return out;
+}
+
+// How many bytes a zlib stream inflates to, counted by zlib here (the test's own reference).
+std::uint64_t inflated_size(const Bytes& stream) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit(&z), Z_OK);
+  Bytes out(1 << 16);
+  std::uint64_t total = 0;
+  z.next_in = const_cast<Bytef*>(stream.data());
+  z.avail_in = static_cast<uInt>(stream.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(out.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    total += out.size() - z.avail_out;
+  }
+  EXPECT_EQ(status, Z_STREAM_END);
+  inflateEnd(&z);
+  return total;
+}
+
+// A PNG: IHDR (w, h, depth, colour type, interlace), the zlib stream in IDAT chunks of `split`
+// bytes (0: one chunk), IEND. CRCs are right: the files are valid but for what a test changes.
+Bytes make_png(std::uint32_t w, std::uint32_t h, std::uint8_t depth, std::uint8_t color, const Bytes& stream,
+               std::size_t split = 0, std::uint8_t interlace = 0) {
+  Bytes b = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  Bytes ihdr;
+  put_be32(ihdr, w);
+  put_be32(ihdr, h);
+  ihdr.insert(ihdr.end(), {depth, color, 0, 0, interlace});
+  auto append = [&](const Bytes& c) { b.insert(b.end(), c.begin(), c.end()); };
+  append(png_chunk("IHDR", ihdr));
+  if (split == 0) split = std::max<std::size_t>(stream.size(), 1);
+  for (std::size_t i = 0; i < stream.size(); i += split)
+    append(png_chunk("IDAT", Bytes(stream.begin() + static_cast<long>(i),
+                                   stream.begin() + static_cast<long>(std::min(stream.size(), i + split)))));
+  append(png_chunk("IEND", {}));
+  return b;
+}
+
+// Peak resident memory (VmHWM) since the last reset_peak_memory(), in bytes; 0 if unknown.
+bool reset_peak_memory() { return static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5"); }
+std::uint64_t peak_memory() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+TEST_F(BadInputs, PngDecompressionBombsAreRefusedBeforeDecoding) {
+  // 1. A valid 48 KB PNG that decodes to 20000 x 20000 (1-bit grey, every row zero): its stream
+  // inflates to exactly what the header needs, yet the pixel limit refuses it from the header,
+  // naming the memory decoding would take (1 byte + one float per pixel: 1.9 GiB).
+  const Bytes row_1bit(1 + 2500, 0);
+  const Bytes stream = deflate_rows(row_1bit, 20000);
+  ASSERT_EQ(inflated_size(stream), 2501ull * 20000);
+  const std::string valid = file("valid_20000.png", make_png(20000, 20000, 1, 0, stream));
+  EXPECT_LT(fs::file_size(valid), 64u << 10);
+  expect_input_error(valid, "20000 x 20000 = 400000000 pixels, over the limit of 67108864 (decoding it would need 1.9 GiB");
+  ++g_cases;
+  // 60000 x 60000 RGB with a few rows of data: the limit again, 3 bytes + a float per pixel.
+  const Bytes row_rgb(1 + 3 * 60000, 0);
+  expect_input_error(file("claims_60000.png", make_png(60000, 60000, 8, 2, deflate_rows(row_rgb, 4))),
+                     "3600000000 pixels, over the limit of 67108864 (decoding it would need 23.5 GiB");
+  ++g_cases;
+
+  // 2. The limit raised to let 20000 x 20000 through, but the stream holds 1000 of its rows: the
+  // guard inflates it once (into 64 KiB) and refuses it before stb allocates the 50 MB it would.
+  ImageLoadOptions big;
+  big.max_pixels = 400000000;
+  expect_input_error(file("short_20000.png", make_png(20000, 20000, 1, 0, deflate_rows(row_1bit, 1000))),
+                     "image data ends after 2501000 bytes; its 20000 x 20000 header needs 50020000", big);
+  ++g_cases;
+
+  // 3. A zlib bomb: a 16 x 16 grey header (272 bytes of image data) whose stream inflates to
+  // 256 MiB. stb would inflate all of it (growing its buffer to 512 MiB) and then accept the
+  // image, since it tolerates data past the end. Refused, having inflated 64 KiB and a bit.
+  const Bytes row16(17, 0);
+  const Bytes bomb = make_png(16, 16, 8, 0, deflate_rows(row16, 16, 256u << 20));
+  EXPECT_LT(bomb.size(), 300u << 10);
+  const std::string bomb_path = file("bomb.png", bomb);
+  const bool can_measure = reset_peak_memory();
+  const std::uint64_t before = peak_memory();
+  expect_input_error(bomb_path, "inflates to more than 65825 bytes, while its 16 x 16 header needs 272: a decompression bomb");
+  if (can_measure && before > 0) {
+    EXPECT_LT(peak_memory() - before, 32u << 20) << "the bomb was inflated into memory";
+  } else {
+    std::fprintf(stderr, "(peak memory not measurable here: /proc/self/clear_refs)\n");
+  }
+  ++g_cases;
+
+  // 4. Around the exact size, with a pattern so that pixel values can be checked: 64 x 64 grey,
+  // value (x + 3y) % 256. The stream split over 13-byte IDAT chunks must inflate across them.
+  Bytes raw;
+  for (std::uint32_t y = 0; y < 64; ++y) {
+    raw.push_back(0);
+    for (std::uint32_t x = 0; x < 64; ++x) raw.push_back(static_cast<std::uint8_t>((x + 3 * y) % 256));
+  }
+  auto expect_pattern = [&](const std::string& path) {
+    const RealImage image = load_image(path);
+    ASSERT_EQ(image.width, 64u);
+    ASSERT_EQ(image.height, 64u);
+    for (std::uint32_t y = 0; y < 64; ++y)
+      for (std::uint32_t x = 0; x < 64; ++x)
+        ASSERT_NEAR(image.data[y * 64 + x], static_cast<float>((x + 3 * y) % 256) / 255.0f, 1e-6f) << path << " " << x << "," << y;
+  };
+  auto stream_of = [&](std::size_t keep, std::size_t extra) {
+    return deflate_rows(Bytes(raw.begin(), raw.begin() + static_cast<long>(keep)), 1, extra);
+  };
+  expect_pattern(file("exact_split.png", make_png(64, 64, 8, 0, stream_of(raw.size(), 0), 13)));
+  // stb accepts data past the end of the image (a PNG in the wild had trailing zeros): so do we,
+  // up to 1/16 + 64 KiB more than the header needs.
+  expect_pattern(file("trailing.png", make_png(64, 64, 8, 0, stream_of(raw.size(), 4160 / 16 + 65536))));
+  expect_input_error(file("trailing_too_much.png", make_png(64, 64, 8, 0, stream_of(raw.size(), 4160 / 16 + 65537))),
+                     "a decompression bomb");
+  // One byte short: refused (stb would refuse it too, after allocating the full size).
+  expect_input_error(file("one_short.png", make_png(64, 64, 8, 0, stream_of(raw.size() - 1, 0), 13)),
+                     "image data ends after 4159 bytes; its 64 x 64 header needs 4160");
+  // A stream cut inside (no end): "is cut short".
+  Bytes cut = stream_of(raw.size(), 0);
+  cut.resize(cut.size() / 2);
+  expect_input_error(file("cut.png", make_png(64, 64, 8, 0, cut)), "image data is cut short after");
+  g_cases += 5;
+
+  // 5. Adam7: the seed made by an encoder of its own (fuzz/make_seeds.py), rebuilt from its own
+  // inflated data, whole and one byte short. Its size is the guard's per-pass sum.
+  const Bytes seed = read_bytes(source_dir() / "fuzz/corpus/image_loader/rgb8_interlaced.png");
+  Bytes seed_stream;
+  for (std::size_t pos = 8; pos + 8 <= seed.size();) {
+    const std::uint32_t length = static_cast<std::uint32_t>(seed[pos]) << 24 | seed[pos + 1] << 16 | seed[pos + 2] << 8 | seed[pos + 3];
+    if (std::memcmp(&seed[pos + 4], "IDAT", 4) == 0)
+      seed_stream.insert(seed_stream.end(), seed.begin() + static_cast<long>(pos + 8), seed.begin() + static_cast<long>(pos + 8 + length));
+    pos += 12 + length;
+  }
+  Bytes seed_raw(inflated_size(seed_stream));
+  uLongf raw_len = seed_raw.size();
+  ASSERT_EQ(uncompress(seed_raw.data(), &raw_len, seed_stream.data(), static_cast<uLong>(seed_stream.size())), Z_OK);
+  const RealImage original = load_image(file("seed.png", seed));
+  const RealImage rebuilt = load_image(file("adam7.png", make_png(5, 5, 8, 2, deflate_rows(seed_raw, 1), 5, 1)));
+  EXPECT_EQ(rebuilt.data, original.data);
+  seed_raw.pop_back();
+  expect_input_error(file("adam7_short.png", make_png(5, 5, 8, 2, deflate_rows(seed_raw, 1), 0, 1)),
+                     "its 5 x 5 header needs " + std::to_string(seed_raw.size() + 1));
+  g_cases += 2;
 }
 
 // --- degenerate shapes -----------------------------------------------------------------------

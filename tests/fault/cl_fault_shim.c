@@ -4,6 +4,8 @@
 //   FFTSCOPE_FAULT_CL_ENQUEUE=N  the N-th clEnqueueNDRangeKernel and every later one fail:
 //                                CL_OUT_OF_RESOURCES (what a driver reports when a kernel dies)
 //   FFTSCOPE_FAULT_CL_BUILD=1    every clBuildProgram fails: CL_BUILD_PROGRAM_FAILURE
+//   FFTSCOPE_FAULT_CL_GLOBAL_MEM_MB=M    clGetDeviceInfo reports M MiB of CL_DEVICE_GLOBAL_MEM_SIZE
+//   FFTSCOPE_FAULT_CL_MAX_ALLOC_MB=M     and M MiB of CL_DEVICE_MAX_MEM_ALLOC_SIZE (a small device)
 // The real functions are found with dlsym(RTLD_NEXT); nothing else changes.
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -58,4 +60,21 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     return CL_BUILD_PROGRAM_FAILURE;
   }
   return real(program, num_devices, devices, options, notify, user_data);
+}
+
+// A device with less memory than this one: only the two memory queries change.
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, void* value,
+                                                size_t* size_ret) {
+  static cl_int (*real)(cl_device_id, cl_device_info, size_t, void*, size_t*);
+  if (!real) *(void**)&real = dlsym(RTLD_NEXT, "clGetDeviceInfo");
+  const long mib = name == CL_DEVICE_GLOBAL_MEM_SIZE     ? env_number("FFTSCOPE_FAULT_CL_GLOBAL_MEM_MB")
+                   : name == CL_DEVICE_MAX_MEM_ALLOC_SIZE ? env_number("FFTSCOPE_FAULT_CL_MAX_ALLOC_MB")
+                                                          : 0;
+  if (mib <= 0) return real(device, name, size, value, size_ret);
+  if (size_ret) *size_ret = sizeof(cl_ulong);
+  if (value) {
+    if (size < sizeof(cl_ulong)) return CL_INVALID_VALUE;
+    *(cl_ulong*)value = (cl_ulong)mib << 20;
+  }
+  return CL_SUCCESS;
 }

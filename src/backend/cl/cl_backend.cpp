@@ -10,6 +10,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "backend/cl/cl_runtime.h"
 #include "core/errors.h"
@@ -77,6 +78,7 @@ class ClBackendImpl final : public ClBackend {
     programs_ = std::make_unique<ProgramCache>(context_.get(), found_.device,
                                                SourceFiles(cl_kernels::embedded_kernels(), options.source_dir));
     fast_ = std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_);
+    real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
     const std::size_t max_wg = device_value<std::size_t>(found_.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     reduce_wg_ = 256;
     while (reduce_wg_ > max_wg) reduce_wg_ /= 2;
@@ -97,6 +99,18 @@ class ClBackendImpl final : public ClBackend {
   std::string device_name() const override {
     return found_.platform_name + " / " + found_.name + " (" + device_string(found_.device, CL_DEVICE_VERSION) +
            ", driver " + device_string(found_.device, CL_DRIVER_VERSION) + ")";
+  }
+
+  DeviceMemoryLimit memory_limit() const override {
+    DeviceMemoryLimit limit;
+    cl_ulong total = 0, max_alloc = 0;
+    if (clGetDeviceInfo(found_.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(total), &total, nullptr) == CL_SUCCESS)
+      limit.total = total;
+    if (clGetDeviceInfo(found_.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc), &max_alloc, nullptr) == CL_SUCCESS)
+      limit.max_allocation = max_alloc;
+    limit.total_source = "CL_DEVICE_GLOBAL_MEM_SIZE of " + found_.name;
+    limit.allocation_source = "CL_DEVICE_MAX_MEM_ALLOC_SIZE of " + found_.name;
+    return limit;
   }
 
   std::string interop_path() const override { return interop_path_; }
@@ -258,6 +272,8 @@ class ClBackendImpl final : public ClBackend {
       return true;
     }
     if (!gl_ready()) return false;
+    // Wait for the display kernels first so that this row times the delivery alone.
+    check(clFinish(queue_.get()), "clFinish (display)");
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> pixels(w * h * 4);
     check(clEnqueueReadBuffer(queue_.get(), display_.rgba.get(), CL_TRUE, 0, pixels.size(), pixels.data(), 0,
@@ -271,7 +287,7 @@ class ClBackendImpl final : public ClBackend {
     rec.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     rec.bytes = pixels.size() * 2;  // device -> host, host -> GL
     rec.host_measured = true;
-    rec.note = "interop: " + interop_path_ + " (includes waiting for the display kernels)";
+    rec.note = "interop: " + interop_path_ + " (device -> host read, host -> GL texture upload)";
     host_records_.push_back(std::move(rec));
     return true;
 #else
@@ -279,6 +295,56 @@ class ClBackendImpl final : public ClBackend {
     (void)settings;
     return false;
 #endif
+  }
+
+  // The real-input display path (issue 6): ClFastDisplay where it takes the size, else the
+  // image as complex data through the fast variant, then the display kernels.
+  RealDisplayPath real_display_path(std::size_t width, std::size_t height) const override {
+    return real_display_->supports(width, height) ? RealDisplayPath::fused : RealDisplayPath::fallback;
+  }
+  void upload_real(const RealImage& image) override {
+    real_fused_ = false;
+    real_display_done_ = false;
+    if (real_display_->supports(image.width, image.height)) {
+      try {
+        real_display_->prepare(image.width, image.height);
+        real_fused_ = true;
+      } catch (const BackendError& e) {
+        if (std::string(e.what()).find("--- build log ---") != std::string::npos) throw;
+      }
+    }
+    if (real_fused_) return real_display_->upload(image);
+    prepare(make_plan_2d(image.width, image.height), KernelVariant::fast);
+    ComplexImage complex(image.width, image.height);
+    for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
+    upload(complex);
+  }
+  void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
+    if (!real_fused_) {
+      if (!prepared_) throw BackendError("OpenCL: execute_real_display() before upload_real()");
+      execute(Direction::forward, StageStop::done());
+      const std::size_t first = pending_.size();
+      compute_display(settings);
+      // The display kernels count with the transform.
+      for (std::size_t i = first; i < pending_.size(); ++i) pending_[i].record.execution = executions_;
+    } else {
+      const std::uint64_t execution = ++executions_;
+      for (FastDispatch& d : real_display_->enqueue_display(settings, previous_range)) {
+        d.record.execution = execution;
+        pending_.push_back({std::move(d.event), std::move(d.record)});
+      }
+      finish_submit();
+    }
+    real_display_done_ = true;
+  }
+  RgbaImage download_real_display() override {
+    if (!real_display_done_) throw BackendError("OpenCL: download_real_display() before execute_real_display()");
+    if (real_fused_) return real_display_->download_rgba();
+    RgbaImage out(plan_.width(), plan_.height());
+    check(clEnqueueReadBuffer(queue_.get(), display_.rgba.get(), CL_TRUE, 0, out.data.size(), out.data.data(), 0,
+                              nullptr, nullptr),
+          "clEnqueueReadBuffer (display)");
+    return out;
   }
 
  private:
@@ -343,6 +409,10 @@ class ClBackendImpl final : public ClBackend {
   }
 
   Mem make_buffer(cl_mem_flags flags, std::size_t bytes, const void* host = nullptr) {
+    // Refused with the sizes named: a driver answers CL_INVALID_BUFFER_SIZE, or fails later.
+    if (const auto max_alloc = device_value<cl_ulong>(found_.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE); bytes > max_alloc)
+      throw BackendError("OpenCL: a buffer of " + format_bytes(bytes) + " is more than " + found_.name +
+                         " allows (CL_DEVICE_MAX_MEM_ALLOC_SIZE " + format_bytes(max_alloc) + ")");
     cl_int err = CL_SUCCESS;
     Mem m(clCreateBuffer(context_.get(), flags | (host ? CL_MEM_COPY_HOST_PTR : 0), std::max<std::size_t>(bytes, 1),
                          const_cast<void*>(host), &err));
@@ -385,6 +455,8 @@ class ClBackendImpl final : public ClBackend {
     local_sizes_.clear();  // kernel handles are gone; a new one may reuse an address
     // The fast path keeps kernel handles from the cache: start it afresh.
     fast_ = std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_);
+    real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
+    real_fused_ = real_display_done_ = false;  // the image must be uploaded again
     if (prepared_) prepare_fast_path();
     return true;
   }
@@ -654,6 +726,8 @@ class ClBackendImpl final : public ClBackend {
   Queue queue_;
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<ClFastPath> fast_;
+  std::unique_ptr<ClFastDisplay> real_display_;  // the real-input display path (issue 6)
+  bool real_fused_ = false, real_display_done_ = false;
   bool fast_ready_ = false;
   std::string interop_path_;
   bool gl_shared_ = false;

@@ -19,12 +19,22 @@ std::string define_options(const fast::AxisPlan& plan) {
 
 }  // namespace
 
+fast::DeviceLimits fast_limits(cl_device_id device) {
+  fast::DeviceLimits limits;
+  limits.local_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
+  limits.max_threads = static_cast<std::uint32_t>(device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  limits.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  return limits;
+}
+
 ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                        fast::Tuning tuning)
-    : context_(context), device_(device), queue_(queue), programs_(programs), tuning_(tuning) {
-  limits_.local_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
-  limits_.max_threads = static_cast<std::uint32_t>(device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-}
+    : context_(context),
+      device_(device),
+      queue_(queue),
+      programs_(programs),
+      tuning_(tuning),
+      limits_(fast_limits(device)) {}
 
 std::optional<fast::AxisPlan> ClFastPath::plan_for(Axis axis, std::size_t n, std::size_t lines) const {
   if (n == 0 || lines == 0 || n > (1u << 30) || lines > (1u << 30)) return std::nullopt;

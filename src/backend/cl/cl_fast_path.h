@@ -21,6 +21,10 @@ struct FastDispatch {
   TimingRecord record;  ///< kernel "fast_rows" / "fast_cols", radix 0, bytes = one read + one write
 };
 
+/// What the device allows one work-group of the fast path (local memory, work-items) and its
+/// compute units.
+fast::DeviceLimits fast_limits(cl_device_id device);
+
 class ClFastPath {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/errors.h"
@@ -175,13 +176,41 @@ bool ProgramCache::refresh() {
 
 void ProgramCache::clear() { programs_.clear(); }
 
+namespace {
+
+/// `name` between #line directives, each `#include "file"` line replaced by that file (recursively).
+std::string expand_includes(const SourceFiles& sources, const std::string& name, int depth) {
+  if (depth > 8) throw BackendError(sources.origin(name) + ": includes nested too deeply (a cycle?)");
+  std::istringstream in(sources.text(name));
+  std::string out = "#line 1 \"" + name + "\"\n";
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 8, "#include") == 0) {
+      const auto open = line.find('"'), close = line.rfind('"');
+      if (open != std::string::npos && close > open) {
+        out += expand_includes(sources, line.substr(open + 1, close - open - 1), depth + 1);
+        out += "#line " + std::to_string(number + 1) + " \"" + name + "\"\n";
+        continue;
+      }
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
 ProgramCache::Entry& ProgramCache::build(const ProgramKey& key) {
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
 
-  // complex.cl first, then the file; #line keeps the compiler's line numbers per file.
-  const std::string source = "#line 1 \"complex.cl\"\n" + sources_.text("complex.cl") + "\n#line 1 \"" +
-                             key.file + "\"\n" + sources_.text(key.file);
+  // complex.cl first, then the file with its `#include "x.cl"` lines expanded (kernels may be
+  // embedded, so the compiler cannot open them itself); #line keeps line numbers per file.
+  const std::string source = "#line 1 \"complex.cl\"\n" + sources_.text("complex.cl") + "\n" +
+                             expand_includes(sources_, key.file, 0);
   const char* text = source.c_str();
   const std::size_t length = source.size();
   cl_int err = CL_SUCCESS;
@@ -203,8 +232,8 @@ ProgramCache::Entry& ProgramCache::build(const ProgramKey& key) {
     std::istringstream lines(source);
     int number = 0;
     for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("#line 1 ", 0) == 0) {  // numbers restart per file, as in the log
-        number = 0;
+      if (line.rfind("#line ", 0) == 0) {  // numbers restart per file, as in the log
+        number = std::atoi(line.c_str() + 6) - 1;
         msg << line << '\n';
         continue;
       }

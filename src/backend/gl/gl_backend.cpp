@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "backend/gl/gl_context.h"
+#include "backend/gl/gl_fast_display.h"
 #include "backend/gl/gl_fast_path.h"
 #include "backend/gl/gl_programs.h"
 #include "backend/gl/gl_timers.h"
@@ -33,7 +34,24 @@ std::string gl_error_name(GLenum e) {
     case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
     case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
     case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_CONTEXT_LOST: return "GL_CONTEXT_LOST";
     default: return "GL error " + std::to_string(e);
+  }
+}
+
+/// glGetGraphicsResetStatus (GL 4.5, else ARB_robustness), GL_NO_ERROR where neither exists.
+GLenum graphics_reset_status() {
+  if (glad_glGetGraphicsResetStatus != nullptr) return glad_glGetGraphicsResetStatus();
+  if (glad_glGetGraphicsResetStatusARB != nullptr) return glad_glGetGraphicsResetStatusARB();
+  return GL_NO_ERROR;
+}
+
+std::string reset_name(GLenum status) {
+  switch (status) {
+    case GL_GUILTY_CONTEXT_RESET: return "GL_GUILTY_CONTEXT_RESET";
+    case GL_INNOCENT_CONTEXT_RESET: return "GL_INNOCENT_CONTEXT_RESET";
+    case GL_UNKNOWN_CONTEXT_RESET: return "GL_UNKNOWN_CONTEXT_RESET";
+    default: return "reset status " + std::to_string(status);
   }
 }
 
@@ -152,6 +170,7 @@ class GlBackend final : public Backend {
     }
     timers_ = std::make_unique<DispatchTimers>(mode);
     programs_ = std::make_unique<ProgramCache>(SourceFiles(gl_shaders::shader_files(), options.source_dir), "#version 430 core");
+    real_display_ = std::make_unique<GlFastDisplay>(*programs_, timers_.get());
     GLint64 limit = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limit);
     max_ssbo_bytes_ = static_cast<std::uint64_t>(limit);
@@ -170,6 +189,34 @@ class GlBackend final : public Backend {
 
   BackendKind kind() const override { return BackendKind::gl; }
   std::string device_name() const override { return name_; }
+
+  DeviceMemoryLimit memory_limit() const override {
+    DeviceMemoryLimit limit;
+    limit.max_allocation = max_ssbo_bytes_;
+    limit.allocation_source = "GL_MAX_SHADER_STORAGE_BLOCK_SIZE";
+    try {
+      if (context_) context_->make_current();
+    } catch (const BackendError&) {
+      return limit;
+    }
+    // Both extensions answer in KiB: what is free now (NVIDIA), the free buffer pool (AMD).
+    GLint kib[4] = {0, 0, 0, 0};
+    if (GLAD_GL_NVX_gpu_memory_info) {
+      glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, kib);
+      limit.total_source = "GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX";
+    } else if (GLAD_GL_ATI_meminfo) {
+      glGetIntegerv(GL_VBO_FREE_MEMORY_ATI, kib);
+      limit.total_source = "GL_VBO_FREE_MEMORY_ATI";
+    }
+    if (glGetError() == GL_NO_ERROR && kib[0] > 0) {
+      limit.total = static_cast<std::uint64_t>(kib[0]) * 1024;
+    } else {
+      // No figure from the driver (llvmpipe, whose buffers live in host memory): physical RAM.
+      limit.total = physical_memory_bytes();
+      limit.total_source = "physical RAM; the GL driver reports no memory size";
+    }
+    return limit;
+  }
 
   void prepare(const Plan2D& plan, KernelVariant variant) override {
     enter();
@@ -234,6 +281,57 @@ class GlBackend final : public Backend {
 
   bool render_to_gl_texture(std::uint32_t texture, const SpectrumSettings& settings) override;
 
+  // The real-input display path (issue 6): GlFastDisplay where it takes the size, else the image
+  // as complex data through the fast variant, then render_to_gl_texture into a texture of ours.
+  RealDisplayPath real_display_path(std::size_t width, std::size_t height) const override {
+    return real_display_->supports(width, height) ? RealDisplayPath::fused : RealDisplayPath::fallback;
+  }
+  void upload_real(const RealImage& image) override {
+    enter();
+    real_fused_ = real_display_->supports(image.width, image.height);
+    real_display_done_ = false;
+    if (real_fused_) {
+      real_display_->prepare(image.width, image.height);
+      real_display_->upload(image);
+      return check_errors("upload_real");
+    }
+    prepare(make_plan_2d(image.width, image.height), KernelVariant::fast);
+    ComplexImage complex(image.width, image.height);
+    for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
+    upload(complex);
+  }
+  void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
+    enter();
+    if (real_fused_) {
+      programs_->reload_if_changed();
+      timers_->set_execution(++executions_);
+      real_display_->dispatch_display(settings, previous_range);
+      timers_->set_execution(0);
+      glUseProgram(0);
+      check_errors("execute_real_display");
+    } else {
+      if (!prepared_) throw BackendError("OpenGL: execute_real_display() before upload_real()");
+      execute(Direction::forward, StageStop::done());
+      const unsigned texture = real_display_->fallback_texture(plan_.width(), plan_.height());
+      timers_->set_execution(executions_);  // the display dispatches count with the transform
+      const bool drawn = render_to_gl_texture(texture, settings);
+      timers_->set_execution(0);
+      if (!drawn) throw BackendError("OpenGL: the display of the real image (complex fallback) failed");
+    }
+    real_display_done_ = true;
+  }
+  RgbaImage download_real_display() override {
+    enter();
+    if (!real_display_done_) throw BackendError("OpenGL: download_real_display() before execute_real_display()");
+    RgbaImage out = real_fused_ ? real_display_->download_rgba() : real_display_->download_fallback();
+    check_errors("download_real_display");
+    return out;
+  }
+  std::uint32_t real_display_texture() const override {
+    if (!real_display_done_) return 0;
+    return real_fused_ ? real_display_->texture() : real_display_->fallback_texture_id();
+  }
+
  private:
   void enter() {
     if (context_) context_->make_current();
@@ -243,9 +341,14 @@ class GlBackend final : public Backend {
     for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {
     }
   }
+  // A lost context (driver reset, GPU hang) may show only in the reset status, not in glGetError.
   static void check_errors(const std::string& where) {
     const GLenum e = glGetError();
-    if (e != GL_NO_ERROR) throw BackendError("OpenGL backend: " + where + " failed: " + gl_error_name(e));
+    const GLenum reset = graphics_reset_status();
+    if (e == GL_NO_ERROR && reset == GL_NO_ERROR) return;
+    std::string what = e != GL_NO_ERROR ? gl_error_name(e) : "";
+    if (reset != GL_NO_ERROR) what += (what.empty() ? "" : "; ") + std::string("the context was lost (") + reset_name(reset) + ")";
+    throw BackendError("OpenGL backend: " + where + " failed: " + what);
   }
 
   std::uint64_t executions_ = 0;  // execute() calls so far; stamps the timing records
@@ -290,6 +393,8 @@ class GlBackend final : public Backend {
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<DispatchTimers> timers_;
   std::unique_ptr<GlFastPath> fast_;  // the fast variant's whole-axis kernels (issue 6)
+  std::unique_ptr<GlFastDisplay> real_display_;  // the real-input display path (issue 6)
+  bool real_fused_ = false, real_display_done_ = false;
   bool fast_ready_ = false;
   std::string name_;
   std::uint64_t max_ssbo_bytes_ = 0;

@@ -30,15 +30,25 @@ unsigned make_table(std::uint32_t n) {
 
 }  // namespace
 
-GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
-    : programs_(programs), timers_(timers), tuning_(tuning) {
+fast::DeviceLimits fast_limits() {
   GLint shared = 0, invocations = 0, size_x = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
   glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
-  limits_.local_bytes = static_cast<std::uint64_t>(std::max(shared, 0));
-  limits_.max_threads = static_cast<std::uint32_t>(std::max(0, std::min(invocations, size_x)));
+  fast::DeviceLimits limits;
+  limits.local_bytes = static_cast<std::uint64_t>(std::max(shared, 0));
+  limits.max_threads = static_cast<std::uint32_t>(std::max(0, std::min(invocations, size_x)));
+  if (GLAD_GL_NV_shader_thread_group) {
+    constexpr GLenum sm_count_nv = 0x933B;  // GL_SM_COUNT_NV
+    GLint sms = 0;
+    glGetIntegerv(sm_count_nv, &sms);
+    if (glGetError() == GL_NO_ERROR && sms > 0) limits.compute_units = static_cast<std::uint32_t>(sms);
+  }
+  return limits;
 }
+
+GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
+    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()) {}
 
 GlFastPath::~GlFastPath() { release_tables(); }
 

@@ -13,11 +13,15 @@
 
 namespace fftscope::detail {
 
+/// What the current context allows one work-group of the fast path (shared memory,
+/// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
+fast::DeviceLimits fast_limits();
+
 class GlFastPath {
  public:
   /// Borrows the backend's program cache and timers (timers may be null: no records). Reads
   /// the device limits from the current context.
-  GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning = fast::tuning_from_env());
+  GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()));
   ~GlFastPath();
   GlFastPath(const GlFastPath&) = delete;
   GlFastPath& operator=(const GlFastPath&) = delete;

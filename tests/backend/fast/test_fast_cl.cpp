@@ -6,8 +6,10 @@
 #include <string>
 #include <tuple>
 
+#include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/errors.h"
+#include "display_reference.h"
 #include "fast_cases.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
@@ -140,6 +142,85 @@ TEST(ClFastSupport, LargePrimeFactorIsRefused) {
   EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
   EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
   EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+}
+
+
+// The real-input display path (issue 6): R2C rows + columns against FFTW's r2c (double), and the
+// fused display columns against core render_spectrum of the full complex spectrum.
+struct R2cCase {
+  std::size_t width, height;
+  std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
+};
+constexpr R2cCase r2c_cases[] = {{64, 48, 0}, {96, 54, 0}, {250, 250, 0}, {1000, 8, 0},
+                                 {512, 960, test::fast_split_local_bytes}};
+
+fast::Tuning r2c_tuning(const R2cCase& c) {
+  fast::Tuning t;
+  if (c.local_cap) t.local_bytes_cap = c.local_cap;
+  return t;
+}
+
+TEST(ClFastDisplay, R2cHalfSpectrumMatchesFftwR2c) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  for (const R2cCase& c : r2c_cases) {
+    ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
+    ASSERT_TRUE(display.supports(c.width, c.height)) << c.width << "x" << c.height;
+    display.prepare(c.width, c.height);
+    if (c.local_cap) {
+      EXPECT_GT(display.col_plan().pre_radix, 1u) << display.col_plan().describe();
+    }
+    const RealImage image = test::random_real_image(c.width, c.height, c.width * 7 + c.height);
+    display.upload(image);
+    const auto dispatches = display.enqueue_half_spectrum();
+    ASSERT_EQ(dispatches.size(), 2u);
+    EXPECT_EQ(dispatches[0].record.kernel, "fast_r2c_rows");
+    const ComplexImage half = display.download_half();
+    ASSERT_EQ(half.width, c.width / 2 + 1);
+    const double err = test::relative_l2_error(half.data, test::fftw_r2c_2d(image));
+    std::fprintf(stderr, "  r2c %zux%zu: relative L2 error %.2e (%s | %s)\n", c.width, c.height, err,
+                 display.row_plan().describe().c_str(), display.col_plan().describe().c_str());
+    EXPECT_LT(err, test::float_fft_tolerance(c.width * c.height)) << c.width << "x" << c.height;
+  }
+}
+
+TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4]}) {
+    ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
+    display.prepare(c.width, c.height);
+    const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
+    display.upload(image);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    const float fixed_hi = 0.25f * std::abs(spectrum.data[0]);
+    for (const auto& [name, settings] : test::display_settings_cases(fixed_hi)) {
+      // Twice: the first call finds the auto range with an extra pass, the second reuses it.
+      for (int frame = 0; frame < 2; ++frame) {
+        const auto dispatches = display.enqueue_display(settings);
+        const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
+        ASSERT_EQ(dispatches.size(), expected) << name << " frame " << frame;
+        EXPECT_EQ(dispatches.back().record.kernel, "fast_cols_display");
+        test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                                   std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
+                                       " frame " + std::to_string(frame));
+      }
+    }
+  }
+}
+
+TEST(ClFastDisplay, RefusesOddWidthsAndLongRows) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs);
+  EXPECT_FALSE(display.supports(63, 48));
+  EXPECT_FALSE(display.supports(2, 48));
+  EXPECT_FALSE(display.supports(34, 48));  // 17-point rows
+  EXPECT_TRUE(display.supports(64, 48));
+  EXPECT_THROW(display.prepare(63, 48), BackendError);
 }
 
 }  // namespace

@@ -9,8 +9,10 @@
 #include <tuple>
 
 #include "backend/gl/gl_context.h"
+#include "backend/gl/gl_fast_display.h"
 #include "backend/gl/gl_fast_path.h"
 #include "core/errors.h"
+#include "display_reference.h"
 #include "fast_cases.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
@@ -26,9 +28,12 @@ struct GlEnv {
   std::unique_ptr<DispatchTimers> timers;
 };
 
-// One context and program cache for the whole test program (llvmpipe compiles slowly).
+// One context and program cache for the whole test program (llvmpipe compiles slowly). Never
+// destroyed: at exit NVIDIA's driver tears itself down (atexit handlers registered when EGL
+// loaded it, so they run before a static's destructor) and deleting GL objects afterwards
+// crashed the test program on the H100.
 GlEnv* env_or_null(std::string& why) {
-  static std::unique_ptr<GlEnv> env;
+  static GlEnv* env = nullptr;
   static std::string reason;
   static bool tried = false;
   if (!tried) {
@@ -41,14 +46,14 @@ GlEnv* env_or_null(std::string& why) {
       // Host timing: llvmpipe's GPU timer is not meaningful, and the test only checks records.
       e->timers = std::make_unique<DispatchTimers>(DispatchTimers::Mode::host);
       std::fprintf(stderr, "fast path tests on GL: %s\n", current_gl_description().c_str());
-      env = std::move(e);
+      env = e.release();
     } catch (const std::exception& e) {
       reason = e.what();
     }
   }
   why = reason;
   if (env) env->context->make_current();
-  return env.get();
+  return env;
 }
 
 double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
@@ -135,6 +140,89 @@ TEST(GlFastSupport, LargePrimeFactorIsRefused) {
   EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
   EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
   EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+}
+
+
+// The real-input display path (issue 6): R2C rows + columns against FFTW's r2c (double), and the
+// fused display columns against core render_spectrum of the full complex spectrum.
+struct R2cCase {
+  std::size_t width, height;
+  std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
+};
+constexpr R2cCase r2c_cases[] = {{64, 48, 0}, {96, 54, 0}, {250, 250, 0}, {1000, 8, 0},
+                                 {512, 960, test::fast_split_local_bytes}};
+
+fast::Tuning r2c_tuning(const R2cCase& c) {
+  fast::Tuning t;
+  if (c.local_cap) t.local_bytes_cap = c.local_cap;
+  return t;
+}
+
+TEST(GlFastDisplay, R2cHalfSpectrumMatchesFftwR2c) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const R2cCase& c : r2c_cases) {
+    GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
+    ASSERT_TRUE(display.supports(c.width, c.height)) << c.width << "x" << c.height;
+    display.prepare(c.width, c.height);
+    if (c.local_cap) {
+      EXPECT_GT(display.col_plan().pre_radix, 1u) << display.col_plan().describe();
+    }
+    const RealImage image = test::random_real_image(c.width, c.height, c.width * 7 + c.height);
+    display.upload(image);
+    env->timers->take();
+    display.dispatch_half_spectrum();
+    const ComplexImage half = display.download_half();
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    const auto records = env->timers->take();
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].kernel, "fast_r2c_rows");
+    const double err = test::relative_l2_error(half.data, test::fftw_r2c_2d(image));
+    std::fprintf(stderr, "  r2c %zux%zu: relative L2 error %.2e (%s | %s)\n", c.width, c.height, err,
+                 display.row_plan().describe().c_str(), display.col_plan().describe().c_str());
+    EXPECT_LT(err, test::float_fft_tolerance(c.width * c.height)) << c.width << "x" << c.height;
+  }
+}
+
+TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4]}) {
+    GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
+    display.prepare(c.width, c.height);
+    const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
+    display.upload(image);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    const float fixed_hi = 0.25f * std::abs(spectrum.data[0]);
+    for (const auto& [name, settings] : test::display_settings_cases(fixed_hi)) {
+      // Twice: the first call finds the auto range with an extra pass, the second reuses it.
+      for (int frame = 0; frame < 2; ++frame) {
+        env->timers->take();
+        display.dispatch_display(settings);
+        const RgbaImage rgba = display.download_rgba();
+        EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+        const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
+        EXPECT_EQ(env->timers->take().size(), expected) << name << " frame " << frame;
+        test::expect_display_close(rgba, render_spectrum(spectrum, settings), settings.colormap,
+                                   std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
+                                       " frame " + std::to_string(frame));
+      }
+    }
+  }
+}
+
+TEST(GlFastDisplay, RefusesOddWidthsAndLongRows) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  GlFastDisplay display(*env->programs, env->timers.get());
+  EXPECT_FALSE(display.supports(63, 48));
+  EXPECT_FALSE(display.supports(2, 48));
+  EXPECT_FALSE(display.supports(34, 48));  // 17-point rows
+  EXPECT_TRUE(display.supports(64, 48));
+  EXPECT_THROW(display.prepare(63, 48), BackendError);
 }
 
 }  // namespace

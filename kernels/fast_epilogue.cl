@@ -1,0 +1,194 @@
+// fast_epilogue.cl — the ends of the fast path's real-input display passes (issue 6), included by
+// fast_fft.cl when R2C_SPLIT or DISPLAY_OUT is 1 (never compiled alone). The last Stockham stage
+// then leaves its results in local memory (element i of local line l at LIDX(l, i), natural
+// order) and the code here writes the pass's output instead of the complex values.
+//
+// R2C_SPLIT 1 (rows, PRE_RADIX 1): `data` is a real W x H image read as float2, so each row is
+//   z[n] = x[2n] + i x[2n+1], M = N = W / 2 points. After the M-point FFT Z, the split
+//     X[k] = (Z[k] + conj(Z[M-k])) / 2 - i/2 w_W^k (Z[k] - conj(Z[M-k])),  k = 0 .. M
+//   (indices mod M; split_tw[k] = w_W^k = exp(-2 pi i k / W), double precision on the host) is
+//   written to `half_out`, (M + 1) x H float2, row-major: the R2C half spectrum of each row.
+//   Work-item 0 of group 0 also resets `range_clear` (int2) to (INT_MAX, INT_MIN), the empty
+//   range, for the column pass of this frame to accumulate into.
+// DISPLAY_OUT 1 (columns, SPLIT_GLOBAL 0): `data` is the (W/2 + 1) x H half spectrum (lines =
+//   W/2 + 1 columns, row_pitch the same), and the column FFT's value X[kx, ky] becomes the display
+//   pixel as display.cl computes it (value by component and scale, t = clamp(gain (v - lo) /
+//   (hi - lo), 0, 1), colour by `lut` or hue), written to `rgba` (W x H uchar4, row-major, top row
+//   first) at its fftshifted place, together with its Hermitian mirror (W - kx, H - ky), whose
+//   value is conj(X[kx, ky]) (columns 0 and W/2 hold their own mirrors and write only themselves).
+//   The range: (lo_arg, hi_arg), or with flag 256 the one in range_in (int2, order-preserving
+//   encodings of lo and hi as ints; the empty range (INT_MAX, INT_MIN) colours everything t = 0);
+//   every finite value is folded into range_out (one atomic min and max per work-group), which
+//   the host hands to the next frame as its range_in (see docs/fast_path.md).
+//   flags: bit 0 shift, bit 1 log scale, bits 4..7 component (SpectrumComponent), bit 8 auto range.
+//
+// Defines: those of fast_fft.cl, and R2C_SPLIT / DISPLAY_OUT (0 or 1, not both).
+
+#if R2C_SPLIT && DISPLAY_OUT
+#error "fast_epilogue.cl: R2C_SPLIT and DISPLAY_OUT are exclusive"
+#endif
+#if R2C_SPLIT && (AXIS_COLS || PRE_RADIX != 1)
+#error "fast_epilogue.cl: R2C_SPLIT needs AXIS_COLS 0 and PRE_RADIX 1 (the whole row in local memory)"
+#endif
+#if DISPLAY_OUT && (!AXIS_COLS || (SPLIT_GLOBAL && PRE_RADIX > 1))
+#error "fast_epilogue.cl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
+#endif
+
+#if R2C_SPLIT
+
+#define EPILOGUE_PARAMS \
+  , __global float2* restrict half_out, __global const float2* restrict split_tw, __global int* restrict range_clear
+#define EPILOGUE_BEGIN                                                                  \
+  if (get_group_id(0) == 0 && get_group_id(1) == 0 && get_local_id(0) == 0) {           \
+    range_clear[0] = INT_MAX;                                                           \
+    range_clear[1] = INT_MIN;                                                           \
+  }
+#define EPILOGUE(Q) r2c_split(lm, half_out, split_tw, first_line, lines);
+#define EPILOGUE_END
+
+FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __global const float2* split_tw,
+                           const uint first_line, const uint lines) {
+  const uint per = M + 1;
+  for (uint b = get_local_id(0); b < LINES * per; b += THREADS) {
+    const uint l = b / per, k = b - l * per;
+    const uint line = first_line + l;
+    if (line < lines) {
+      const float2 zk = lm[LIDX(l, k == M ? 0 : k)];
+      const float2 zm = lm[LIDX(l, k == 0 ? 0 : M - k)];
+      const float2 zc = (float2)(zm.x, -zm.y);
+      const float2 even = 0.5f * (zk + zc);                   // DFT of x[2n]
+      const float2 odd = cmul(split_tw[k], 0.5f * (zk - zc));  // w^k i DFT of x[2n+1]
+      out[line * per + k] = even + (float2)(odd.y, -odd.x);   // even - i odd
+    }
+  }
+}
+
+#else  // DISPLAY_OUT
+
+#define EPILOGUE_PARAMS                                                                                     \
+  , __global uchar4* restrict rgba, __global const uchar4* restrict lut, __global const int* restrict range_in, \
+      __global int* restrict range_out, const uint flags, const float lo_arg, const float hi_arg, const float gain
+#define EPILOGUE_BEGIN                                            \
+  __local int range_local[2];                                     \
+  float ep_lo = INFINITY, ep_hi = -INFINITY;                      \
+  const float2 ep_range = display_range(range_in, flags, lo_arg, hi_arg); \
+  if (get_local_id(0) == 0) {                                     \
+    range_local[0] = INT_MAX;                                     \
+    range_local[1] = INT_MIN;                                     \
+  }
+#define EPILOGUE(Q) \
+  display_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
+#define EPILOGUE_END display_range_fold(range_local, range_out, flags, ep_lo, ep_hi);
+
+// Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
+FAST_INLINE int ordered_int(float v) {
+  const int b = as_int(v);
+  return b >= 0 ? b : b ^ 0x7fffffff;
+}
+FAST_INLINE float ordered_float(int i) { return as_float(i >= 0 ? i : i ^ 0x7fffffff); }
+
+FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float lo_arg, float hi_arg) {
+  if (!(flags & 256u)) return (float2)(lo_arg, hi_arg);
+  const int lo = range_in[0], hi = range_in[1];
+  return lo > hi ? (float2)(0.0f, 0.0f) : (float2)(ordered_float(lo), ordered_float(hi));
+}
+
+// As display.cl's bin_value: component 1 phase, 2 real, 3 imaginary, else (log) magnitude.
+FAST_INLINE float ep_value(float2 x, uint component, bool log_scale) {
+  if (component == 1) return atan2(x.y, x.x);
+  if (component == 2) return log_scale ? copysign(log1p(fabs(x.x)), x.x) : x.x;
+  if (component == 3) return log_scale ? copysign(log1p(fabs(x.y)), x.y) : x.y;
+  const float m = hypot(x.x, x.y);
+  return log_scale ? log1p(m) : m;
+}
+
+FAST_INLINE uchar ep_byte(float v) {
+  if (!(v > 0.0f)) return 0;
+  if (v >= 1.0f) return 255;
+  return (uchar)floor(v * 255.0f + 0.5f);
+}
+
+// As display.cl's hsv_to_rgba (saturation 1), so the bytes agree with core hsv_to_rgb8.
+FAST_INLINE uchar4 ep_hue(float h, float v) {
+  h -= floor(h);
+  if (!isfinite(h)) h = 0.0f;
+  v = clamp(v, 0.0f, 1.0f);
+  const float h6 = h * 6.0f;
+  const int sector = min((int)h6, 5);
+  const float f = h6 - (float)sector;
+  const float p = v * (1.0f - 1.0f), q = v * (1.0f - f), u = v * (1.0f - (1.0f - f));
+  float r, g, b;
+  switch (sector) {
+    case 0: r = v; g = u; b = p; break;
+    case 1: r = q; g = v; b = p; break;
+    case 2: r = p; g = v; b = u; break;
+    case 3: r = p; g = q; b = v; break;
+    case 4: r = u; g = p; b = v; break;
+    default: r = v; g = p; b = q; break;
+  }
+  return (uchar4)(ep_byte(r), ep_byte(g), ep_byte(b), 255);
+}
+
+// One display pixel of bin value x at display position (px, py); folds v into [lo, hi].
+FAST_INLINE void ep_pixel(__global uchar4* rgba, __global const uchar4* lut, uint px, uint py, uint width, float2 x,
+                          uint flags, float2 range, float gain, float* lo, float* hi) {
+  const uint component = (flags >> 4) & 15u;
+  const float v = ep_value(x, component, (flags & 2u) != 0);
+  if (isfinite(v)) {
+    *lo = fmin(*lo, v);
+    *hi = fmax(*hi, v);
+  }
+  float t = 0.0f;
+  if (range.y > range.x) {
+    t = gain * (v - range.x) / (range.y - range.x);
+    t = isnan(t) ? 0.0f : clamp(t, 0.0f, 1.0f);
+  }
+  uchar4 c;
+  if (component == 4) {
+    c = ep_hue((atan2(x.y, x.x) + M_PI_F) / (2.0f * M_PI_F), t);
+  } else {
+    c = lut[(uint)floor(t * 255.0f + 0.5f)];
+    c.w = 255;
+  }
+  rgba[py * width + px] = c;
+}
+
+// Sub-transform q's values X[kx, q + PRE_RADIX k] (local line kx - first_line, index k) to pixels.
+FAST_INLINE void display_epilogue(__local const float2* lm, __global uchar4* rgba, __global const uchar4* lut,
+                                  const uint q, const uint first_line, const uint lines, const uint flags,
+                                  const float2 range, const float gain, float* lo, float* hi) {
+  const uint width = 2 * (lines - 1), height = N;
+  const bool shift = (flags & 1u) != 0;
+  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {
+    const uint l = b % LINES, k = b / LINES;  // neighbouring work-items: neighbouring columns
+    const uint kx = first_line + l;
+    if (kx < lines) {
+      const uint ky = q + PRE_RADIX * k;
+      const float2 x = lm[LIDX(l, k)];
+      ep_pixel(rgba, lut, shift ? (kx + width / 2) % width : kx, shift ? (ky + height / 2) % height : ky, width, x,
+               flags, range, gain, lo, hi);
+      if (kx > 0 && kx < width / 2) {
+        const uint mx = width - kx, my = ky == 0 ? 0 : height - ky;
+        ep_pixel(rgba, lut, shift ? (mx + width / 2) % width : mx, shift ? (my + height / 2) % height : my, width,
+                 (float2)(x.x, -x.y), flags, range, gain, lo, hi);
+      }
+    }
+  }
+}
+
+// The group's [lo, hi] into range_out: local atomics, then one global atomic min and max.
+FAST_INLINE void display_range_fold(__local int* range_local, __global int* range_out, uint flags, float lo,
+                                    float hi) {
+  if (!(flags & 256u)) return;  // uniform over the dispatch
+  if (lo <= hi) {
+    atomic_min(&range_local[0], ordered_int(lo));
+    atomic_max(&range_local[1], ordered_int(hi));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0 && range_local[0] <= range_local[1]) {
+    atomic_min(&range_out[0], range_local[0]);
+    atomic_max(&range_out[1], range_local[1]);
+  }
+}
+
+#endif

@@ -1,0 +1,195 @@
+// fast_epilogue.glsl — the ends of the fast path's real-input display passes (issue 6), included
+// by fast_fft.comp when R2C_SPLIT or DISPLAY_OUT is 1. The GLSL twin of kernels/fast_epilogue.cl
+// (see that file for the formulas): the last Stockham stage leaves its results in shared memory
+// (element i of local line l at lidx(l, i)) and the code here writes the pass's output.
+//
+// R2C_SPLIT 1 (rows, PRE_RADIX 1): binding 0 `data` is the real W x H image read as vec2 (M = N =
+//   W / 2); writes X[k], k = 0 .. M, of each row to binding 2 `half_out` ((M + 1) x H vec2,
+//   row-major), with binding 3 `split_tw` = exp(-2 pi i k / W), k <= M; invocation 0 of group 0
+//   empties binding 4 `range_clear` (ivec2 (INT_MAX, INT_MIN)).
+// DISPLAY_OUT 1 (columns, SPLIT_GLOBAL 0): binding 0 `data` is the (W/2 + 1) x H half spectrum
+//   (u_lines = W/2 + 1 = u_row_pitch); each bin X[kx, ky] and its mirror conj at (W - kx, H - ky)
+//   go to image unit 0 (rgba8, W x H, row y = display row y) as spectrum_colorize.comp would
+//   colour them: binding 2 `lut` (256 uint 0x00BBGGRR), binding 3 `range_in` (the range as
+//   order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min
+//   and max folded in, one atomic pair per work-group).
+//   Uniforms: u_flags (bit 0 shift, bit 1 log, bits 4..7 component, bit 8 auto range), u_lo,
+//   u_hi (fixed range), u_gain.
+//
+// Defines: those of fast_fft.comp, and R2C_SPLIT / DISPLAY_OUT (0 or 1, not both).
+
+#if R2C_SPLIT != 0 && DISPLAY_OUT != 0
+#error "fast_epilogue.glsl: R2C_SPLIT and DISPLAY_OUT are exclusive"
+#endif
+#if R2C_SPLIT != 0 && (AXIS_COLS != 0 || PRE_RADIX != 1)
+#error "fast_epilogue.glsl: R2C_SPLIT needs AXIS_COLS 0 and PRE_RADIX 1"
+#endif
+#if DISPLAY_OUT != 0 && (AXIS_COLS == 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
+#error "fast_epilogue.glsl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
+#endif
+
+const int EP_INT_MAX = 2147483647;
+const int EP_INT_MIN = -2147483647 - 1;
+
+#if R2C_SPLIT != 0
+
+layout(std430, binding = 2) writeonly buffer HalfOut { vec2 half_out[]; };
+layout(std430, binding = 3) readonly buffer SplitTwiddles { vec2 split_tw[]; };
+layout(std430, binding = 4) buffer RangeClear { int range_clear[]; };
+
+void r2c_begin() {
+  if (gl_WorkGroupID.x == 0u && gl_WorkGroupID.y == 0u && gl_LocalInvocationID.x == 0u) {
+    range_clear[0] = EP_INT_MAX;
+    range_clear[1] = EP_INT_MIN;
+  }
+}
+
+void r2c_split() {
+  const uint per = uint(M) + 1u;
+  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * per; b += uint(THREADS)) {
+    uint l = b / per, k = b - l * per;
+    uint line = g_first_line + l;
+    if (line < u_lines) {
+      vec2 zk = lm[lidx(l, k == uint(M) ? 0u : k)];
+      vec2 zm = lm[lidx(l, k == 0u ? 0u : uint(M) - k)];
+      vec2 zc = vec2(zm.x, -zm.y);
+      vec2 even_part = 0.5 * (zk + zc);                         // DFT of x[2n]
+      vec2 odd_part = cmul_fast(split_tw[k], 0.5 * (zk - zc));  // w^k i DFT of x[2n+1]
+      half_out[line * per + k] = even_part + vec2(odd_part.y, -odd_part.x);
+    }
+  }
+}
+
+#define EPILOGUE_BEGIN() r2c_begin()
+#define EPILOGUE(Q) r2c_split()
+#define EPILOGUE_END()
+
+#else  // DISPLAY_OUT
+
+layout(std430, binding = 2) readonly buffer Lut { uint lut[]; };
+layout(std430, binding = 3) readonly buffer RangeIn { int range_in[]; };
+layout(std430, binding = 4) buffer RangeOut { int range_out[]; };
+layout(rgba8, binding = 0) writeonly uniform image2D u_image;
+
+uniform uint u_flags;
+uniform float u_lo;
+uniform float u_hi;
+uniform float u_gain;
+
+shared int range_local[2];
+float g_ep_lo, g_ep_hi;  // this invocation's finite min and max
+vec2 g_ep_range;         // the range the colours use
+
+int ordered_int(float v) {
+  int b = floatBitsToInt(v);
+  return b >= 0 ? b : b ^ 0x7fffffff;
+}
+float ordered_float(int i) { return intBitsToFloat(i >= 0 ? i : i ^ 0x7fffffff); }
+
+void display_begin() {
+  g_ep_lo = 1.0 / 0.0;
+  g_ep_hi = -1.0 / 0.0;
+  g_ep_range = vec2(u_lo, u_hi);
+  if ((u_flags & 256u) != 0u) {
+    int lo = range_in[0], hi = range_in[1];
+    g_ep_range = lo > hi ? vec2(0.0) : vec2(ordered_float(lo), ordered_float(hi));
+  }
+  if (gl_LocalInvocationID.x == 0u) {
+    range_local[0] = EP_INT_MAX;
+    range_local[1] = EP_INT_MIN;
+  }
+}
+
+float ep_arg(vec2 c) { return (c.x == 0.0 && c.y == 0.0) ? 0.0 : atan(c.y, c.x); }
+float ep_signed_log(float v) { return sign(v) * log(1.0 + abs(v)); }
+float ep_byte(float v) { return v > 0.0 ? (v >= 1.0 ? 255.0 : floor(v * 255.0 + 0.5)) : 0.0; }
+
+// As spectrum_colorize.comp's hsv_to_rgb8 with s = 1.
+vec3 ep_hue(float h, float v) {
+  h -= floor(h);
+  if (isinf(h) || isnan(h)) h = 0.0;
+  v = clamp(v, 0.0, 1.0);
+  float h6 = h * 6.0;
+  int sector = min(int(h6), 5);
+  float f = h6 - float(sector);
+  float p = v * (1.0 - 1.0), q = v * (1.0 - f), u = v * (1.0 - (1.0 - f));  // as the core's, op for op
+  vec3 rgb;
+  if (sector == 0) rgb = vec3(v, u, p);
+  else if (sector == 1) rgb = vec3(q, v, p);
+  else if (sector == 2) rgb = vec3(p, v, u);
+  else if (sector == 3) rgb = vec3(p, q, v);
+  else if (sector == 4) rgb = vec3(u, p, v);
+  else rgb = vec3(v, p, q);
+  return vec3(ep_byte(rgb.r), ep_byte(rgb.g), ep_byte(rgb.b));
+}
+
+void ep_pixel(uint px, uint py, vec2 x) {
+  uint component = (u_flags >> 4) & 15u;
+  bool log_scale = (u_flags & 2u) != 0u;
+  float v;
+  if (component == 1u) v = ep_arg(x);
+  else if (component == 2u) v = log_scale ? ep_signed_log(x.x) : x.x;
+  else if (component == 3u) v = log_scale ? ep_signed_log(x.y) : x.y;
+  else {
+    float m = length(x);
+    v = log_scale ? log(1.0 + m) : m;
+  }
+  if (!isinf(v) && !isnan(v)) {
+    g_ep_lo = min(g_ep_lo, v);
+    g_ep_hi = max(g_ep_hi, v);
+  }
+  float t = 0.0;
+  if (g_ep_range.y > g_ep_range.x) {
+    t = u_gain * (v - g_ep_range.x) / (g_ep_range.y - g_ep_range.x);
+    t = isnan(t) ? 0.0 : clamp(t, 0.0, 1.0);
+  }
+  vec3 rgb8;
+  if (component == 4u) {
+    const float pi = 3.14159265358979;
+    rgb8 = ep_hue((ep_arg(x) + pi) / (2.0 * pi), t);
+  } else {
+    uint c = lut[uint(floor(t * 255.0 + 0.5))];
+    rgb8 = vec3(float(c & 0xFFu), float((c >> 8) & 0xFFu), float((c >> 16) & 0xFFu));
+  }
+  imageStore(u_image, ivec2(px, py), vec4(rgb8 / 255.0, 1.0));
+}
+
+// Sub-transform q's values X[kx, q + PRE_RADIX k] to pixels (and their mirrors).
+void display_epilogue(uint q) {
+  uint width = 2u * (u_lines - 1u), height = uint(N);
+  bool shift = (u_flags & 1u) != 0u;
+  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
+    uint l = b % uint(LINES), k = b / uint(LINES);
+    uint kx = g_first_line + l;
+    if (kx < u_lines) {
+      uint ky = q + uint(PRE_RADIX) * k;
+      vec2 x = lm[lidx(l, k)];
+      ep_pixel(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, x);
+      if (kx > 0u && kx < width / 2u) {
+        uint mx = width - kx, my = ky == 0u ? 0u : height - ky;
+        ep_pixel(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, vec2(x.x, -x.y));
+      }
+    }
+  }
+}
+
+void display_end() {
+  if ((u_flags & 256u) != 0u) {  // uniform over the dispatch
+    if (g_ep_lo <= g_ep_hi) {
+      atomicMin(range_local[0], ordered_int(g_ep_lo));
+      atomicMax(range_local[1], ordered_int(g_ep_hi));
+    }
+    memoryBarrierShared();
+    barrier();
+    if (gl_LocalInvocationID.x == 0u && range_local[0] <= range_local[1]) {
+      atomicMin(range_out[0], range_local[0]);
+      atomicMax(range_out[1], range_local[1]);
+    }
+  }
+}
+
+#define EPILOGUE_BEGIN() display_begin()
+#define EPILOGUE(Q) display_epilogue(Q)
+#define EPILOGUE_END() display_end()
+
+#endif

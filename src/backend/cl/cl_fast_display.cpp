@@ -1,0 +1,233 @@
+#include "backend/cl/cl_fast_display.h"
+
+#include <climits>
+#include <string>
+
+#include "core/errors.h"
+
+namespace fftscope::cl_detail {
+namespace {
+
+std::string define_options(const fast::AxisPlan& plan, const char* extra) {
+  std::string options;
+  for (const auto& [name, value] : plan.defines()) options += " -D " + name + "=" + value;
+  return options + extra;
+}
+
+Mem make_buffer(cl_context context, cl_mem_flags flags, std::size_t bytes, const void* host = nullptr) {
+  cl_int err = CL_SUCCESS;
+  Mem m(clCreateBuffer(context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, const_cast<void*>(host), &err));
+  check(err, "clCreateBuffer(fast display)");
+  return m;
+}
+
+Mem twiddle_buffer(cl_context context, std::uint32_t n, std::size_t count) {
+  std::vector<Complex> table = fast::twiddle_table(n);
+  table.resize(count);
+  return make_buffer(context, CL_MEM_READ_ONLY, table.size() * sizeof(Complex), table.data());
+}
+
+constexpr cl_int empty_range[2] = {INT_MAX, INT_MIN};
+
+}  // namespace
+
+ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
+                             fast::Tuning tuning)
+    : context_(context), device_(device), queue_(queue), programs_(programs), tuning_(tuning) {
+  tuning_.split_global = 0;  // the display epilogue follows the split through registers only
+  // The display epilogue's range needs 8 bytes of local memory beside the lines.
+  limits_ = fast_limits(device);
+  limits_.local_bytes -= 16;
+}
+
+std::optional<fast::AxisPlan> ClFastDisplay::plan_rows(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
+  // The split needs each row's whole Z in local memory at once: fewer rows per group rather
+  // than a split of the row (which the planner prefers at the larger group).
+  const auto m = static_cast<std::uint32_t>(width / 2);
+  fast::Tuning t = tuning_;
+  for (;; t.row_elements /= 2) {
+    auto plan = fast::plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits_, t);
+    if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;
+    if (!plan || t.row_elements < m) return std::nullopt;
+  }
+}
+
+std::optional<fast::AxisPlan> ClFastDisplay::plan_cols(std::size_t width, std::size_t height) const {
+  if (width < 4 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2 + 1),
+                              limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
+  if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices, (W/2+1) H float2
+  return plan_rows(width, height).has_value() && plan_cols(width, height).has_value();
+}
+
+cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
+  cl_kernel kernel = programs_.kernel({"fast_fft.cl", define_options(plan, extra)}, "fast_fft");
+  std::size_t kernel_max = 0;
+  check(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, nullptr),
+        "clGetKernelWorkGroupInfo");
+  if (kernel_max < plan.threads)
+    throw BackendError("OpenCL fast display: " + plan.describe() + " needs " + std::to_string(plan.threads) +
+                       " work-items per group, the compiled kernel allows " + std::to_string(kernel_max));
+  return kernel;
+}
+
+void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
+  if (row_kernel_ && width == width_ && height == height_) return;
+  row_kernel_ = display_kernel_ = nullptr;
+  if (!supports(width, height))
+    throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
+                       " is not supported (odd width, a prime factor above 13, or rows too long for local memory)");
+  rows_ = plan_rows(width, height);
+  cols_ = plan_cols(width, height);
+  row_kernel_ = build(*rows_, " -D R2C_SPLIT=1");
+  display_kernel_ = build(*cols_, " -D DISPLAY_OUT=1");
+  const std::size_t half_w = width / 2 + 1;
+  real_ = make_buffer(context_, CL_MEM_READ_ONLY, width * height * sizeof(float));
+  half_ = make_buffer(context_, CL_MEM_READ_WRITE, half_w * height * sizeof(Complex));
+  rgba_ = make_buffer(context_, CL_MEM_READ_WRITE, width * height * 4);
+  lut_ = make_buffer(context_, CL_MEM_READ_ONLY, 256 * 4);
+  for (Mem& r : ranges_) r = make_buffer(context_, CL_MEM_READ_WRITE, sizeof empty_range, empty_range);
+  row_twiddles_ = twiddle_buffer(context_, rows_->n, rows_->n);
+  col_twiddles_ = twiddle_buffer(context_, cols_->n, cols_->n);
+  split_twiddles_ = twiddle_buffer(context_, static_cast<std::uint32_t>(width), half_w);  // w_W^k, k <= W/2
+  lut_colormap_ = -1;
+  acc_ = 0;
+  range_known_ = false;
+  width_ = width;
+  height_ = height;
+}
+
+void ClFastDisplay::upload(const RealImage& image) {
+  if (!row_kernel_ || image.width != width_ || image.height != height_)
+    throw BackendError("OpenCL fast display: upload() of a " + std::to_string(image.width) + "x" +
+                       std::to_string(image.height) + " image without prepare() for that size");
+  check(clEnqueueWriteBuffer(queue_, real_.get(), CL_TRUE, 0, image.data.size() * sizeof(float), image.data.data(), 0,
+                             nullptr, nullptr),
+        "clEnqueueWriteBuffer (real image)");
+  range_known_ = false;
+}
+
+void ClFastDisplay::set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddles, std::size_t lines,
+                                    std::size_t row_pitch) {
+  const cl_uint l = static_cast<cl_uint>(lines), pitch = static_cast<cl_uint>(row_pitch);
+  const cl_float one = 1.0f;
+  check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &data), "clSetKernelArg(display data)");
+  check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &twiddles), "clSetKernelArg(display twiddles)");
+  check(clSetKernelArg(kernel, 2, sizeof(cl_uint), &l), "clSetKernelArg(display lines)");
+  check(clSetKernelArg(kernel, 3, sizeof(cl_uint), &pitch), "clSetKernelArg(display row_pitch)");
+  check(clSetKernelArg(kernel, 4, sizeof(cl_float), &one), "clSetKernelArg(display conj_sign)");
+  check(clSetKernelArg(kernel, 5, sizeof(cl_float), &one), "clSetKernelArg(display scale)");
+}
+
+FastDispatch ClFastDisplay::enqueue(cl_kernel kernel, const fast::AxisPlan& p, std::size_t lines, const char* name,
+                                    std::uint64_t bytes) {
+  const std::uint64_t groups = p.groups(lines);
+  const std::uint64_t gx = groups <= 65535 ? groups : 65535;
+  const std::uint64_t gy = (groups + gx - 1) / gx;
+  const std::size_t global[2] = {static_cast<std::size_t>(gx * p.threads), static_cast<std::size_t>(gy)};
+  const std::size_t local[2] = {p.threads, 1};
+  cl_event ev = nullptr;
+  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, &ev),
+        (std::string("clEnqueueNDRangeKernel(") + name + ")").c_str());
+  FastDispatch d{Event(ev), {}};
+  d.record.kernel = name;
+  d.record.axis = p.axis;
+  d.record.stage = -1;
+  d.record.radix = 0;
+  d.record.global_size = {static_cast<std::uint32_t>(global[0]), static_cast<std::uint32_t>(global[1]), 1};
+  d.record.bytes = bytes;
+  d.record.note = p.describe();
+  return d;
+}
+
+std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings& settings, bool previous_range) {
+  if (!row_kernel_) throw BackendError("OpenCL fast display: enqueue_display() before prepare()");
+  if (lut_colormap_ != static_cast<int>(settings.colormap)) {
+    std::vector<std::uint8_t> lut(256 * 4, 255);
+    const auto& table = colormap_table(settings.colormap);
+    for (std::size_t i = 0; i < 256; ++i)
+      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
+    check(clEnqueueWriteBuffer(queue_, lut_.get(), CL_TRUE, 0, lut.size(), lut.data(), 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer (display colormap)");
+    lut_colormap_ = static_cast<int>(settings.colormap);
+  }
+  const std::size_t half_w = width_ / 2 + 1, pixels = width_ * height_;
+  const int key = static_cast<int>(settings.component) * 2 + (settings.scale == SpectrumScale::log ? 1 : 0);
+  if (key != range_key_) range_known_ = false;
+  range_key_ = key;
+
+  std::vector<FastDispatch> out;
+  // Rows: real image -> half spectrum; also empties this frame's range accumulator.
+  cl_mem acc = ranges_[acc_].get(), half = half_.get(), split = split_twiddles_.get();
+  set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
+  check(clSetKernelArg(row_kernel_, 6, sizeof(cl_mem), &half), "clSetKernelArg(r2c out)");
+  check(clSetKernelArg(row_kernel_, 7, sizeof(cl_mem), &split), "clSetKernelArg(r2c split twiddles)");
+  check(clSetKernelArg(row_kernel_, 8, sizeof(cl_mem), &acc), "clSetKernelArg(r2c range)");
+  out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", pixels * 4 + half_w * height_ * 8));
+
+  const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+                        (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
+  const cl_float lo = settings.range_min, hi = settings.range_max, gain = settings.gain;
+  cl_mem rgba = rgba_.get(), lut = lut_.get();
+  const auto columns = [&] {
+    cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get();
+    set_common_args(display_kernel_, half_.get(), col_twiddles_.get(), half_w, half_w);
+    cl_uint index = 6;
+    for (cl_mem m : {rgba, lut, in, accumulate})
+      check(clSetKernelArg(display_kernel_, index++, sizeof(cl_mem), &m), "clSetKernelArg(display buffers)");
+    check(clSetKernelArg(display_kernel_, index++, sizeof flags, &flags), "clSetKernelArg(display flags)");
+    for (cl_float v : {lo, hi, gain})
+      check(clSetKernelArg(display_kernel_, index++, sizeof v, &v), "clSetKernelArg(display range)");
+    out.push_back(enqueue(display_kernel_, *cols_, half_w, "fast_cols_display", half_w * height_ * 8 + pixels * 4));
+    acc_ = 1 - acc_;  // this frame's range is the next frame's
+  };
+  if (settings.auto_range && !range_known_ && !previous_range) {
+    // The range of this image is not known yet: one pass to find it (its pixels are redrawn).
+    columns();
+    check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
+                               nullptr),
+          "clEnqueueWriteBuffer (display range)");
+  }
+  columns();
+  range_known_ = settings.auto_range;
+  return out;
+}
+
+std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
+  if (!row_kernel_) throw BackendError("OpenCL fast display: enqueue_half_spectrum() before prepare()");
+  const std::size_t half_w = width_ / 2 + 1;
+  std::vector<FastDispatch> out;
+  cl_mem acc = ranges_[acc_].get(), half = half_.get(), split = split_twiddles_.get();
+  set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
+  check(clSetKernelArg(row_kernel_, 6, sizeof(cl_mem), &half), "clSetKernelArg(r2c out)");
+  check(clSetKernelArg(row_kernel_, 7, sizeof(cl_mem), &split), "clSetKernelArg(r2c split twiddles)");
+  check(clSetKernelArg(row_kernel_, 8, sizeof(cl_mem), &acc), "clSetKernelArg(r2c range)");
+  out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8));
+  cl_kernel cols = build(*cols_, "");
+  set_common_args(cols, half_.get(), col_twiddles_.get(), half_w, half_w);
+  out.push_back(enqueue(cols, *cols_, half_w, "fast_cols", half_w * height_ * 16));
+  return out;
+}
+
+RgbaImage ClFastDisplay::download_rgba() {
+  RgbaImage out(width_, height_);
+  check(clEnqueueReadBuffer(queue_, rgba_.get(), CL_TRUE, 0, out.data.size(), out.data.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer (display)");
+  return out;
+}
+
+ComplexImage ClFastDisplay::download_half() {
+  ComplexImage out(width_ / 2 + 1, height_);
+  check(clEnqueueReadBuffer(queue_, half_.get(), CL_TRUE, 0, out.data.size() * sizeof(Complex), out.data.data(), 0,
+                            nullptr, nullptr),
+        "clEnqueueReadBuffer (half spectrum)");
+  return out;
+}
+
+}  // namespace fftscope::cl_detail

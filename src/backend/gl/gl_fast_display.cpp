@@ -1,0 +1,277 @@
+#include "backend/gl/gl_fast_display.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "backend/gl/gl_fast_path.h"
+#include "core/errors.h"
+
+namespace fftscope::detail {
+namespace {
+
+constexpr GLint empty_range[2] = {INT_MAX, INT_MIN};
+
+GLuint make_buffer(std::size_t bytes, const void* data, GLenum usage) {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), data, usage);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return id;
+}
+
+GLuint twiddle_buffer(std::uint32_t n, std::size_t count) {
+  std::vector<Complex> table = fast::twiddle_table(n);
+  table.resize(count);
+  return make_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
+}
+
+void write_buffer(GLuint id, std::size_t bytes, const void* data) {
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+
+GLuint make_texture(std::size_t width, std::size_t height) {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(width), static_cast<GLsizei>(height));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return id;
+}
+
+RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
+  RgbaImage out(width, height);
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, out.data.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return out;
+}
+
+}  // namespace
+
+GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
+    : programs_(programs), timers_(timers), tuning_(tuning) {
+  tuning_.split_global = 0;  // the display epilogue follows the split through registers only
+  // The display epilogue's range needs 8 bytes of shared memory beside the lines.
+  limits_ = fast_limits();
+  limits_.local_bytes = limits_.local_bytes > 16 ? limits_.local_bytes - 16 : 0;
+}
+
+GlFastDisplay::~GlFastDisplay() {
+  release();
+  if (fallback_texture_) glDeleteTextures(1, &fallback_texture_);
+}
+
+void GlFastDisplay::release() {
+  for (unsigned* id : {&real_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_, &col_twiddles_,
+                       &split_twiddles_}) {
+    if (*id) glDeleteBuffers(1, id);
+    *id = 0;
+  }
+  if (texture_) glDeleteTextures(1, &texture_);
+  texture_ = 0;
+}
+
+std::optional<fast::AxisPlan> GlFastDisplay::plan_rows(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
+  // Each row's whole Z in shared memory: fewer rows per group rather than a split row.
+  const auto m = static_cast<std::uint32_t>(width / 2);
+  fast::Tuning t = tuning_;
+  for (;; t.row_elements /= 2) {
+    auto plan = fast::plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits_, t);
+    if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;
+    if (!plan || t.row_elements < m) return std::nullopt;
+  }
+}
+
+std::optional<fast::AxisPlan> GlFastDisplay::plan_cols(std::size_t width, std::size_t height) const {
+  if (width < 4 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height),
+                              static_cast<std::uint32_t>(width / 2 + 1), limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
+  if (width * height >= (std::size_t{1} << 30)) return false;
+  const auto rows = plan_rows(width, height);
+  const auto cols = plan_cols(width, height);
+  if (!rows || !cols) return false;
+  return std::max(rows->groups(height), cols->groups(width / 2 + 1)) <= std::uint64_t{65535} * 65535;
+}
+
+ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const char* epilogue) const {
+  ProgramKey k;
+  k.shader = "fast_fft.comp";
+  for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
+  if (epilogue) k.defines[epilogue] = "1";
+  k.local_x = plan.threads;
+  k.local_y = 1;
+  return k;
+}
+
+void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
+  if (texture_ && width == width_ && height == height_) return;
+  release();
+  rows_.reset();
+  cols_.reset();
+  if (!supports(width, height))
+    throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
+                       " is not supported (odd width, a prime factor above 13, or rows too long for shared memory)");
+  auto rows = plan_rows(width, height);
+  auto cols = plan_cols(width, height);
+  programs_.get(key(*rows, "R2C_SPLIT"));  // compile now: errors surface here
+  programs_.get(key(*cols, "DISPLAY_OUT"));
+  const std::size_t half_w = width / 2 + 1;
+  real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  half_ = make_buffer(half_w * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  lut_ = make_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
+  for (unsigned& r : ranges_) r = make_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
+  row_twiddles_ = twiddle_buffer(rows->n, rows->n);
+  col_twiddles_ = twiddle_buffer(cols->n, cols->n);
+  split_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width), half_w);
+  texture_ = make_texture(width, height);
+  rows_ = rows;
+  cols_ = cols;
+  lut_colormap_ = -1;
+  acc_ = 0;
+  range_known_ = false;
+  width_ = width;
+  height_ = height;
+}
+
+
+unsigned GlFastDisplay::fallback_texture(std::size_t width, std::size_t height) {
+  if (fallback_texture_ && (width != fallback_width_ || height != fallback_height_)) {
+    glDeleteTextures(1, &fallback_texture_);
+    fallback_texture_ = 0;
+  }
+  if (!fallback_texture_) fallback_texture_ = make_texture(width, height);
+  fallback_width_ = width;
+  fallback_height_ = height;
+  return fallback_texture_;
+}
+
+RgbaImage GlFastDisplay::download_fallback() { return read_texture(fallback_texture_, fallback_width_, fallback_height_); }
+
+void GlFastDisplay::upload(const RealImage& image) {
+  if (!texture_ || image.width != width_ || image.height != height_)
+    throw BackendError("OpenGL fast display: upload() of a " + std::to_string(image.width) + "x" +
+                       std::to_string(image.height) + " image without prepare() for that size");
+  write_buffer(real_, image.data.size() * sizeof(float), image.data.data());
+  range_known_ = false;
+}
+
+void GlFastDisplay::dispatch(const fast::AxisPlan& p, const char* epilogue, std::size_t lines, std::size_t row_pitch,
+                             const char* name, std::uint64_t bytes) {
+  Program& program = programs_.get(key(p, epilogue));
+  glUseProgram(program.id);
+  glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
+  glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
+  glUniform1f(program.location("u_conj_sign"), 1.0f);
+  glUniform1f(program.location("u_scale"), 1.0f);
+  const std::uint64_t groups = p.groups(lines);
+  const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
+  const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
+  TimingRecord record;
+  record.kernel = name;
+  record.axis = p.axis;
+  record.stage = -1;
+  record.radix = 0;
+  record.global_size = {gx * p.threads, gy, 1};
+  record.bytes = bytes;
+  record.note = p.describe();
+  if (timers_) timers_->begin(std::move(record));
+  glDispatchCompute(gx, gy, 1);
+  if (timers_) timers_->end();
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                  GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool previous_range) {
+  if (!texture_) throw BackendError("OpenGL fast display: dispatch_display() before prepare()");
+  if (lut_colormap_ != static_cast<int>(settings.colormap)) {
+    std::vector<std::uint32_t> lut(256);
+    const auto& table = colormap_table(settings.colormap);
+    for (std::size_t i = 0; i < 256; ++i)
+      lut[i] = std::uint32_t{table[i][0]} | (std::uint32_t{table[i][1]} << 8) | (std::uint32_t{table[i][2]} << 16);
+    write_buffer(lut_, lut.size() * 4, lut.data());
+    lut_colormap_ = static_cast<int>(settings.colormap);
+  }
+  const std::size_t half_w = width_ / 2 + 1, pixels = width_ * height_;
+  const int range_key = static_cast<int>(settings.component) * 2 + (settings.scale == SpectrumScale::log ? 1 : 0);
+  if (range_key != range_key_) range_known_ = false;
+  range_key_ = range_key;
+
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, real_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);  // emptied for this frame
+  dispatch(*rows_, "R2C_SPLIT", height_, width_ / 2, "fast_r2c_rows", pixels * 4 + half_w * height_ * 8);
+
+  const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+                       (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
+  const auto columns = [&] {
+    Program& program = programs_.get(key(*cols_, "DISPLAY_OUT"));
+    glUseProgram(program.id);
+    glUniform1ui(program.location("u_flags"), flags);
+    glUniform1f(program.location("u_lo"), settings.range_min);
+    glUniform1f(program.location("u_hi"), settings.range_max);
+    glUniform1f(program.location("u_gain"), settings.gain);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lut_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
+    glBindImageTexture(0, texture_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    dispatch(*cols_, "DISPLAY_OUT", half_w, half_w, "fast_cols_display", half_w * height_ * 8 + pixels * 4);
+    acc_ = 1 - acc_;  // this frame's range is the next frame's
+  };
+  if (settings.auto_range && !range_known_ && !previous_range) {
+    // The range of this image is not known yet: one pass to find it (its pixels are redrawn).
+    columns();
+    write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
+  }
+  columns();
+  range_known_ = settings.auto_range;
+}
+
+void GlFastDisplay::dispatch_half_spectrum() {
+  if (!texture_) throw BackendError("OpenGL fast display: dispatch_half_spectrum() before prepare()");
+  const std::size_t half_w = width_ / 2 + 1;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, real_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
+  dispatch(*rows_, "R2C_SPLIT", height_, width_ / 2, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
+  dispatch(*cols_, nullptr, half_w, half_w, "fast_cols", half_w * height_ * 16);
+}
+
+RgbaImage GlFastDisplay::download_rgba() { return read_texture(texture_, width_, height_); }
+
+ComplexImage GlFastDisplay::download_half() {
+  ComplexImage out(width_ / 2 + 1, height_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, half_);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(out.data.size() * sizeof(Complex)),
+                     out.data.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return out;
+}
+
+}  // namespace fftscope::detail

@@ -1,0 +1,82 @@
+#pragma once
+// The OpenGL real-input display path (issue 6): the GLSL twin of cl_fast_display.h. A real
+// W x H image (W even) becomes its shifted, colour-mapped spectrum display in two dispatches of
+// shaders/fast_fft.comp with the epilogues of shaders/fast_epilogue.glsl: R2C rows into a
+// (W/2 + 1) x H half spectrum, then its columns writing the pixels (each bin and its Hermitian
+// mirror) into an RGBA8 texture by imageStore. Internal to the GL backend; the caller's GL
+// context must be current.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "backend/fast_axis_plan.h"
+#include "backend/gl/gl_programs.h"
+#include "backend/gl/gl_timers.h"
+#include "core/spectrum.h"
+#include "core/types.h"
+
+namespace fftscope::detail {
+
+class GlFastDisplay {
+ public:
+  /// Borrows the backend's program cache and timers (timers may be null: no records).
+  GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()));
+  ~GlFastDisplay();
+  GlFastDisplay(const GlFastDisplay&) = delete;
+  GlFastDisplay& operator=(const GlFastDisplay&) = delete;
+
+  /// True when a width x height real image can take this path (width even and >= 4, height >= 2,
+  /// W/2-point rows whole in shared memory, a column plan). Never throws.
+  bool supports(std::size_t width, std::size_t height) const;
+  /// Plans, compiles the two programs, allocates the buffers and the texture; cheap when the
+  /// size did not change. Throws BackendError when unsupported or a compile fails.
+  void prepare(std::size_t width, std::size_t height);
+  /// Copies the image (prepared size, row-major float) to the GPU.
+  void upload(const RealImage& image);
+  /// Dispatches the R2C rows and the display columns (twice when auto_range needs the range of
+  /// a new image first, unless previous_range), timed as "fast_r2c_rows" / "fast_cols_display".
+  void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
+  /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
+  /// 2D R2C transform, read with download_half().
+  void dispatch_half_spectrum();
+
+  /// The texture (GL_RGBA8, W x H, row y = display row y) the display is written to.
+  unsigned texture() const { return texture_; }
+  RgbaImage download_rgba();
+  ComplexImage download_half();
+
+  /// A W x H GL_RGBA8 texture kept for the backend's complex fallback (odd widths), made or
+  /// remade at that size; and its contents read back.
+  unsigned fallback_texture(std::size_t width, std::size_t height);
+  unsigned fallback_texture_id() const { return fallback_texture_; }
+  RgbaImage download_fallback();
+
+  const fast::AxisPlan& row_plan() const { return *rows_; }
+  const fast::AxisPlan& col_plan() const { return *cols_; }
+
+ private:
+  std::optional<fast::AxisPlan> plan_rows(std::size_t width, std::size_t height) const;
+  std::optional<fast::AxisPlan> plan_cols(std::size_t width, std::size_t height) const;
+  ProgramKey key(const fast::AxisPlan& plan, const char* epilogue) const;
+  void dispatch(const fast::AxisPlan& plan, const char* epilogue, std::size_t lines, std::size_t row_pitch,
+                const char* name, std::uint64_t bytes);
+  void release();
+
+  ProgramCache& programs_;
+  DispatchTimers* timers_;
+  fast::Tuning tuning_;
+  fast::DeviceLimits limits_;
+  std::size_t width_ = 0, height_ = 0;
+  std::optional<fast::AxisPlan> rows_, cols_;
+  // GLuint objects.
+  unsigned real_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0, col_twiddles_ = 0,
+           split_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
+  std::size_t fallback_width_ = 0, fallback_height_ = 0;
+  int lut_colormap_ = -1;
+  int acc_ = 0;
+  bool range_known_ = false;
+  int range_key_ = -1;
+};
+
+}  // namespace fftscope::detail

@@ -1,0 +1,138 @@
+// The real-input display entries of the sweep (issue 6), fftscope's side: a real image in, the
+// shifted log-magnitude display out, through Backend::execute_real_display. A run's time is the
+// sum of its dispatches' GPU timer records ("fast_r2c_rows" + "fast_cols_display").
+#include <fftw3.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+
+#include "backend/backend.h"
+#include "bench/bench.h"
+#include "core/timing.h"
+
+namespace fftscope::bench::detail {
+namespace {
+
+class FftscopeDisplay final : public Implementation {
+ public:
+  FftscopeDisplay(const std::string& backend, BenchSize size, const std::string& cl_device)
+      : size_(size), settings_(display_settings(size)) {
+    BackendOptions options;
+    options.cl_device = cl_device;
+    backend_ = make_backend(parse_backend(backend), options);
+    if (backend_->real_display_path(size.width, size.height) != RealDisplayPath::fused)
+      throw std::runtime_error("fftscope " + backend + ": " + std::to_string(size.width) + "x" +
+                               std::to_string(size.height) + " takes the real display path '" +
+                               to_string(backend_->real_display_path(size.width, size.height)) +
+                               "', not the fused one (odd width, or a size the fast path does not plan)");
+    // FFTSCOPE_BENCH_DISPLAY_AUTO=1: auto range (previous frame's, atomics in the column pass).
+    if (const char* env = std::getenv("FFTSCOPE_BENCH_DISPLAY_AUTO"); env && std::string(env) == "1")
+      settings_.auto_range = true;
+  }
+  std::string device() const override { return backend_->device_name(); }
+  std::string timer() const override {
+    return (host_measured_ ? std::string("host clock around each dispatch (driver timer unusable)")
+                           : std::string("GPU timers, sum of dispatches (R2C rows + display columns)")) +
+           breakdown_;
+  }
+  void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
+  std::vector<double> time_runs(int warmup, int repeats) override {
+    backend_->take_timings();
+    const int runs = warmup + repeats;
+    for (int i = 0; i < runs; ++i) backend_->execute_real_display(settings_, true);
+    backend_->download_real_display();  // waits for the device: every timer is ready after it
+    std::map<std::uint64_t, double> ms_by_execution;
+    std::map<std::string, std::vector<double>> ms_by_kernel;  // after the warm-up, for the breakdown
+    for (const TimingRecord& r : backend_->take_timings()) {
+      if (r.execution == 0) continue;
+      ms_by_execution[r.execution] += r.milliseconds;
+      if (ms_by_execution.size() > static_cast<std::size_t>(warmup)) ms_by_kernel[r.kernel].push_back(r.milliseconds);
+      host_measured_ = host_measured_ || r.host_measured;
+    }
+    breakdown_.clear();
+    for (const auto& [kernel, ms] : ms_by_kernel) {
+      char part[96];
+      std::snprintf(part, sizeof part, "%s %s %.1f us x %.2f", breakdown_.empty() ? ":" : ",", kernel.c_str(),
+                    median(ms) * 1000.0, static_cast<double>(ms.size()) / repeats);
+      breakdown_ += part;
+    }
+    if (ms_by_execution.size() != static_cast<std::size_t>(runs))
+      throw std::runtime_error("fftscope display: expected timings of " + std::to_string(runs) + " executions, got " +
+                               std::to_string(ms_by_execution.size()));
+    std::vector<double> us;
+    int index = 0;
+    for (const auto& [execution, ms] : ms_by_execution)
+      if (index++ >= warmup) us.push_back(ms * 1000.0);
+    return us;
+  }
+  ComplexImage result() override { throw std::logic_error("fftscope display: no complex result (use self_check)"); }
+  std::optional<double> self_check(const ComplexImage& input) override {
+    backend_->execute_real_display(settings_);
+    const RgbaImage got = backend_->download_real_display();
+    backend_->take_timings();
+    return display_error(got, input, settings_);
+  }
+
+ private:
+  BenchSize size_;
+  SpectrumSettings settings_;
+  std::unique_ptr<Backend> backend_;
+  bool host_measured_ = false;
+  std::string breakdown_;  ///< per-kernel medians of the last time_runs(), for timer()
+};
+
+}  // namespace
+
+SpectrumSettings display_settings(BenchSize size) {
+  SpectrumSettings s;  // log magnitude, gray, shifted
+  s.auto_range = false;
+  s.range_min = 0.0f;
+  s.range_max = static_cast<float>(std::log1p(static_cast<double>(size.width) * static_cast<double>(size.height)));
+  return s;
+}
+
+RealImage real_part(const ComplexImage& input) {
+  RealImage out(input.width, input.height);
+  for (std::size_t i = 0; i < input.data.size(); ++i) out.data[i] = input.data[i].real();
+  return out;
+}
+
+double display_error(const RgbaImage& got, const ComplexImage& input, const SpectrumSettings& settings) {
+  const std::size_t w = input.width, h = input.height, n = w * h;
+  if (got.width != w || got.height != h || got.data.size() != n * 4) return 1.0;
+  auto* buf = static_cast<fftw_complex*>(fftw_malloc(sizeof(fftw_complex) * n));
+  for (std::size_t i = 0; i < n; ++i) {
+    buf[i][0] = input.data[i].real();
+    buf[i][1] = 0.0;
+  }
+  fftw_plan plan = fftw_plan_dft_2d(static_cast<int>(h), static_cast<int>(w), buf, buf, FFTW_FORWARD, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  ComplexImage spectrum(w, h);
+  for (std::size_t i = 0; i < n; ++i)
+    spectrum.data[i] = {static_cast<float>(buf[i][0]), static_cast<float>(buf[i][1])};
+  fftw_free(buf);
+  const RgbaImage want = render_spectrum(spectrum, settings);
+  // Colour index of each table entry (first occurrence), to compare colours as map steps.
+  std::map<std::array<std::uint8_t, 3>, int> index;
+  const auto& table = colormap_table(settings.colormap);
+  for (int i = 255; i >= 0; --i) index[table[static_cast<std::size_t>(i)]] = i;
+  std::size_t off = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto a = index.find({got.data[4 * p], got.data[4 * p + 1], got.data[4 * p + 2]});
+    const auto b = index.find({want.data[4 * p], want.data[4 * p + 1], want.data[4 * p + 2]});
+    if (a == index.end() || b == index.end() || std::abs(a->second - b->second) > 1 || got.data[4 * p + 3] != 255) ++off;
+  }
+  return static_cast<double>(off) / static_cast<double>(n);
+}
+
+std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
+                                                      const std::string& cl_device) {
+  return std::make_unique<FftscopeDisplay>(backend, size, cl_device);
+}
+
+}  // namespace fftscope::bench::detail

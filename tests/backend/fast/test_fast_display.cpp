@@ -1,0 +1,104 @@
+// The real-input display path (issue 6) through the Backend interface, for every GPU backend
+// compiled in: the fused path (R2C rows + display columns, two dispatches) for even widths and
+// the complex fallback for odd ones, both against core render_spectrum of the full spectrum.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "backend/backend.h"
+#include "core/errors.h"
+#include "display_reference.h"
+#include "support/gpu_skip.h"
+
+namespace fftscope {
+namespace {
+
+class RealDisplay : public ::testing::TestWithParam<BackendKind> {
+ protected:
+  std::unique_ptr<Backend> open(std::string& why) {
+    try {
+      return make_backend(GetParam());
+    } catch (const std::exception& e) {
+      why = e.what();
+      return nullptr;
+    }
+  }
+};
+
+std::vector<std::string> kernel_names(Backend& backend, std::uint64_t& execution) {
+  std::vector<std::string> names;
+  execution = 0;
+  for (const TimingRecord& r : backend.take_timings()) {
+    names.push_back(r.kernel);
+    if (execution == 0) execution = r.execution;
+    EXPECT_EQ(r.execution, execution) << r.kernel << ": every record of one call carries its execution";
+  }
+  return names;
+}
+
+TEST_P(RealDisplay, FusedPathMatchesRenderSpectrum) {
+  std::string why;
+  auto backend = open(why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  const std::size_t w = 64, h = 48;
+  ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused);
+  const RealImage image = test::random_real_image(w, h, 5);
+  const ComplexImage spectrum = test::full_spectrum(image);
+  backend->upload_real(image);
+  backend->take_timings();
+  SpectrumSettings settings;  // log magnitude, gray, auto range, shifted
+  backend->execute_real_display(settings);
+  test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings), settings.colormap,
+                             to_string(GetParam()) + " fused first frame");
+  std::uint64_t execution = 0;
+  // The first frame of an image with auto range finds the range with an extra column pass.
+  EXPECT_EQ(kernel_names(*backend, execution),
+            (std::vector<std::string>{"fast_r2c_rows", "fast_cols_display", "fast_cols_display"}));
+  EXPECT_GT(execution, 0u);
+  backend->execute_real_display(settings);
+  test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings), settings.colormap,
+                             to_string(GetParam()) + " fused second frame");
+  EXPECT_EQ(kernel_names(*backend, execution), (std::vector<std::string>{"fast_r2c_rows", "fast_cols_display"}));
+  if (GetParam() == BackendKind::gl) EXPECT_NE(backend->real_display_texture(), 0u);
+}
+
+TEST_P(RealDisplay, OddWidthTakesTheComplexFallback) {
+  std::string why;
+  auto backend = open(why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  const std::size_t w = 63, h = 48;
+  ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fallback);
+  const RealImage image = test::random_real_image(w, h, 9);
+  backend->upload_real(image);
+  backend->take_timings();
+  SpectrumSettings settings;
+  settings.colormap = Colormap::viridis;
+  backend->execute_real_display(settings);
+  test::expect_display_close(backend->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
+                             settings.colormap, to_string(GetParam()) + " fallback 63x48");
+  std::uint64_t execution = 0;
+  const auto names = kernel_names(*backend, execution);
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names[0], "fast_rows");
+  EXPECT_EQ(names[1], "fast_cols");
+}
+
+TEST(RealDisplayCpu, CpuBackendSaysNotSupported) {
+  auto backend = make_backend(BackendKind::cpu);
+  EXPECT_EQ(backend->real_display_path(64, 48), RealDisplayPath::none);
+  EXPECT_THROW(backend->upload_real(RealImage(64, 48)), BackendError);
+}
+
+std::vector<BackendKind> gpu_kinds() {
+  std::vector<BackendKind> kinds;
+  for (BackendKind k : compiled_backends())
+    if (k != BackendKind::cpu) kinds.push_back(k);
+  return kinds;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, RealDisplay, ::testing::ValuesIn(gpu_kinds()),
+                         [](const ::testing::TestParamInfo<BackendKind>& info) { return to_string(info.param); });
+
+}  // namespace
+}  // namespace fftscope
