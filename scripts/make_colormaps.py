@@ -2,7 +2,7 @@
 """Writes src/core/colormap_tables.inc: 256-entry RGB8 tables of the colormaps fftscope offers.
 
 The data come from matplotlib's listed colormaps (install matplotlib into the venv first:
-`.venv/bin/pip install matplotlib`, then `.venv/bin/python scripts/make_colormaps.py`).
+`bash scripts/setup.sh --plot`, then `.venv/bin/python scripts/make_colormaps.py`).
   viridis, magma, inferno: Stefan van der Walt, Nathaniel J. Smith (viridis also Eric Firing),
       released under CC0 1.0 (public domain dedication), https://bids.github.io/colormap/
   twilight: Bastian Bechtold (https://github.com/bastibe/twilight), as shipped in matplotlib,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots a `fftscope-cli bench --sweep --json` result: time per size for every implementation,
 with the two-pass copy-bandwidth limit as a line. Needs matplotlib (scripts/setup.sh puts it in
-.venv/ on request: `.venv/bin/pip install matplotlib`).
+.venv/ on request: `bash scripts/setup.sh --plot`).
 
 usage: plot_bench.py SWEEP.json OUT.png
 """
@@ -21,7 +21,7 @@ def main() -> int:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("plot_bench.py: matplotlib is not installed (.venv/bin/pip install matplotlib)", file=sys.stderr)
+        print("plot_bench.py: matplotlib is not installed (bash scripts/setup.sh --plot)", file=sys.stderr)
         return 4
     with open(sys.argv[1]) as f:
         sweep = json.load(f)
@@ -29,6 +29,10 @@ def main() -> int:
     sizes = sorted({(e["width"], e["height"]) for e in entries}, key=lambda s: s[0] * s[1])
     labels = [f"{w}x{h}" for w, h in sizes]
     fig, ax = plt.subplots(figsize=(11, 6))
+    # 15 implementations outnumber the colour cycle: a line style per implementation family.
+    styles = {"fftscope-gl": ("-", "o"), "fftscope-cl": ("-", "s"), "cufft": (":", "D"), "vkfft": (":", "^"),
+              "clfft": (":", "v"), "fftw": (":", "x")}
+    colors = iter(plt.get_cmap("tab20").colors)
     for impl in sorted({e["implementation"] for e in entries}):
         xs, ys = [], []
         for i, s in enumerate(sizes):
@@ -36,7 +40,8 @@ def main() -> int:
                 if e["implementation"] == impl and (e["width"], e["height"]) == s:
                     xs.append(i)
                     ys.append(e["median_us"])
-        ax.plot(xs, ys, marker="o", label=impl)
+        line, marker = next((v for k, v in styles.items() if impl.startswith(k)), ("-", "o"))
+        ax.plot(xs, ys, linestyle=line, marker=marker, color=next(colors), label=impl)
     bw = sweep.get("copy_bandwidth_gbs", 0)
     if bw:
         # Two passes (rows, columns), each one read and one write of complex64 data.

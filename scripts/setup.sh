@@ -43,3 +43,13 @@ if ! "$venv/bin/python" -c "import glad" 2>/dev/null; then
 else
   echo "setup: glad2 present"
 fi
+
+# `setup.sh --plot`: matplotlib for scripts/plot_bench.py (the benchmark's plot), in the same venv.
+if [ "${1:-}" = "--plot" ]; then
+  if ! "$venv/bin/python" -c "import matplotlib" 2>/dev/null; then
+    echo "setup: installing matplotlib from PyPI into $venv"
+    "$venv/bin/pip" install -q matplotlib
+  else
+    echo "setup: matplotlib present"
+  fi
+fi

@@ -356,9 +356,10 @@ int run_app(const GuiOptions& options) {
     switch_backend(app, kind);
     wait_for_backend(app);
     bool run = true;
-    if (!options.image.empty() && !load_image_source(app, options.image)) {
-      exit_code = exit_bad_input;
-      run = !test_mode;  // a test must not pass on a file it could not read
+    if (!options.image.empty()) {
+      // Decoded on the loader thread; no synthetic image is made meanwhile.
+      app.use_synthetic = false;
+      load_image_source(app, options.image, true);
     }
     std::fprintf(stderr, "fftscope: backend %s on %s%s\n", to_string(app.backend_kind).c_str(),
                  app.device_name.c_str(),
@@ -369,6 +370,10 @@ int run_app(const GuiOptions& options) {
     double previous_t0 = start_time, max_busy_frame_s = 0, sum_busy_frame_s = 0;
     bool previous_busy = false;
     int busy_frames = 0;
+    // The same for frames while an image file was being decoded.
+    double max_decode_frame_s = 0, sum_decode_frame_s = 0;
+    bool previous_decoding = false;
+    int decode_frames = 0;
     bool compared = false;
     // Soak: memory after the first round (warm-up) and at the end.
     int soak_step_index = 0, soak_frame_of_step = 0;
@@ -384,8 +389,15 @@ int run_app(const GuiOptions& options) {
         sum_busy_frame_s += t0 - previous_t0;
         ++busy_frames;
       }
+      const bool decoding_now = image_loading(app);
+      if (app.frame > 0 && previous_decoding && decoding_now) {
+        max_decode_frame_s = std::max(max_decode_frame_s, t0 - previous_t0);
+        sum_decode_frame_s += t0 - previous_t0;
+        ++decode_frames;
+      }
       previous_t0 = t0;
       previous_busy = busy_now;
+      previous_decoding = decoding_now;
       glfwPollEvents();
       if (options.mouse_x >= 0) glfwSetCursorPos(window, options.mouse_x, options.mouse_y);
       if (app.frame >= 1 && static_cast<std::size_t>(app.frame - 1) < options.drops.size())
@@ -417,6 +429,11 @@ int run_app(const GuiOptions& options) {
       }
       // Collects what the worker finished and hands it the next jobs; never waits for one.
       update_pipeline(app);
+      if (app.initial_load_failed) {
+        app.initial_load_failed = false;
+        exit_code = exit_bad_input;
+        if (test_mode) break;  // a test must not pass on a file it could not read
+      }
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
@@ -459,6 +476,12 @@ int run_app(const GuiOptions& options) {
                      app.frame, busy_frames, max_busy_frame_s * 1e3,
                      busy_frames ? sum_busy_frame_s * 1e3 / busy_frames : 0.0, app.worker->longest_job_s() * 1e3,
                      app.worker->jobs_done());
+        std::fprintf(stderr,
+                     "fftscope: decoding: %d frames while an image was decoded: max %.1f ms, mean %.1f ms; longest "
+                     "decode %.1f ms (%d decodes); longest texture upload %.1f ms (%zux%zu)\n",
+                     decode_frames, max_decode_frame_s * 1e3,
+                     decode_frames ? sum_decode_frame_s * 1e3 / decode_frames : 0.0, app.longest_decode_s * 1e3,
+                     app.decodes, app.longest_upload_s * 1e3, app.longest_upload_w, app.longest_upload_h);
         std::fprintf(stderr, "fftscope: source %s (%zux%zu), status: %s\n",
                      app.use_synthetic ? "synthetic" : app.image_path.c_str(), app.source.width, app.source.height,
                      app.status.c_str());
@@ -512,6 +535,7 @@ int run_app(const GuiOptions& options) {
     }
     g_drop_target = nullptr;
     drain_jobs(app);
+    if (app.load_job.valid()) app.load_job.wait();
     app.worker.reset();  // the backend goes on the worker thread, before the textures it wrote
   }
   ImGui_ImplOpenGL3_Shutdown();

@@ -32,6 +32,21 @@ struct ViewTransform {
   float cx = 0.5f, cy = 0.5f;
 };
 
+/// A host-rendered image on its way to a texture. With the worker's shared context the worker
+/// uploads it into a texture of its own (`texture`, behind `fence`) and the UI swaps that in once
+/// the fence has signalled, so a large upload never stalls a frame; without one, `rgba` is
+/// uploaded by the UI thread.
+struct WorkerTexture {
+  RgbaImage rgba;                    ///< when texture is null
+  std::unique_ptr<Texture> texture;  ///< filled on the worker (shared object)
+  void* fence = nullptr;             ///< GLsync of the worker's context after the upload
+  WorkerTexture() = default;
+  WorkerTexture(WorkerTexture&& o) noexcept
+      : rgba(std::move(o.rgba)), texture(std::move(o.texture)), fence(std::exchange(o.fence, nullptr)) {}
+  WorkerTexture& operator=(WorkerTexture&& o) noexcept;
+  ~WorkerTexture();
+};
+
 struct WorkerData;  // pipeline.cpp
 class ComputeWorker;
 
@@ -48,6 +63,26 @@ struct AppState {
   Channel channel = Channel::luma;
   std::vector<std::string> samples;  ///< bundled sample images found at start
   std::string pending_drop;          ///< a path dropped on the window, loaded next frame
+  /// An image file to decode (off the UI thread: decoding a large file takes seconds).
+  struct LoadRequest {
+    std::string path;
+    Channel channel = Channel::luma;
+    bool initial = false;  ///< the command line's IMAGE (a failure there is exit code 3 in test mode)
+  };
+  struct LoadResult {
+    RealImage image;
+    std::string error;  ///< empty: decoded
+    double seconds = 0;  ///< decode wall time on the loader thread
+  };
+  std::future<LoadResult> load_job;        ///< the decode in flight (its own thread: std::async)
+  LoadRequest loading;                     ///< what load_job decodes
+  std::optional<LoadRequest> load_queued;  ///< requested while one was in flight: the latest only
+  bool load_stale = false;                 ///< a later source change overrides the decode in flight
+  bool initial_load_failed = false;        ///< the command line's image could not be read
+  double longest_decode_s = 0;
+  int decodes = 0;
+  double longest_upload_s = 0;  ///< the longest texture upload made on the UI thread
+  std::size_t longest_upload_w = 0, longest_upload_h = 0;
   bool synthetic_pending = false;    ///< the synthetic source changed; the next forward job makes it
   PreprocessSettings preprocess;
 
@@ -68,7 +103,7 @@ struct AppState {
     std::pair<float, float> range{0.0f, 1.0f};
     bool gpu_rendered = false;  ///< written into spectrum_back on the device, behind `fence`
     void* fence = nullptr;      ///< GLsync of the worker's context (shared objects)
-    RgbaImage rgba;             ///< host rendering when not gpu_rendered
+    WorkerTexture host;         ///< host rendering when not gpu_rendered
   };
   struct ForwardResult {
     bool synthetic = false;
@@ -79,24 +114,27 @@ struct AppState {
     std::vector<TimingRecord> timings;
     bool has_display = false;
     DisplayResult display;
+    WorkerTexture input_rgba;  ///< the transformed input, for the source view
   };
   std::future<ForwardResult> forward_job;   ///< valid while a job runs or waits to be collected
   std::future<DisplayResult> display_job;
   std::optional<DisplayResult> display_waiting;  ///< collected, its fence not yet signalled
+  /// Textures the worker filled, each swapped into its view (in order) once its fence has signalled.
+  std::deque<std::pair<Texture*, WorkerTexture>> textures_waiting;
   /// The filter branch's results (host images and their RGBA renderings, ready to upload).
   struct FilterResult {
     RealImage mask;
     ComplexImage filtered;
     RealImage inverse, difference;
     float difference_max = 0, inverse_lo = 0, inverse_hi = 1;
-    RgbaImage mask_rgba, filtered_rgba, inverse_rgba, difference_rgba;
+    WorkerTexture mask_rgba, filtered_rgba, inverse_rgba, difference_rgba;
     std::vector<TimingRecord> timings;
   };
   std::future<FilterResult> filter_job;
   struct StagesResult {
     ComplexImage buffer, before;
     int k = 0;
-    RgbaImage rgba;
+    WorkerTexture rgba;
     std::vector<TimingRecord> timings;
   };
   std::future<StagesResult> stages_job;
@@ -157,7 +195,7 @@ struct AppState {
 
   // --- dirty flags: each stage of the pipeline reruns only when set ---
   bool dirty_source = true, dirty_input = true, dirty_forward = true, dirty_display = true;
-  bool dirty_filter = true, dirty_stages = true, dirty_source_tex = true;
+  bool dirty_filter = true, dirty_stages = true;
 
   // --- UI ---
   Panel panel = Panel::spectrum;
@@ -190,8 +228,13 @@ void mark_input_dirty(AppState& app);
 void mark_display_dirty(AppState& app);
 /// What the window's drop callback calls (and --drop): the first path is loaded next frame.
 void drop_files(AppState& app, const std::vector<std::string>& paths);
-/// Loads an image file as the source; errors go to app.status. Returns success.
-bool load_image_source(AppState& app, const std::string& path);
+/// Asks for an image file as the source: it is decoded on a loader thread while the window keeps
+/// drawing the previous source ("loading ..." shows meanwhile); update_pipeline applies it when
+/// it lands, or on failure puts a one-line message in app.status (and stderr) and keeps the
+/// previous image and settings. A later request replaces one not yet started (latest wins).
+void load_image_source(AppState& app, const std::string& path, bool initial = false);
+/// True while an image file is being decoded (or waits to be).
+bool image_loading(const AppState& app);
 /// Starts the kernel-variant comparison on the worker (each variant `repeats` times); the
 /// result lands in variant_table.
 void compare_variants(AppState& app, int repeats);

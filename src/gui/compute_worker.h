@@ -2,7 +2,10 @@
 // The thread that does every backend call of the window, so a transform of any size never
 // blocks a frame. It owns the backend and, where the window gave it one, a hidden GLFW context
 // that shares objects (textures) with the window's: the GL backend computes there, and GL and CL
-// backends write the spectrum texture there, behind a fence the UI thread checks before drawing.
+// backends write the spectrum texture there, and host renderings are uploaded into textures
+// there (app.h WorkerTexture), each behind a fence the UI thread checks before drawing it.
+// Image files are decoded elsewhere (a loader thread, pipeline.cpp), so a decode never waits
+// behind a transform.
 // Jobs run one at a time in the order submitted; the pipeline keeps at most one job of each kind
 // in flight and builds the next from the latest settings (latest request wins).
 

@@ -85,6 +85,10 @@ void draw_file_source(AppState& app) {
   }
   if (!app.image_path.empty() && !app.use_synthetic)
     ImGui::TextWrapped("%s", std::filesystem::path(app.image_path).filename().string().c_str());
+  if (image_loading(app)) {
+    const std::string& next = app.load_queued ? app.load_queued->path : app.loading.path;
+    ImGui::TextWrapped("loading %s...", std::filesystem::path(next).filename().string().c_str());
+  }
 }
 
 }  // namespace

@@ -90,7 +90,8 @@ void draw_spectrum_panel(AppState& app) {
   const ImVec2 box(img_w, std::max(64.0f, avail.y - readout_h - ImGui::GetTextLineHeightWithSpacing()));
 
   ImGui::BeginGroup();
-  ImGui::Text("input %zux%zu (after window and padding)", app.input.width, app.input.height);
+  ImGui::Text("input %zux%zu (after window and padding)%s", app.input.width, app.input.height,
+              image_loading(app) ? "  loading..." : "");
   ViewTransform plain;
   image_view("source", app.source_tex, plain, box);
   ImGui::EndGroup();

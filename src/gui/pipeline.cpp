@@ -34,34 +34,85 @@ void drop_files(AppState& app, const std::vector<std::string>& paths) {
   if (!paths.empty()) app.pending_drop = paths.front();
 }
 
-bool load_image_source(AppState& app, const std::string& path) {
-  try {
-    ImageLoadOptions lo;
-    lo.channel = app.channel;
-    app.source = load_image(path, lo);
-    app.image_path = path;
-    app.path_field = path;
-    app.use_synthetic = false;
-    app.guided_text.clear();
-    app.status = "Loaded " + path + " (" + std::to_string(app.source.width) + "x" +
-                 std::to_string(app.source.height) + ")";
-    app.dirty_source = false;
-    app.dirty_input = true;
-    if (app.options.screenshot.empty()) {
-      add_recent(app.stored, path);
-      try {
-        save_settings(app.stored);
-      } catch (const std::exception&) {
-        // Not being able to remember recent files is no reason to refuse the image.
+namespace {
+
+void start_load(AppState& app, AppState::LoadRequest request) {
+  app.loading = request;
+  app.load_stale = false;
+  app.load_job = std::async(std::launch::async, [request] {
+    AppState::LoadResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      ImageLoadOptions lo;
+      lo.channel = request.channel;
+      r.image = load_image(request.path, lo);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  });
+}
+
+void apply_load(AppState& app, AppState::LoadResult&& r) {
+  const AppState::LoadRequest& request = app.loading;
+  if (!r.error.empty()) {
+    // The previous image and every setting stay; a first image that fails leaves the synthetic one.
+    app.status = "Cannot load: " + r.error;
+    std::fprintf(stderr, "fftscope: %s\n", app.status.c_str());
+    if (request.initial) {
+      app.initial_load_failed = true;
+      if (app.source.data.empty()) {
+        app.use_synthetic = true;
+        app.dirty_source = true;
       }
     }
-    return true;
-  } catch (const std::exception& e) {
-    app.status = std::string("Cannot load: ") + e.what();
-    std::fprintf(stderr, "fftscope: %s\n", app.status.c_str());
-    return false;
+    return;
+  }
+  app.source = std::move(r.image);
+  app.image_path = request.path;
+  app.path_field = request.path;
+  app.use_synthetic = false;
+  app.guided_text.clear();
+  app.status = "Loaded " + request.path + " (" + std::to_string(app.source.width) + "x" +
+               std::to_string(app.source.height) + ")";
+  app.dirty_source = false;
+  app.dirty_input = true;
+  if (app.options.screenshot.empty()) {
+    add_recent(app.stored, request.path);
+    try {
+      save_settings(app.stored);
+    } catch (const std::exception&) {
+      // Not being able to remember recent files is no reason to refuse the image.
+    }
   }
 }
+
+// Applies a decode that landed (unless a later request or source change overrides it) and
+// starts the queued one; never waits.
+void collect_load(AppState& app) {
+  if (!app.load_job.valid() || app.load_job.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  AppState::LoadResult r = app.load_job.get();
+  app.longest_decode_s = std::max(app.longest_decode_s, r.seconds);
+  ++app.decodes;
+  if (!app.load_queued && !app.load_stale) apply_load(app, std::move(r));
+  if (app.load_queued) {
+    AppState::LoadRequest next = std::move(*app.load_queued);
+    app.load_queued.reset();
+    start_load(app, std::move(next));
+  }
+}
+
+}  // namespace
+
+void load_image_source(AppState& app, const std::string& path, bool initial) {
+  AppState::LoadRequest request{path, app.channel, initial};
+  app.dirty_source = false;  // this request overrides a synthetic change made in the same frame
+  if (app.load_job.valid()) app.load_queued = std::move(request);
+  else start_load(app, std::move(request));
+}
+
+bool image_loading(const AppState& app) { return app.load_job.valid() || app.load_queued.has_value(); }
 
 /// What the worker keeps between jobs; only jobs (on the worker thread) touch it.
 struct WorkerData {
@@ -74,6 +125,16 @@ struct WorkerData {
 void delete_fence(void* fence) {
   if (fence) glDeleteSync(static_cast<GLsync>(fence));
 }
+
+WorkerTexture& WorkerTexture::operator=(WorkerTexture&& o) noexcept {
+  delete_fence(fence);
+  rgba = std::move(o.rgba);
+  texture = std::move(o.texture);
+  fence = std::exchange(o.fence, nullptr);
+  return *this;
+}
+
+WorkerTexture::~WorkerTexture() { delete_fence(fence); }
 
 namespace {
 
@@ -94,6 +155,21 @@ void restore_worker_gl_state(bool has_context) {
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glUseProgram(0);
+}
+
+// On the worker: uploads a host rendering into a new texture in the shared context (smooth:
+// as the view it is for), fenced; without a context the UI thread uploads it.
+WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
+  WorkerTexture t;
+  if (!has_context || rgba.width == 0 || rgba.height == 0) {
+    t.rgba = std::move(rgba);
+    return t;
+  }
+  t.texture = std::make_unique<Texture>(smooth);
+  t.texture->upload(rgba);
+  t.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  glFlush();  // so the UI context's check of the fence can see it signal
+  return t;
 }
 
 // Renders the display of data.spectrum on the worker: on the device into `back` where the
@@ -122,7 +198,7 @@ AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const S
     }
   }
   delete_fence(ui_fence);
-  if (!d.gpu_rendered) d.rgba = render_spectrum(data.spectrum, settings);
+  if (!d.gpu_rendered) d.host = prepare_texture(render_spectrum(data.spectrum, settings), false, has_context);
   return d;
 }
 
@@ -136,15 +212,15 @@ struct FilterJobInput {
   bool stretch = true;
 };
 
-AppState::FilterResult compute_filter(Backend& backend, WorkerData& data, const FilterJobInput& in) {
+AppState::FilterResult compute_filter(Backend& backend, WorkerData& data, const FilterJobInput& in, bool has_context) {
   AppState::FilterResult r;
   const std::size_t w = data.spectrum.width, h = data.spectrum.height;
   const RealImage original = crop(data.input, in.source_width, in.source_height);
   r.mask = filter_mask(w, h, in.filter);
   r.filtered = data.spectrum;
   apply_mask(r.filtered, r.mask);
-  r.mask_rgba = gray_to_rgba(in.shift ? fftshift(r.mask) : r.mask);
-  r.filtered_rgba = render_spectrum(r.filtered, in.display);
+  r.mask_rgba = prepare_texture(gray_to_rgba(in.shift ? fftshift(r.mask) : r.mask), false, has_context);
+  r.filtered_rgba = prepare_texture(render_spectrum(r.filtered, in.display), false, has_context);
   data.spectrum_on = nullptr;  // the inverse overwrites the device buffer
   const ComplexImage back = run_transform(backend, data.plan, r.filtered, Direction::inverse, in.variant);
   r.inverse = crop_real(back, original.width, original.height);
@@ -157,7 +233,7 @@ AppState::FilterResult compute_filter(Backend& backend, WorkerData& data, const 
   // Full contrast for real differences, but float rounding noise (~1e-7) stays flat grey.
   const float scale = 0.5f / std::max(r.difference_max, 1.0f / 255.0f);
   for (std::size_t i = 0; i < shown.data.size(); ++i) shown.data[i] = 0.5f + r.difference.data[i] * scale;
-  r.difference_rgba = gray_to_rgba(shown);
+  r.difference_rgba = prepare_texture(gray_to_rgba(shown), true, has_context);
   const auto [lo_it, hi_it] = std::minmax_element(r.inverse.data.begin(), r.inverse.data.end());
   r.inverse_lo = lo_it != r.inverse.data.end() ? *lo_it : 0.0f;
   r.inverse_hi = hi_it != r.inverse.data.end() ? *hi_it : 1.0f;
@@ -166,9 +242,9 @@ AppState::FilterResult compute_filter(Backend& backend, WorkerData& data, const 
     RealImage stretched = r.inverse;
     const float k = 1.0f / (r.inverse_hi - r.inverse_lo);
     for (float& v : stretched.data) v = (v - r.inverse_lo) * k;
-    r.inverse_rgba = gray_to_rgba(stretched);
+    r.inverse_rgba = prepare_texture(gray_to_rgba(stretched), true, has_context);
   } else {
-    r.inverse_rgba = gray_to_rgba(r.inverse);
+    r.inverse_rgba = prepare_texture(gray_to_rgba(r.inverse), true, has_context);
   }
   r.timings = backend.take_timings();
   return r;
@@ -190,11 +266,47 @@ FilterJobInput filter_job_input(const AppState& app) {
   return in;
 }
 
+// Uploads a host rendering on the UI thread, keeping the longest upload for the test mode's report.
+void upload_timed(AppState& app, Texture& texture, const RgbaImage& image) {
+  const auto t0 = std::chrono::steady_clock::now();
+  texture.upload(image);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (s > app.longest_upload_s) {
+    app.longest_upload_s = s;
+    app.longest_upload_w = image.width;
+    app.longest_upload_h = image.height;
+  }
+}
+
+// Shows a host rendering: uploaded here without a worker context, else queued until the
+// worker's upload has finished (land_textures).
+void show_texture(AppState& app, Texture& view, WorkerTexture&& t) {
+  if (t.texture) app.textures_waiting.emplace_back(&view, std::move(t));
+  else upload_timed(app, view, t.rgba);
+}
+
+// Swaps in the worker's textures whose fences have signalled, in order; never waits.
+void land_textures(AppState& app) {
+  while (!app.textures_waiting.empty()) {
+    auto& [view, t] = app.textures_waiting.front();
+    const GLenum state = glClientWaitSync(static_cast<GLsync>(t.fence), GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    if (state == GL_TIMEOUT_EXPIRED) return;
+    swap(*view, *t.texture);
+    app.textures_waiting.pop_front();  // the old texture goes here, on the UI thread
+  }
+}
+
+bool texture_waiting_for(const AppState& app, const Texture& view) {
+  for (const auto& w : app.textures_waiting)
+    if (w.first == &view) return true;
+  return false;
+}
+
 void apply_filter_result(AppState& app, AppState::FilterResult&& r) {
-  app.mask_tex.upload(r.mask_rgba);
-  app.filtered_tex.upload(r.filtered_rgba);
-  app.inverse_tex.upload(r.inverse_rgba);
-  app.difference_tex.upload(r.difference_rgba);
+  show_texture(app, app.mask_tex, std::move(r.mask_rgba));
+  show_texture(app, app.filtered_tex, std::move(r.filtered_rgba));
+  show_texture(app, app.inverse_tex, std::move(r.inverse_rgba));
+  show_texture(app, app.difference_tex, std::move(r.difference_rgba));
   app.mask = std::move(r.mask);
   app.filtered = std::move(r.filtered);
   app.inverse = std::move(r.inverse);
@@ -236,13 +348,14 @@ void* ui_fence(const AppState& app) {
 // fence has signalled (checked without blocking; until then the previous display stays).
 bool apply_display(AppState& app, AppState::DisplayResult& d) {
   if (d.gpu_rendered) {
+    if (texture_waiting_for(app, app.spectrum_tex)) return false;  // an older host rendering lands first
     const GLenum state = glClientWaitSync(static_cast<GLsync>(d.fence), GL_SYNC_FLUSH_COMMANDS_BIT, 0);
     if (state == GL_TIMEOUT_EXPIRED) return false;
     delete_fence(d.fence);
     d.fence = nullptr;
     swap(app.spectrum_tex, app.spectrum_back);
   } else {
-    app.spectrum_tex.upload(d.rgba);
+    show_texture(app, app.spectrum_tex, std::move(d.host));
   }
   app.spectrum_range = d.range;
   app.gpu_rendered_display = d.gpu_rendered;
@@ -268,15 +381,19 @@ void collect_backend_start(AppState& app) {
 void run_dirty(AppState& app, double now) {
   collect_backend_start(app);
   if (app.dirty_source) {
+    app.dirty_source = false;
     if (app.use_synthetic) {
       app.synthetic_pending = true;  // made by the forward job, on the worker
-    } else {
-      ImageLoadOptions lo;
-      lo.channel = app.channel;
-      app.source = load_image(app.image_path, lo);
+      app.dirty_input = true;
+      // The latest change wins over a file still being decoded.
+      app.load_queued.reset();
+      app.load_stale = app.load_job.valid();
+    } else if (!app.image_path.empty() || image_loading(app)) {
+      // Another channel (or back to the file): decoded again on the loader thread; the
+      // previous source stays until it lands.
+      load_image_source(app, image_loading(app) ? (app.load_queued ? app.load_queued->path : app.loading.path)
+                                                : app.image_path);
     }
-    app.dirty_source = false;
-    app.dirty_input = true;
   }
   if (app.dirty_input) {
     app.dirty_input = false;
@@ -293,7 +410,7 @@ void run_dirty(AppState& app, double now) {
     app.spectrum = std::move(r.spectrum);
     append_timings(app, r.timings);
     app.last_job_s = now - app.job_started;
-    app.dirty_source_tex = true;
+    show_texture(app, app.source_tex, std::move(r.input_rgba));
     app.dirty_filter = app.dirty_stages = true;
     if (r.has_display && !apply_display(app, r.display)) app.display_waiting = std::move(r.display);
   }
@@ -313,13 +430,10 @@ void run_dirty(AppState& app, double now) {
     app.stage_buffer = std::move(r.buffer);
     app.stage_before = std::move(r.before);
     app.stage_k = r.k;
-    app.stage_tex.upload(r.rgba);
+    show_texture(app, app.stage_tex, std::move(r.rgba));
   }
   if (ready(app.variants_job)) app.variant_table = app.variants_job.get();
-  if (app.dirty_source_tex && !app.input.data.empty()) {
-    app.source_tex.upload(gray_to_rgba(app.input));
-    app.dirty_source_tex = false;
-  }
+  land_textures(app);
 
   // --- submit new work: at most one job of each kind, built from the latest settings ---
   if (app.backend_job.valid()) return;  // new jobs wait for the backend being started
@@ -327,7 +441,8 @@ void run_dirty(AppState& app, double now) {
   const bool has_context = worker.has_shared_context();
   const bool display_busy = app.forward_job.valid() || app.display_job.valid() || app.display_waiting.has_value();
   const bool want_forward = app.dirty_forward || app.synthetic_pending || app.run_continuously || app.pending_runs > 0;
-  if (want_forward && !display_busy && !app.filter_job.valid() && !app.stages_job.valid()) {
+  const bool have_source = app.use_synthetic || !app.source.data.empty();  // none while the first file decodes
+  if (want_forward && have_source && !display_busy && !app.filter_job.valid() && !app.stages_job.valid()) {
     if (app.pending_runs > 0) --app.pending_runs;
     if (!app.worker->busy()) app.job_started = now;
     std::optional<SyntheticSettings> synth;
@@ -350,6 +465,7 @@ void run_dirty(AppState& app, double now) {
         data->spectrum_on = b.kind() == BackendKind::cpu ? nullptr : &b;
         r.timings = b.take_timings();
         r.display = make_display(b, *data, settings, back, fence, has_context);
+        r.input_rgba = prepare_texture(gray_to_rgba(data->input), true, has_context);
       } catch (...) {
         delete_fence(fence);
         data->spectrum_on = nullptr;
@@ -389,7 +505,7 @@ void run_dirty(AppState& app, double now) {
         bool c;
         ~Restore() { restore_worker_gl_state(c); }
       } restore{has_context};
-      return compute_filter(b, *data, in);
+      return compute_filter(b, *data, in, has_context);
     });
     app.dirty_filter = false;
   }
@@ -412,7 +528,7 @@ void run_dirty(AppState& app, double now) {
       SpectrumSettings s;
       s.shift = false;  // intermediate buffers are shown in memory order
       s.colormap = colormap;
-      r.rgba = render_spectrum(r.buffer, s);
+      r.rgba = prepare_texture(render_spectrum(r.buffer, s), false, has_context);
       r.timings = b.take_timings();
       return r;
     });
@@ -487,7 +603,7 @@ void wait_for_backend(AppState& app) {
 }
 
 bool pipeline_busy(const AppState& app) {
-  return app.backend_job.valid() || app.forward_job.valid() || app.display_job.valid() || app.filter_job.valid() ||
+  return image_loading(app) || !app.textures_waiting.empty() || app.backend_job.valid() || app.forward_job.valid() || app.display_job.valid() || app.filter_job.valid() ||
          app.stages_job.valid() || app.variants_job.valid() || app.display_waiting.has_value() || app.dirty_forward ||
          app.dirty_display || (app.panel == Panel::filter && app.dirty_filter) ||
          (app.panel == Panel::stages && app.dirty_stages);
@@ -499,13 +615,14 @@ void update_pipeline(AppState& app) {
     app.pending_drop.clear();
     load_image_source(app, path);
   }
+  collect_load(app);
   const double now = glfwGetTime();
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
       run_dirty(app, now);
       return;
     } catch (const InputError& e) {
-      // A source that cannot be read: say so and go back to the synthetic image.
+      // A source the transform cannot take: say so and go back to the synthetic image.
       app.status = std::string("Cannot load: ") + e.what();
       app.use_synthetic = true;
       app.dirty_source = true;
