@@ -136,10 +136,13 @@ void draw_timers_panel(AppState& app) {
                             ImGuiTableFlags_SizingStretchProp,
                         ImVec2(0, std::max(120.0f, ImGui::GetContentRegionAvail().y)))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* h : {"kernel", "axis", "stage", "radix"}) ImGui::TableSetupColumn(h);
+    // Explicit weights: on the table's first frame stretch columns have no measured contents yet,
+    // and without weights they start out a few pixels wide.
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    for (const char* h : {"axis", "stage", "radix"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     std::vector<std::string> names;
     for (KernelVariant v : t.variants) names.push_back(to_string(v) + " ms");
-    for (const std::string& n : names) ImGui::TableSetupColumn(n.c_str());
+    for (const std::string& n : names) ImGui::TableSetupColumn(n.c_str(), ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableHeadersRow();
     // Totals first, so the comparison is visible without scrolling.
     ImGui::TableNextRow();
