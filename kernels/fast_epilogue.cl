@@ -22,6 +22,11 @@
 //   the host hands to the next frame as its range_in (see docs/fast_path.md).
 //   flags: bit 0 shift, bit 1 log scale, bits 4..7 component (SpectrumComponent), bit 8 auto range.
 //
+// DISPLAY_ROWS 1 (rows, with UNPACK_PAIRS 1; the display path in use): the row pass over rows
+//   ky = 0 .. H/2 of X (see UNPACK_PAIRS in fast_fft.cl) ends in the display pixels of F[ky, kx]
+//   for every kx and of their mirrors F[H - ky, (W - kx) % W] = conj(F[ky, kx]): whole rows of
+//   pixels, so the stores coalesce. Same parameters, range handling and flags as DISPLAY_OUT.
+//
 // Defines: those of fast_fft.cl, and R2C_SPLIT / DISPLAY_OUT (0 or 1, not both).
 
 #if R2C_SPLIT && DISPLAY_OUT
@@ -32,6 +37,9 @@
 #endif
 #if DISPLAY_OUT && (!AXIS_COLS || (SPLIT_GLOBAL && PRE_RADIX > 1))
 #error "fast_epilogue.cl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
+#endif
+#if DISPLAY_ROWS && (AXIS_COLS || !UNPACK_PAIRS || (SPLIT_GLOBAL && PRE_RADIX > 1) || R2C_SPLIT || DISPLAY_OUT)
+#error "fast_epilogue.cl: DISPLAY_ROWS needs AXIS_COLS 0, UNPACK_PAIRS 1 and, when split, SPLIT_GLOBAL 0"
 #endif
 
 #if R2C_SPLIT
@@ -63,7 +71,7 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
   }
 }
 
-#else  // DISPLAY_OUT
+#else  // DISPLAY_OUT or DISPLAY_ROWS
 
 #define EPILOGUE_PARAMS                                                                                     \
   , __global uchar4* restrict rgba, __global const uchar4* restrict lut, __global const int* restrict range_in, \
@@ -76,8 +84,13 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
     range_local[0] = INT_MAX;                                     \
     range_local[1] = INT_MIN;                                     \
   }
+#if DISPLAY_ROWS
+#define EPILOGUE(Q) \
+  display_rows_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
+#else
 #define EPILOGUE(Q) \
   display_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
+#endif
 #define EPILOGUE_END display_range_fold(range_local, range_out, flags, ep_lo, ep_hi);
 
 // Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
@@ -169,6 +182,33 @@ FAST_INLINE void display_epilogue(__local const float2* lm, __global uchar4* rgb
                flags, range, gain, lo, hi);
       if (kx > 0 && kx < width / 2) {
         const uint mx = width - kx, my = ky == 0 ? 0 : height - ky;
+        ep_pixel(rgba, lut, shift ? (mx + width / 2) % width : mx, shift ? (my + height / 2) % height : my, width,
+                 (float2)(x.x, -x.y), flags, range, gain, lo, hi);
+      }
+    }
+  }
+}
+
+// DISPLAY_ROWS: sub-transform q's values F[ky, q + PRE_RADIX k] of the group's rows ky <= H/2
+// (local line ky - first_line, index k) to pixels, and each one's Hermitian mirror
+// F[H - ky, (W - kx) % W] = conj(F[ky, kx]) (rows 0 and H/2 of an even H are their own mirrors).
+// Neighbouring work-items write neighbouring pixels of one row.
+FAST_INLINE void display_rows_epilogue(__local const float2* lm, __global uchar4* rgba, __global const uchar4* lut,
+                                       const uint q, const uint first_line, const uint lines, const uint flags,
+                                       const float2 range, const float gain, float* lo, float* hi) {
+  const uint width = N, height = PAIR_ROWS;
+  const bool shift = (flags & 1u) != 0;
+  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {
+    const uint l = b / M, k = b - l * M;
+    const uint ky = first_line + l;
+    if (ky < lines) {
+      const uint kx = q + PRE_RADIX * k;
+      const float2 x = lm[LIDX(l, k)];
+      ep_pixel(rgba, lut, shift ? (kx + width / 2) % width : kx, shift ? (ky + height / 2) % height : ky, width, x,
+               flags, range, gain, lo, hi);
+      const uint my = height - ky;
+      if (ky > 0 && my != ky) {
+        const uint mx = kx == 0 ? 0 : width - kx;
         ep_pixel(rgba, lut, shift ? (mx + width / 2) % width : mx, shift ? (my + height / 2) % height : my, width,
                  (float2)(x.x, -x.y), flags, range, gain, lo, hi);
       }

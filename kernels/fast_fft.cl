@@ -87,7 +87,22 @@
 #ifndef DISPLAY_OUT
 #define DISPLAY_OUT 0
 #endif
-#define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_OUT)
+#ifndef DISPLAY_ROWS
+#define DISPLAY_ROWS 0
+#endif
+#define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_OUT || DISPLAY_ROWS)
+// Real-input display, rows last (issue 6): UNPACK_PAIRS 1 makes a row pass read row ky of X, the
+// column FFTs of a real W x H image, from Z = the FFTs of its W/2 complex columns
+// z_c = x_2c + i x_2c+1 (a W/2 x H float2 buffer): X_2c[ky] = (Z_c[ky] + conj(Z_c[H-ky])) / 2,
+// X_2c+1[ky] = (Z_c[ky] - conj(Z_c[H-ky])) / 2i (a real column's FFT is Hermitian). PAIR_ROWS = H.
+// OUTPUT_BUFFER 1: the last stage stores into `out` (a last kernel argument) instead of `data`,
+// so the pass leaves its input as it was (every group reads its lines before it stores them).
+#ifndef UNPACK_PAIRS
+#define UNPACK_PAIRS 0
+#endif
+#ifndef OUTPUT_BUFFER
+#define OUTPUT_BUFFER 0
+#endif
 
 #define MAX_RADIX 13
 // Every helper is inlined, so each R, NS and flag is a constant and the register arrays stay
@@ -198,6 +213,18 @@ FAST_INLINE uint2 split_item(uint b, uint per) {
 #endif
 }
 
+#if UNPACK_PAIRS
+FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
+                               float conj_sign) {
+  (void)row_pitch;
+  (void)conj_sign;  // forward only
+  const uint ky = min(line, lines - 1), c = i >> 1;
+  const float2 a = data[ky * (N / 2) + c];
+  const float2 b = data[((PAIR_ROWS - ky) % PAIR_ROWS) * (N / 2) + c];
+  const float2 bc = (float2)(b.x, -b.y);
+  return (i & 1) ? (float2)(0.5f * (a.y - bc.y), -0.5f * (a.x - bc.x)) : 0.5f * (a + bc);
+}
+#else
 FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
                           float conj_sign) {
   // Lines past the image (the last group's) read the last line rather than branch around the
@@ -205,12 +232,14 @@ FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, u
   const float2 x = data[gaddr(min(line, lines - 1), i, row_pitch)];
   return (float2)(x.x, conj_sign * x.y);
 }
+#endif
 
 // One Stockham radix-R stage of span NS over the group's LINES lines of M elements: butterfly j
 // reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
 // (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
 // writes go to local memory, or to global element q + PRE_RADIX i (last stage).
-FAST_INLINE void fft_stage(__global float2* data, __global const float2* restrict tw, __local float2* lm,
+FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global const float2* restrict tw,
+                           __local float2* lm,
                       const uint R, const uint NS, const bool from_global, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
                       const float scale) {
@@ -283,7 +312,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
               // Z_q[i] w_N^(q i), back where x[P i + q] came from; the combine pass finishes.
               data[gaddr(line, PRE_RADIX * i + q, row_pitch)] = q == 0 ? x : cmul(x, tw[q * i]);
 #else
-              data[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+              out[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
 #endif
             }
           }
@@ -298,7 +327,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
   if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#define STAGE_ARGS data, tw, lm
+#define STAGE_ARGS data, OUT_PTR, tw, lm
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
@@ -321,11 +350,22 @@ FAST_INLINE void fft_stage(__global float2* data, __global const float2* restric
 #define EPILOGUE_END
 #endif
 
+#if OUTPUT_BUFFER && SPLIT_GLOBAL && PRE_RADIX > 1
+#error "fast_fft.cl: OUTPUT_BUFFER needs the split through registers (SPLIT_GLOBAL 0)"
+#endif
+#if OUTPUT_BUFFER
+#define OUTPUT_PARAM , __global float2* restrict out
+#define OUT_PTR out
+#else
+#define OUTPUT_PARAM
+#define OUT_PTR data
+#endif
+
 // lines: image lines on this axis (height for rows, width for columns); row_pitch: the image
 // width. The grid may spread groups over two dimensions.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
-    const float conj_sign, const float scale EPILOGUE_PARAMS) {
+    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM) {
   __local float2 lm[LOCAL_ELEMS];
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
   const uint first_line = group * LINES;

@@ -27,6 +27,9 @@
 #if DISPLAY_OUT != 0 && (AXIS_COLS == 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
 #error "fast_epilogue.glsl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
 #endif
+#if DISPLAY_ROWS != 0 && (AXIS_COLS != 0 || UNPACK_PAIRS == 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
+#error "fast_epilogue.glsl: DISPLAY_ROWS needs AXIS_COLS 0, UNPACK_PAIRS 1 and, when split, SPLIT_GLOBAL 0"
+#endif
 
 const int EP_INT_MAX = 2147483647;
 const int EP_INT_MIN = -2147483647 - 1;
@@ -64,7 +67,7 @@ void r2c_split() {
 #define EPILOGUE(Q) r2c_split()
 #define EPILOGUE_END()
 
-#else  // DISPLAY_OUT
+#else  // DISPLAY_OUT or DISPLAY_ROWS
 
 layout(std430, binding = 2) readonly buffer Lut { uint lut[]; };
 layout(std430, binding = 3) readonly buffer RangeIn { int range_in[]; };
@@ -173,6 +176,26 @@ void display_epilogue(uint q) {
   }
 }
 
+// DISPLAY_ROWS (see fast_epilogue.cl): rows ky <= H/2 of F and their mirror rows, whole rows.
+void display_rows_epilogue(uint q) {
+  uint width = uint(N), height = uint(PAIR_ROWS);
+  bool shift = (u_flags & 1u) != 0u;
+  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
+    uint l = b / uint(M), k = b - l * uint(M);
+    uint ky = g_first_line + l;
+    if (ky < u_lines) {
+      uint kx = q + uint(PRE_RADIX) * k;
+      vec2 x = lm[lidx(l, k)];
+      ep_pixel(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, x);
+      uint my = height - ky;
+      if (ky > 0u && my != ky) {
+        uint mx = kx == 0u ? 0u : width - kx;
+        ep_pixel(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, vec2(x.x, -x.y));
+      }
+    }
+  }
+}
+
 void display_end() {
   if ((u_flags & 256u) != 0u) {  // uniform over the dispatch
     if (g_ep_lo <= g_ep_hi) {
@@ -189,7 +212,11 @@ void display_end() {
 }
 
 #define EPILOGUE_BEGIN() display_begin()
+#if DISPLAY_ROWS != 0
+#define EPILOGUE(Q) display_rows_epilogue(Q)
+#else
 #define EPILOGUE(Q) display_epilogue(Q)
+#endif
 #define EPILOGUE_END() display_end()
 
 #endif

@@ -67,7 +67,19 @@
 #ifndef DISPLAY_OUT
 #define DISPLAY_OUT 0
 #endif
-#define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_OUT)
+#ifndef DISPLAY_ROWS
+#define DISPLAY_ROWS 0
+#endif
+#define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_OUT + DISPLAY_ROWS)
+// UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its W/2 complex
+// columns (PAIR_ROWS = H); OUTPUT_BUFFER 1: the last stage stores into binding 5 instead of
+// `data`. As in fast_fft.cl.
+#ifndef UNPACK_PAIRS
+#define UNPACK_PAIRS 0
+#endif
+#ifndef OUTPUT_BUFFER
+#define OUTPUT_BUFFER 0
+#endif
 
 #if SPLIT_GLOBAL && PRE_RADIX > 1
 // Invocations of a group read what others wrote earlier in the same dispatch.
@@ -76,6 +88,15 @@ layout(std430, binding = 0) coherent buffer Data { vec2 data[]; };
 layout(std430, binding = 0) buffer Data { vec2 data[]; };
 #endif
 layout(std430, binding = 1) readonly buffer Twiddles { vec2 tw[]; };
+#if OUTPUT_BUFFER != 0
+#if SPLIT_GLOBAL != 0 && PRE_RADIX > 1
+#error "fast_fft.comp: OUTPUT_BUFFER needs the split through registers (SPLIT_GLOBAL 0)"
+#endif
+layout(std430, binding = 5) writeonly buffer Out { vec2 out_data[]; };
+#define OUT_DATA out_data
+#else
+#define OUT_DATA data
+#endif
 
 
 uniform uint u_lines;
@@ -109,10 +130,20 @@ uvec2 split_item(uint b, uint per) {
 // Lines past the image (the last group's) read the last line instead of branching: a load
 // inside a branch is issued on its own, and NVIDIA then waits on each one in turn. Their
 // results are never stored.
+#if UNPACK_PAIRS != 0
+vec2 load_global(uint line, uint i) {  // forward only
+  uint ky = min(line, u_lines - 1u), c = i >> 1u;
+  vec2 a = data[ky * uint(N / 2) + c];
+  vec2 b = data[((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(N / 2) + c];
+  vec2 bc = vec2(b.x, -b.y);
+  return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
+}
+#else
 vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, u_conj_sign * x.y);
 }
+#endif
 
 // memoryBarrierShared() before barrier(), as GLFFT does; barrier() alone would do for shared
 // variables by the GLSL spec, and measured no faster on the H100.

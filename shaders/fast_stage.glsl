@@ -71,7 +71,7 @@ void STAGE_FN(uint q) {
 #if SPLIT_GLOBAL && PRE_RADIX > 1
             data[gaddr(line, uint(PRE_RADIX) * i + q)] = q == 0u ? x : cmul_fast(x, tw[q * i]);
 #else
-            data[gaddr(line, q + uint(PRE_RADIX) * i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+            OUT_DATA[gaddr(line, q + uint(PRE_RADIX) * i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
 #endif
           }
         }

@@ -102,7 +102,7 @@ class Backend {
   /// Computes the display of the uploaded image (RGBA8, width x height, alpha 255). With
   /// settings.auto_range the range of the first call after an upload or a component/scale change
   /// is found by an extra column pass; `previous_range` skips it and colours with the range of
-  /// the previous call (video). Timings: "fast_r2c_rows" and "fast_cols_display" records, all
+  /// the previous call (video). Timings: "fast_cols_real" and "fast_rows_display" records, all
   /// stamped with one execution number. Throws BackendError.
   virtual void execute_real_display(const SpectrumSettings& /*settings*/, bool /*previous_range*/ = false);
   /// Reads the last execute_real_display result back: RGBA8, top row first. Throws BackendError.

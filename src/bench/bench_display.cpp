@@ -1,6 +1,6 @@
 // The real-input display entries of the sweep (issue 6), fftscope's side: a real image in, the
 // shifted log-magnitude display out, through Backend::execute_real_display. A run's time is the
-// sum of its dispatches' GPU timer records ("fast_r2c_rows" + "fast_cols_display").
+// sum of its dispatches' GPU timer records ("fast_cols_real" + "fast_rows_display").
 #include <fftw3.h>
 
 #include <array>
@@ -36,7 +36,7 @@ class FftscopeDisplay final : public Implementation {
   std::string device() const override { return backend_->device_name(); }
   std::string timer() const override {
     return (host_measured_ ? std::string("host clock around each dispatch (driver timer unusable)")
-                           : std::string("GPU timers, sum of dispatches (R2C rows + display columns)")) +
+                           : std::string("GPU timers, sum of dispatches (columns + display rows)")) +
            breakdown_;
   }
   void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }

@@ -375,6 +375,7 @@ int run_app(const GuiOptions& options) {
     bool previous_decoding = false;
     int decode_frames = 0;
     bool compared = false;
+    std::size_t next_drop = 0;  // test mode: --drop files go in one at a time, each after the previous load
     // Soak: memory after the first round (warm-up) and at the end.
     int soak_step_index = 0, soak_frame_of_step = 0;
     long soak_rss_start_kib = 0;
@@ -400,8 +401,10 @@ int run_app(const GuiOptions& options) {
       previous_decoding = decoding_now;
       glfwPollEvents();
       if (options.mouse_x >= 0) glfwSetCursorPos(window, options.mouse_x, options.mouse_y);
-      if (app.frame >= 1 && static_cast<std::size_t>(app.frame - 1) < options.drops.size())
-        drop_files(app, {options.drops[static_cast<std::size_t>(app.frame - 1)]});
+      // Each test-mode drop waits until the image before it (the command line's, or the previous
+      // drop) has loaded: a drop while one decodes would supersede it, as a user's second drop does.
+      if (app.frame >= 1 && next_drop < options.drops.size() && !image_loading(app) && app.pending_drop.empty())
+        drop_files(app, {options.drops[next_drop++]});
       if (options.compare_variants && !compared && !app.spectrum.data.empty() && !pipeline_busy(app)) {
         compare_variants(app, 3);
         compared = true;
@@ -463,7 +466,7 @@ int run_app(const GuiOptions& options) {
       // Test mode: after N frames, and once the background work for what is shown has landed
       // (at most a minute more), so the screenshot shows finished results.
       const bool waiting = pipeline_busy(app) || (options.compare_variants && !compared) ||
-                           app.frame - 1 < static_cast<int>(options.drops.size()) || !app.pending_drop.empty();
+                           next_drop < options.drops.size() || !app.pending_drop.empty();
       if (test_mode && app.frame >= frames_wanted && waiting && glfwGetTime() - start_time < 60.0 + (soak ? 1e9 : 0)) {
         glfwSwapBuffers(window);
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // leave the cores to the worker

@@ -61,9 +61,25 @@ std::optional<fast::AxisPlan> ClFastDisplay::plan_cols(std::size_t width, std::s
   return plan;
 }
 
+std::optional<fast::AxisPlan> ClFastDisplay::plan_real_cols(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2),
+                              limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+std::optional<fast::AxisPlan> ClFastDisplay::plan_display_rows(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
+                              limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
-  if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices, (W/2+1) H float2
-  return plan_rows(width, height).has_value() && plan_cols(width, height).has_value();
+  if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
+  return plan_real_cols(width, height).has_value() && plan_display_rows(width, height).has_value();
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
@@ -78,24 +94,25 @@ cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
 }
 
 void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
-  if (row_kernel_ && width == width_ && height == height_) return;
-  row_kernel_ = display_kernel_ = nullptr;
+  if (display_kernel_ && width == width_ && height == height_) return;
+  row_kernel_ = display_kernel_ = real_cols_kernel_ = nullptr;
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (odd width, a prime factor above 13, or rows too long for local memory)");
-  rows_ = plan_rows(width, height);
+                       " is not supported (odd width, or a prime factor above 13)");
+  real_cols_ = plan_real_cols(width, height);
+  display_rows_ = plan_display_rows(width, height);
+  rows_ = plan_rows(width, height);  // the half-spectrum path's (R2C rows), built on first use
   cols_ = plan_cols(width, height);
-  row_kernel_ = build(*rows_, " -D R2C_SPLIT=1");
-  display_kernel_ = build(*cols_, " -D DISPLAY_OUT=1");
-  const std::size_t half_w = width / 2 + 1;
+  real_cols_kernel_ = build(*real_cols_, " -D OUTPUT_BUFFER=1");
+  display_kernel_ = build(*display_rows_, (" -D UNPACK_PAIRS=1 -D DISPLAY_ROWS=1 -D PAIR_ROWS=" + std::to_string(height)).c_str());
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, width * height * sizeof(float));
-  half_ = make_buffer(context_, CL_MEM_READ_WRITE, half_w * height * sizeof(Complex));
+  z_ = make_buffer(context_, CL_MEM_READ_WRITE, width / 2 * height * sizeof(Complex));
+  half_ = Mem();
   rgba_ = make_buffer(context_, CL_MEM_READ_WRITE, width * height * 4);
   lut_ = make_buffer(context_, CL_MEM_READ_ONLY, 256 * 4);
   for (Mem& r : ranges_) r = make_buffer(context_, CL_MEM_READ_WRITE, sizeof empty_range, empty_range);
-  row_twiddles_ = twiddle_buffer(context_, rows_->n, rows_->n);
-  col_twiddles_ = twiddle_buffer(context_, cols_->n, cols_->n);
-  split_twiddles_ = twiddle_buffer(context_, static_cast<std::uint32_t>(width), half_w);  // w_W^k, k <= W/2
+  col_twiddles_ = twiddle_buffer(context_, real_cols_->n, real_cols_->n);
+  display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
@@ -104,7 +121,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
 }
 
 void ClFastDisplay::upload(const RealImage& image) {
-  if (!row_kernel_ || image.width != width_ || image.height != height_)
+  if (!display_kernel_ || image.width != width_ || image.height != height_)
     throw BackendError("OpenCL fast display: upload() of a " + std::to_string(image.width) + "x" +
                        std::to_string(image.height) + " image without prepare() for that size");
   check(clEnqueueWriteBuffer(queue_, real_.get(), CL_TRUE, 0, image.data.size() * sizeof(float), image.data.data(), 0,
@@ -147,7 +164,7 @@ FastDispatch ClFastDisplay::enqueue(cl_kernel kernel, const fast::AxisPlan& p, s
 }
 
 std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings& settings, bool previous_range) {
-  if (!row_kernel_) throw BackendError("OpenCL fast display: enqueue_display() before prepare()");
+  if (!display_kernel_) throw BackendError("OpenCL fast display: enqueue_display() before prepare()");
   if (lut_colormap_ != static_cast<int>(settings.colormap)) {
     std::vector<std::uint8_t> lut(256 * 4, 255);
     const auto& table = colormap_table(settings.colormap);
@@ -157,51 +174,64 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
           "clEnqueueWriteBuffer (display colormap)");
     lut_colormap_ = static_cast<int>(settings.colormap);
   }
-  const std::size_t half_w = width_ / 2 + 1, pixels = width_ * height_;
+  const std::size_t pixels = width_ * height_;
   const int key = static_cast<int>(settings.component) * 2 + (settings.scale == SpectrumScale::log ? 1 : 0);
   if (key != range_key_) range_known_ = false;
   range_key_ = key;
 
   std::vector<FastDispatch> out;
-  // Rows: real image -> half spectrum; also empties this frame's range accumulator.
-  cl_mem acc = ranges_[acc_].get(), half = half_.get(), split = split_twiddles_.get();
-  set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
-  check(clSetKernelArg(row_kernel_, 6, sizeof(cl_mem), &half), "clSetKernelArg(r2c out)");
-  check(clSetKernelArg(row_kernel_, 7, sizeof(cl_mem), &split), "clSetKernelArg(r2c split twiddles)");
-  check(clSetKernelArg(row_kernel_, 8, sizeof(cl_mem), &acc), "clSetKernelArg(r2c range)");
-  out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", pixels * 4 + half_w * height_ * 8));
+  // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
+  check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
+                             nullptr),
+        "clEnqueueWriteBuffer (display range)");
+  cl_mem z = z_.get();
+  set_common_args(real_cols_kernel_, real_.get(), col_twiddles_.get(), width_ / 2, width_ / 2);
+  check(clSetKernelArg(real_cols_kernel_, 6, sizeof(cl_mem), &z), "clSetKernelArg(real columns out)");
+  out.push_back(enqueue(real_cols_kernel_, *real_cols_, width_ / 2, "fast_cols_real", pixels * 4 + pixels * 4));
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
   const cl_float lo = settings.range_min, hi = settings.range_max, gain = settings.gain;
   cl_mem rgba = rgba_.get(), lut = lut_.get();
-  const auto columns = [&] {
+  // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
+  const auto rows = [&] {
     cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get();
-    set_common_args(display_kernel_, half_.get(), col_twiddles_.get(), half_w, half_w);
+    set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1, width_ / 2);
     cl_uint index = 6;
     for (cl_mem m : {rgba, lut, in, accumulate})
       check(clSetKernelArg(display_kernel_, index++, sizeof(cl_mem), &m), "clSetKernelArg(display buffers)");
     check(clSetKernelArg(display_kernel_, index++, sizeof flags, &flags), "clSetKernelArg(display flags)");
     for (cl_float v : {lo, hi, gain})
       check(clSetKernelArg(display_kernel_, index++, sizeof v, &v), "clSetKernelArg(display range)");
-    out.push_back(enqueue(display_kernel_, *cols_, half_w, "fast_cols_display", half_w * height_ * 8 + pixels * 4));
+    out.push_back(enqueue(display_kernel_, *display_rows_, height_ / 2 + 1, "fast_rows_display",
+                          (height_ / 2 + 1) * width_ * 8 + pixels * 4));
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
   if (settings.auto_range && !range_known_ && !previous_range) {
     // The range of this image is not known yet: one pass to find it (its pixels are redrawn).
-    columns();
+    rows();
     check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
                                nullptr),
           "clEnqueueWriteBuffer (display range)");
   }
-  columns();
+  rows();
   range_known_ = settings.auto_range;
   return out;
 }
 
 std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
-  if (!row_kernel_) throw BackendError("OpenCL fast display: enqueue_half_spectrum() before prepare()");
+  if (!display_kernel_) throw BackendError("OpenCL fast display: enqueue_half_spectrum() before prepare()");
+  if (!rows_ || !cols_)
+    throw BackendError("OpenCL fast display: no half-spectrum plan for " + std::to_string(width_) + "x" +
+                       std::to_string(height_) + " (its W/2-point rows must fit local memory whole)");
   const std::size_t half_w = width_ / 2 + 1;
+  if (!row_kernel_) {
+    row_kernel_ = build(*rows_, " -D R2C_SPLIT=1");
+    half_ = make_buffer(context_, CL_MEM_READ_WRITE, half_w * height_ * sizeof(Complex));
+    row_twiddles_ = twiddle_buffer(context_, rows_->n, rows_->n);
+    half_col_twiddles_ = twiddle_buffer(context_, cols_->n, cols_->n);
+    split_twiddles_ = twiddle_buffer(context_, static_cast<std::uint32_t>(width_), half_w);  // w_W^k, k <= W/2
+  }
   std::vector<FastDispatch> out;
   cl_mem acc = ranges_[acc_].get(), half = half_.get(), split = split_twiddles_.get();
   set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
@@ -210,7 +240,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
   check(clSetKernelArg(row_kernel_, 8, sizeof(cl_mem), &acc), "clSetKernelArg(r2c range)");
   out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8));
   cl_kernel cols = build(*cols_, "");
-  set_common_args(cols, half_.get(), col_twiddles_.get(), half_w, half_w);
+  set_common_args(cols, half_.get(), half_col_twiddles_.get(), half_w, half_w);
   out.push_back(enqueue(cols, *cols_, half_w, "fast_cols", half_w * height_ * 16));
   return out;
 }

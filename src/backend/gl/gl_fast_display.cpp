@@ -74,8 +74,8 @@ GlFastDisplay::~GlFastDisplay() {
 }
 
 void GlFastDisplay::release() {
-  for (unsigned* id : {&real_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_, &col_twiddles_,
-                       &split_twiddles_}) {
+  for (unsigned* id : {&real_, &z_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_, &col_twiddles_,
+                       &split_twiddles_, &display_twiddles_, &half_col_twiddles_}) {
     if (*id) glDeleteBuffers(1, id);
     *id = 0;
   }
@@ -103,19 +103,39 @@ std::optional<fast::AxisPlan> GlFastDisplay::plan_cols(std::size_t width, std::s
   return plan;
 }
 
-bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
-  if (width * height >= (std::size_t{1} << 30)) return false;
-  const auto rows = plan_rows(width, height);
-  const auto cols = plan_cols(width, height);
-  if (!rows || !cols) return false;
-  return std::max(rows->groups(height), cols->groups(width / 2 + 1)) <= std::uint64_t{65535} * 65535;
+std::optional<fast::AxisPlan> GlFastDisplay::plan_real_cols(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2),
+                              limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
 }
 
-ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const char* epilogue) const {
+std::optional<fast::AxisPlan> GlFastDisplay::plan_display_rows(std::size_t width, std::size_t height) const {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
+  auto plan = fast::plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
+                              limits_, tuning_);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
+  if (width * height >= (std::size_t{1} << 30)) return false;
+  const auto cols = plan_real_cols(width, height);
+  const auto rows = plan_display_rows(width, height);
+  if (!rows || !cols) return false;
+  return std::max(rows->groups(height / 2 + 1), cols->groups(width / 2)) <= std::uint64_t{65535} * 65535;
+}
+
+GlFastDisplay::Defines GlFastDisplay::display_rows_defines() const {
+  return {{"UNPACK_PAIRS", "1"}, {"DISPLAY_ROWS", "1"}, {"PAIR_ROWS", std::to_string(height_)}};
+}
+
+ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
   ProgramKey k;
   k.shader = "fast_fft.comp";
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
-  if (epilogue) k.defines[epilogue] = "1";
+  for (const auto& [name, value] : extra) k.defines[name] = value;
   k.local_x = plan.threads;
   k.local_y = 1;
   return k;
@@ -128,27 +148,25 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   cols_.reset();
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (odd width, a prime factor above 13, or rows too long for shared memory)");
-  auto rows = plan_rows(width, height);
-  auto cols = plan_cols(width, height);
-  programs_.get(key(*rows, "R2C_SPLIT"));  // compile now: errors surface here
-  programs_.get(key(*cols, "DISPLAY_OUT"));
-  const std::size_t half_w = width / 2 + 1;
+                       " is not supported (odd width, or a prime factor above 13)");
+  width_ = width;
+  height_ = height;
+  real_cols_ = plan_real_cols(width, height);
+  display_rows_ = plan_display_rows(width, height);
+  programs_.get(key(*real_cols_, {{"OUTPUT_BUFFER", "1"}}));  // compile now: errors surface here
+  programs_.get(key(*display_rows_, display_rows_defines()));
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
-  half_ = make_buffer(half_w * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  z_ = make_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
-  row_twiddles_ = twiddle_buffer(rows->n, rows->n);
-  col_twiddles_ = twiddle_buffer(cols->n, cols->n);
-  split_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width), half_w);
+  col_twiddles_ = twiddle_buffer(real_cols_->n, real_cols_->n);
+  display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   texture_ = make_texture(width, height);
-  rows_ = rows;
-  cols_ = cols;
+  rows_ = plan_rows(width, height);  // the half-spectrum path's, compiled on first use
+  cols_ = plan_cols(width, height);
   lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
-  width_ = width;
-  height_ = height;
 }
 
 
@@ -173,9 +191,9 @@ void GlFastDisplay::upload(const RealImage& image) {
   range_known_ = false;
 }
 
-void GlFastDisplay::dispatch(const fast::AxisPlan& p, const char* epilogue, std::size_t lines, std::size_t row_pitch,
+void GlFastDisplay::dispatch(const fast::AxisPlan& p, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                              const char* name, std::uint64_t bytes) {
-  Program& program = programs_.get(key(p, epilogue));
+  Program& program = programs_.get(key(p, extra));
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
@@ -209,57 +227,70 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     write_buffer(lut_, lut.size() * 4, lut.data());
     lut_colormap_ = static_cast<int>(settings.colormap);
   }
-  const std::size_t half_w = width_ / 2 + 1, pixels = width_ * height_;
+  const std::size_t pixels = width_ * height_;
   const int range_key = static_cast<int>(settings.component) * 2 + (settings.scale == SpectrumScale::log ? 1 : 0);
   if (range_key != range_key_) range_known_ = false;
   range_key_ = range_key;
 
+  // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
+  write_buffer(ranges_[acc_], sizeof empty_range, empty_range);  // this frame's accumulator
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, real_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);  // emptied for this frame
-  dispatch(*rows_, "R2C_SPLIT", height_, width_ / 2, "fast_r2c_rows", pixels * 4 + half_w * height_ * 8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, z_);
+  dispatch(*real_cols_, {{"OUTPUT_BUFFER", "1"}}, width_ / 2, width_ / 2, "fast_cols_real", pixels * 8);
 
   const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                        (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
-  const auto columns = [&] {
-    Program& program = programs_.get(key(*cols_, "DISPLAY_OUT"));
+  // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
+  const Defines defines = display_rows_defines();
+  const auto rows = [&] {
+    Program& program = programs_.get(key(*display_rows_, defines));
     glUseProgram(program.id);
     glUniform1ui(program.location("u_flags"), flags);
     glUniform1f(program.location("u_lo"), settings.range_min);
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lut_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindImageTexture(0, texture_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    dispatch(*cols_, "DISPLAY_OUT", half_w, half_w, "fast_cols_display", half_w * height_ * 8 + pixels * 4);
+    dispatch(*display_rows_, defines, height_ / 2 + 1, width_ / 2, "fast_rows_display",
+             (height_ / 2 + 1) * width_ * 8 + pixels * 4);
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
   if (settings.auto_range && !range_known_ && !previous_range) {
     // The range of this image is not known yet: one pass to find it (its pixels are redrawn).
-    columns();
+    rows();
     write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
   }
-  columns();
+  rows();
   range_known_ = settings.auto_range;
 }
 
 void GlFastDisplay::dispatch_half_spectrum() {
   if (!texture_) throw BackendError("OpenGL fast display: dispatch_half_spectrum() before prepare()");
+  if (!rows_ || !cols_)
+    throw BackendError("OpenGL fast display: no half-spectrum plan for " + std::to_string(width_) + "x" +
+                       std::to_string(height_) + " (its W/2-point rows must fit shared memory whole)");
   const std::size_t half_w = width_ / 2 + 1;
+  if (!half_) {
+    half_ = make_buffer(half_w * height_ * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+    row_twiddles_ = twiddle_buffer(rows_->n, rows_->n);
+    half_col_twiddles_ = twiddle_buffer(cols_->n, cols_->n);
+    split_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width_), half_w);
+  }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, real_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
-  dispatch(*rows_, "R2C_SPLIT", height_, width_ / 2, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8);
+  dispatch(*rows_, {{"R2C_SPLIT", "1"}}, height_, width_ / 2, "fast_r2c_rows",
+           width_ * height_ * 4 + half_w * height_ * 8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
-  dispatch(*cols_, nullptr, half_w, half_w, "fast_cols", half_w * height_ * 16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, half_col_twiddles_);
+  dispatch(*cols_, {}, half_w, half_w, "fast_cols", half_w * height_ * 16);
 }
 
 RgbaImage GlFastDisplay::download_rgba() { return read_texture(texture_, width_, height_); }

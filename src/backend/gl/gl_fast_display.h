@@ -1,14 +1,17 @@
 #pragma once
 // The OpenGL real-input display path (issue 6): the GLSL twin of cl_fast_display.h. A real
 // W x H image (W even) becomes its shifted, colour-mapped spectrum display in two dispatches of
-// shaders/fast_fft.comp with the epilogues of shaders/fast_epilogue.glsl: R2C rows into a
-// (W/2 + 1) x H half spectrum, then its columns writing the pixels (each bin and its Hermitian
-// mirror) into an RGBA8 texture by imageStore. Internal to the GL backend; the caller's GL
-// context must be current.
+// shaders/fast_fft.comp: the image's W/2 complex columns into Z, then the rows ky <= H/2 of the
+// 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) into
+// an RGBA8 texture by imageStore (shaders/fast_epilogue.glsl, DISPLAY_ROWS). Also the R2C half
+// spectrum. Internal to the GL backend; the caller's GL context must be current.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/fast_axis_plan.h"
 #include "backend/gl/gl_programs.h"
@@ -27,18 +30,19 @@ class GlFastDisplay {
   GlFastDisplay& operator=(const GlFastDisplay&) = delete;
 
   /// True when a width x height real image can take this path (width even and >= 4, height >= 2,
-  /// W/2-point rows whole in shared memory, a column plan). Never throws.
+  /// plans for both passes). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
   /// Plans, compiles the two programs, allocates the buffers and the texture; cheap when the
   /// size did not change. Throws BackendError when unsupported or a compile fails.
   void prepare(std::size_t width, std::size_t height);
   /// Copies the image (prepared size, row-major float) to the GPU.
   void upload(const RealImage& image);
-  /// Dispatches the R2C rows and the display columns (twice when auto_range needs the range of
-  /// a new image first, unless previous_range), timed as "fast_r2c_rows" / "fast_cols_display".
+  /// Dispatches the columns and the display rows (twice when auto_range needs the range of a new
+  /// image first, unless previous_range), timed as "fast_cols_real" / "fast_rows_display".
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
-  /// 2D R2C transform, read with download_half().
+  /// 2D R2C transform, read with download_half(). Needs W/2-point rows whole in shared memory;
+  /// throws BackendError otherwise.
   void dispatch_half_spectrum();
 
   /// The texture (GL_RGBA8, W x H, row y = display row y) the display is written to.
@@ -52,14 +56,19 @@ class GlFastDisplay {
   unsigned fallback_texture_id() const { return fallback_texture_; }
   RgbaImage download_fallback();
 
+  /// The half-spectrum path's plans (prepare() first, and that path supported).
   const fast::AxisPlan& row_plan() const { return *rows_; }
   const fast::AxisPlan& col_plan() const { return *cols_; }
 
  private:
   std::optional<fast::AxisPlan> plan_rows(std::size_t width, std::size_t height) const;
   std::optional<fast::AxisPlan> plan_cols(std::size_t width, std::size_t height) const;
-  ProgramKey key(const fast::AxisPlan& plan, const char* epilogue) const;
-  void dispatch(const fast::AxisPlan& plan, const char* epilogue, std::size_t lines, std::size_t row_pitch,
+  std::optional<fast::AxisPlan> plan_real_cols(std::size_t width, std::size_t height) const;
+  std::optional<fast::AxisPlan> plan_display_rows(std::size_t width, std::size_t height) const;
+  using Defines = std::vector<std::pair<std::string, std::string>>;
+  ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
+  Defines display_rows_defines() const;
+  void dispatch(const fast::AxisPlan& plan, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();
 
@@ -68,10 +77,11 @@ class GlFastDisplay {
   fast::Tuning tuning_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
-  std::optional<fast::AxisPlan> rows_, cols_;
+  std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
+  std::optional<fast::AxisPlan> real_cols_, display_rows_;  // display: columns into Z, rows to pixels
   // GLuint objects.
-  unsigned real_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0, col_twiddles_ = 0,
-           split_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
+  unsigned real_ = 0, z_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0, col_twiddles_ = 0,
+           split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;
   int acc_ = 0;

@@ -202,7 +202,8 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
         const auto dispatches = display.enqueue_display(settings);
         const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
         ASSERT_EQ(dispatches.size(), expected) << name << " frame " << frame;
-        EXPECT_EQ(dispatches.back().record.kernel, "fast_cols_display");
+        EXPECT_EQ(dispatches.front().record.kernel, "fast_cols_real");
+        EXPECT_EQ(dispatches.back().record.kernel, "fast_rows_display");
         test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
                                        " frame " + std::to_string(frame));

@@ -52,15 +52,17 @@ TEST_P(RealDisplay, FusedPathMatchesRenderSpectrum) {
   test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings), settings.colormap,
                              to_string(GetParam()) + " fused first frame");
   std::uint64_t execution = 0;
-  // The first frame of an image with auto range finds the range with an extra column pass.
+  // The first frame of an image with auto range finds the range with an extra row pass.
   EXPECT_EQ(kernel_names(*backend, execution),
-            (std::vector<std::string>{"fast_r2c_rows", "fast_cols_display", "fast_cols_display"}));
+            (std::vector<std::string>{"fast_cols_real", "fast_rows_display", "fast_rows_display"}));
   EXPECT_GT(execution, 0u);
   backend->execute_real_display(settings);
   test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings), settings.colormap,
                              to_string(GetParam()) + " fused second frame");
-  EXPECT_EQ(kernel_names(*backend, execution), (std::vector<std::string>{"fast_r2c_rows", "fast_cols_display"}));
-  if (GetParam() == BackendKind::gl) EXPECT_NE(backend->real_display_texture(), 0u);
+  EXPECT_EQ(kernel_names(*backend, execution), (std::vector<std::string>{"fast_cols_real", "fast_rows_display"}));
+  if (GetParam() == BackendKind::gl) {
+    EXPECT_NE(backend->real_display_texture(), 0u);
+  }
 }
 
 TEST_P(RealDisplay, OddWidthTakesTheComplexFallback) {
@@ -98,7 +100,7 @@ std::vector<BackendKind> gpu_kinds() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RealDisplay, ::testing::ValuesIn(gpu_kinds()),
-                         [](const ::testing::TestParamInfo<BackendKind>& info) { return to_string(info.param); });
+                         [](const ::testing::TestParamInfo<BackendKind>& param) { return to_string(param.param); });
 
 }  // namespace
 }  // namespace fftscope

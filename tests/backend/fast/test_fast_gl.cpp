@@ -204,7 +204,10 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
         const RgbaImage rgba = display.download_rgba();
         EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
         const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
-        EXPECT_EQ(env->timers->take().size(), expected) << name << " frame " << frame;
+        const std::vector<TimingRecord> records = env->timers->take();
+        ASSERT_EQ(records.size(), expected) << name << " frame " << frame;
+        EXPECT_EQ(records.front().kernel, "fast_cols_real");
+        EXPECT_EQ(records.back().kernel, "fast_rows_display");
         test::expect_display_close(rgba, render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
                                        " frame " + std::to_string(frame));
