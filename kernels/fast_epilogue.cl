@@ -142,9 +142,9 @@ FAST_INLINE uchar4 ep_hue(float h, float v) {
   return (uchar4)(ep_byte(r), ep_byte(g), ep_byte(b), 255);
 }
 
-// One display pixel of bin value x at display position (px, py); folds v into [lo, hi].
-FAST_INLINE void ep_pixel(__global uchar4* rgba, __global const uchar4* lut, uint px, uint py, uint width, float2 x,
-                          uint flags, float2 range, float gain, float* lo, float* hi) {
+// The display colour of bin value x; folds its value into [lo, hi].
+FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, float2 range, float gain, float* lo,
+                            float* hi) {
   const uint component = (flags >> 4) & 15u;
   const float v = ep_value(x, component, (flags & 2u) != 0);
   if (isfinite(v)) {
@@ -163,7 +163,13 @@ FAST_INLINE void ep_pixel(__global uchar4* rgba, __global const uchar4* lut, uin
     c = lut[(uint)floor(t * 255.0f + 0.5f)];
     c.w = 255;
   }
-  rgba[py * width + px] = c;
+  return c;
+}
+
+// One display pixel of bin value x at display position (px, py); folds v into [lo, hi].
+FAST_INLINE void ep_pixel(__global uchar4* rgba, __global const uchar4* lut, uint px, uint py, uint width, float2 x,
+                          uint flags, float2 range, float gain, float* lo, float* hi) {
+  rgba[py * width + px] = ep_color(lut, x, flags, range, gain, lo, hi);
 }
 
 // Sub-transform q's values X[kx, q + PRE_RADIX k] (local line kx - first_line, index k) to pixels.
@@ -198,19 +204,22 @@ FAST_INLINE void display_rows_epilogue(__local const float2* lm, __global uchar4
                                        const float2 range, const float gain, float* lo, float* hi) {
   const uint width = N, height = PAIR_ROWS;
   const bool shift = (flags & 1u) != 0;
+  const uint component = (flags >> 4) & 15u;
+  const bool mirror_same = component == 0 || component == 2;  // |conj x| = |x|, Re conj x = Re x
   for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {
     const uint l = b / M, k = b - l * M;
     const uint ky = first_line + l;
     if (ky < lines) {
       const uint kx = q + PRE_RADIX * k;
       const float2 x = lm[LIDX(l, k)];
-      ep_pixel(rgba, lut, shift ? (kx + width / 2) % width : kx, shift ? (ky + height / 2) % height : ky, width, x,
-               flags, range, gain, lo, hi);
+      uchar4 c = ep_color(lut, x, flags, range, gain, lo, hi);
+      rgba[(shift ? (ky + height / 2) % height : ky) * width + (shift ? (kx + width / 2) % width : kx)] = c;
       const uint my = height - ky;
       if (ky > 0 && my != ky) {
         const uint mx = kx == 0 ? 0 : width - kx;
-        ep_pixel(rgba, lut, shift ? (mx + width / 2) % width : mx, shift ? (my + height / 2) % height : my, width,
-                 (float2)(x.x, -x.y), flags, range, gain, lo, hi);
+        // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
+        if (!mirror_same) c = ep_color(lut, (float2)(x.x, -x.y), flags, range, gain, lo, hi);
+        rgba[(shift ? (my + height / 2) % height : my) * width + (shift ? (mx + width / 2) % width : mx)] = c;
       }
     }
   }

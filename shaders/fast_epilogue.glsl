@@ -126,7 +126,8 @@ vec3 ep_hue(float h, float v) {
   return vec3(ep_byte(rgb.r), ep_byte(rgb.g), ep_byte(rgb.b));
 }
 
-void ep_pixel(uint px, uint py, vec2 x) {
+// The colour of bin value x (rgb 0..255); folds its value into this invocation's range.
+vec3 ep_color(vec2 x) {
   uint component = (u_flags >> 4) & 15u;
   bool log_scale = (u_flags & 2u) != 0u;
   float v;
@@ -154,8 +155,12 @@ void ep_pixel(uint px, uint py, vec2 x) {
     uint c = lut[uint(floor(t * 255.0 + 0.5))];
     rgb8 = vec3(float(c & 0xFFu), float((c >> 8) & 0xFFu), float((c >> 16) & 0xFFu));
   }
-  imageStore(u_image, ivec2(px, py), vec4(rgb8 / 255.0, 1.0));
+  return rgb8;
 }
+
+void ep_store(uint px, uint py, vec3 rgb8) { imageStore(u_image, ivec2(px, py), vec4(rgb8 / 255.0, 1.0)); }
+
+void ep_pixel(uint px, uint py, vec2 x) { ep_store(px, py, ep_color(x)); }
 
 // Sub-transform q's values X[kx, q + PRE_RADIX k] to pixels (and their mirrors).
 void display_epilogue(uint q) {
@@ -180,17 +185,22 @@ void display_epilogue(uint q) {
 void display_rows_epilogue(uint q) {
   uint width = uint(N), height = uint(PAIR_ROWS);
   bool shift = (u_flags & 1u) != 0u;
+  uint component = (u_flags >> 4) & 15u;
+  bool mirror_same = component == 0u || component == 2u;
   for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
     uint l = b / uint(M), k = b - l * uint(M);
     uint ky = g_first_line + l;
     if (ky < u_lines) {
       uint kx = q + uint(PRE_RADIX) * k;
       vec2 x = lm[lidx(l, k)];
-      ep_pixel(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, x);
+      vec3 rgb8 = ep_color(x);
+      ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, rgb8);
       uint my = height - ky;
       if (ky > 0u && my != ky) {
         uint mx = kx == 0u ? 0u : width - kx;
-        ep_pixel(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, vec2(x.x, -x.y));
+        // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
+        if (!mirror_same) rgb8 = ep_color(vec2(x.x, -x.y));
+        ep_store(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, rgb8);
       }
     }
   }

@@ -206,7 +206,8 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
         EXPECT_EQ(dispatches.back().record.kernel, "fast_rows_display");
         test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
-                                       " frame " + std::to_string(frame));
+                                       " frame " + std::to_string(frame),
+                                   settings.component == SpectrumComponent::phase);
       }
     }
   }

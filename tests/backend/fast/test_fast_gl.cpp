@@ -210,7 +210,8 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
         EXPECT_EQ(records.back().kernel, "fast_rows_display");
         test::expect_display_close(rgba, render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +
-                                       " frame " + std::to_string(frame));
+                                       " frame " + std::to_string(frame),
+                                   settings.component == SpectrumComponent::phase);
       }
     }
   }
