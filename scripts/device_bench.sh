@@ -3,6 +3,9 @@
 # then the per-kernel benches and the side-by-side sweep. Expects a headless build in $BUILD
 # (default build-dev) and the .device/ folder made by ../shared/device/prepare.sh.
 #   usage: scripts/device_bench.sh [tests|kernels|sweep|all] [OUTDIR]
+# The sweep writes OUTDIR/sweep.json (and a progress line per entry to sweep-progress.txt);
+# SIZES and IMPL (comma-separated) narrow it, REPEAT sets the runs, COPY_BANDWIDTH (GB/s) the
+# plot's limit line.
 set -uo pipefail
 what=${1:-all}
 out=${2:-${OUT:-out/device}}

@@ -303,7 +303,8 @@ class CufftR2cDisplay final : public Implementation {
     float lo = settings_.range_min, hi = settings_.range_max;
     void* args[] = {&half_, &lut_, &rgba_, &w, &h, &lo, &hi};
     const unsigned bx = 32, by = 8;
-    check(rtc_.launch(function_, (size_.width + bx - 1) / bx, static_cast<unsigned>((size_.height + by - 1) / by), 1,
+    check(rtc_.launch(function_, static_cast<unsigned>((size_.width + bx - 1) / bx),
+                      static_cast<unsigned>((size_.height + by - 1) / by), 1,
                       bx, by, 1, 0, nullptr, args, nullptr),
           "cuLaunchKernel(r2c_display)");
   }
