@@ -1,5 +1,5 @@
 // fast_epilogue.cl — the ends of the fast path's real-input display passes (issue 6), included by
-// fast_fft.cl when R2C_SPLIT or DISPLAY_OUT is 1 (never compiled alone). The last Stockham stage
+// fast_fft.cl when R2C_SPLIT or DISPLAY_ROWS is 1 (never compiled alone). The last Stockham stage
 // then leaves its results in local memory (element i of local line l at LIDX(l, i), natural
 // order) and the code here writes the pass's output instead of the complex values.
 //
@@ -9,36 +9,28 @@
 //   (indices mod M; split_tw[k] = w_W^k = exp(-2 pi i k / W), double precision on the host) is
 //   written to `half_out`, (M + 1) x H float2, row-major: the R2C half spectrum of each row.
 //   Work-item 0 of group 0 also resets `range_clear` (int2) to (INT_MAX, INT_MIN), the empty
-//   range, for the column pass of this frame to accumulate into.
-// DISPLAY_OUT 1 (columns, SPLIT_GLOBAL 0): `data` is the (W/2 + 1) x H half spectrum (lines =
-//   W/2 + 1 columns, row_pitch the same), and the column FFT's value X[kx, ky] becomes the display
-//   pixel as display.cl computes it (value by component and scale, t = clamp(gain (v - lo) /
-//   (hi - lo), 0, 1), colour by `lut` or hue), written to `rgba` (W x H uchar4, row-major, top row
-//   first) at its fftshifted place, together with its Hermitian mirror (W - kx, H - ky), whose
-//   value is conj(X[kx, ky]) (columns 0 and W/2 hold their own mirrors and write only themselves).
+//   range (kept for the kernel's interface; the display path clears its range on the host).
+// DISPLAY_ROWS 1 (rows, with UNPACK_PAIRS 1): the row pass over rows ky = 0 .. H/2 of X (see
+//   UNPACK_PAIRS in fast_fft.cl) ends in the display pixels of F[ky, kx] for every kx, as
+//   display.cl computes them (value by component and scale, t = clamp(gain (v - lo) / (hi - lo),
+//   0, 1), colour by `lut` or hue), written to `rgba` (W x H uchar4, row-major, top row first)
+//   at their fftshifted places, and of their mirrors F[H - ky, (W - kx) % W] = conj(F[ky, kx]):
+//   whole rows of pixels, so the stores coalesce.
 //   The range: (lo_arg, hi_arg), or with flag 256 the one in range_in (int2, order-preserving
 //   encodings of lo and hi as ints; the empty range (INT_MAX, INT_MIN) colours everything t = 0);
 //   every finite value is folded into range_out (one atomic min and max per work-group), which
 //   the host hands to the next frame as its range_in (see docs/fast_path.md).
 //   flags: bit 0 shift, bit 1 log scale, bits 4..7 component (SpectrumComponent), bit 8 auto range.
 //
-// DISPLAY_ROWS 1 (rows, with UNPACK_PAIRS 1; the display path in use): the row pass over rows
-//   ky = 0 .. H/2 of X (see UNPACK_PAIRS in fast_fft.cl) ends in the display pixels of F[ky, kx]
-//   for every kx and of their mirrors F[H - ky, (W - kx) % W] = conj(F[ky, kx]): whole rows of
-//   pixels, so the stores coalesce. Same parameters, range handling and flags as DISPLAY_OUT.
-//
-// Defines: those of fast_fft.cl, and R2C_SPLIT / DISPLAY_OUT (0 or 1, not both).
+// Defines: those of fast_fft.cl, and R2C_SPLIT / DISPLAY_ROWS (0 or 1, not both).
 
-#if R2C_SPLIT && DISPLAY_OUT
-#error "fast_epilogue.cl: R2C_SPLIT and DISPLAY_OUT are exclusive"
+#if R2C_SPLIT && DISPLAY_ROWS
+#error "fast_epilogue.cl: R2C_SPLIT and DISPLAY_ROWS are exclusive"
 #endif
 #if R2C_SPLIT && (AXIS_COLS || PRE_RADIX != 1)
 #error "fast_epilogue.cl: R2C_SPLIT needs AXIS_COLS 0 and PRE_RADIX 1 (the whole row in local memory)"
 #endif
-#if DISPLAY_OUT && (!AXIS_COLS || (SPLIT_GLOBAL && PRE_RADIX > 1))
-#error "fast_epilogue.cl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
-#endif
-#if DISPLAY_ROWS && (AXIS_COLS || !UNPACK_PAIRS || (SPLIT_GLOBAL && PRE_RADIX > 1) || R2C_SPLIT || DISPLAY_OUT)
+#if DISPLAY_ROWS && (AXIS_COLS || !UNPACK_PAIRS || (SPLIT_GLOBAL && PRE_RADIX > 1))
 #error "fast_epilogue.cl: DISPLAY_ROWS needs AXIS_COLS 0, UNPACK_PAIRS 1 and, when split, SPLIT_GLOBAL 0"
 #endif
 
@@ -71,7 +63,7 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
   }
 }
 
-#else  // DISPLAY_OUT or DISPLAY_ROWS
+#else  // DISPLAY_ROWS
 
 #define EPILOGUE_PARAMS                                                                                     \
   , __global uchar4* restrict rgba, __global const uchar4* restrict lut, __global const int* restrict range_in, \
@@ -84,13 +76,8 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
     range_local[0] = INT_MAX;                                     \
     range_local[1] = INT_MIN;                                     \
   }
-#if DISPLAY_ROWS
 #define EPILOGUE(Q) \
   display_rows_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
-#else
-#define EPILOGUE(Q) \
-  display_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
-#endif
 #define EPILOGUE_END display_range_fold(range_local, range_out, flags, ep_lo, ep_hi);
 
 // Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
@@ -164,35 +151,6 @@ FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, fl
     c.w = 255;
   }
   return c;
-}
-
-// One display pixel of bin value x at display position (px, py); folds v into [lo, hi].
-FAST_INLINE void ep_pixel(__global uchar4* rgba, __global const uchar4* lut, uint px, uint py, uint width, float2 x,
-                          uint flags, float2 range, float gain, float* lo, float* hi) {
-  rgba[py * width + px] = ep_color(lut, x, flags, range, gain, lo, hi);
-}
-
-// Sub-transform q's values X[kx, q + PRE_RADIX k] (local line kx - first_line, index k) to pixels.
-FAST_INLINE void display_epilogue(__local const float2* lm, __global uchar4* rgba, __global const uchar4* lut,
-                                  const uint q, const uint first_line, const uint lines, const uint flags,
-                                  const float2 range, const float gain, float* lo, float* hi) {
-  const uint width = 2 * (lines - 1), height = N;
-  const bool shift = (flags & 1u) != 0;
-  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {
-    const uint l = b % LINES, k = b / LINES;  // neighbouring work-items: neighbouring columns
-    const uint kx = first_line + l;
-    if (kx < lines) {
-      const uint ky = q + PRE_RADIX * k;
-      const float2 x = lm[LIDX(l, k)];
-      ep_pixel(rgba, lut, shift ? (kx + width / 2) % width : kx, shift ? (ky + height / 2) % height : ky, width, x,
-               flags, range, gain, lo, hi);
-      if (kx > 0 && kx < width / 2) {
-        const uint mx = width - kx, my = ky == 0 ? 0 : height - ky;
-        ep_pixel(rgba, lut, shift ? (mx + width / 2) % width : mx, shift ? (my + height / 2) % height : my, width,
-                 (float2)(x.x, -x.y), flags, range, gain, lo, hi);
-      }
-    }
-  }
 }
 
 // DISPLAY_ROWS: sub-transform q's values F[ky, q + PRE_RADIX k] of the group's rows ky <= H/2

@@ -30,7 +30,7 @@
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
 //   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
-// Optional: R2C_SPLIT or DISPLAY_OUT (0 or 1) — the real-input display passes' epilogues, with
+// Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl).
 
 #ifndef FFTSCOPE_COMPLEX_CL
@@ -79,18 +79,16 @@
 #define SPAN_5 (SPAN_4 * RADIX_4)
 #define SPAN_6 (SPAN_5 * RADIX_5)
 #define SPAN_7 (SPAN_6 * RADIX_6)
-// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image) or DISPLAY_OUT 1 (columns
-// into display pixels) keep the last stage in local memory and finish in fast_epilogue.cl.
+// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image, the half spectrum) or
+// DISPLAY_ROWS 1 (rows into display pixels) keep the last stage in local memory and finish in
+// fast_epilogue.cl.
 #ifndef R2C_SPLIT
 #define R2C_SPLIT 0
-#endif
-#ifndef DISPLAY_OUT
-#define DISPLAY_OUT 0
 #endif
 #ifndef DISPLAY_ROWS
 #define DISPLAY_ROWS 0
 #endif
-#define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_OUT || DISPLAY_ROWS)
+#define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_ROWS)
 // Real-input display, rows last (issue 6): UNPACK_PAIRS 1 makes a row pass read row ky of X, the
 // column FFTs of a real W x H image, from Z = the FFTs of its W/2 complex columns
 // z_c = x_2c + i x_2c+1 (a W/2 x H float2 buffer): X_2c[ky] = (Z_c[ky] + conj(Z_c[H-ky])) / 2,

@@ -1,5 +1,5 @@
 // fast_epilogue.glsl — the ends of the fast path's real-input display passes (issue 6), included
-// by fast_fft.comp when R2C_SPLIT or DISPLAY_OUT is 1. The GLSL twin of kernels/fast_epilogue.cl
+// by fast_fft.comp when R2C_SPLIT or DISPLAY_ROWS is 1. The GLSL twin of kernels/fast_epilogue.cl
 // (see that file for the formulas): the last Stockham stage leaves its results in shared memory
 // (element i of local line l at lidx(l, i)) and the code here writes the pass's output.
 //
@@ -7,25 +7,22 @@
 //   W / 2); writes X[k], k = 0 .. M, of each row to binding 2 `half_out` ((M + 1) x H vec2,
 //   row-major), with binding 3 `split_tw` = exp(-2 pi i k / W), k <= M; invocation 0 of group 0
 //   empties binding 4 `range_clear` (ivec2 (INT_MAX, INT_MIN)).
-// DISPLAY_OUT 1 (columns, SPLIT_GLOBAL 0): binding 0 `data` is the (W/2 + 1) x H half spectrum
-//   (u_lines = W/2 + 1 = u_row_pitch); each bin X[kx, ky] and its mirror conj at (W - kx, H - ky)
-//   go to image unit 0 (rgba8, W x H, row y = display row y) as spectrum_colorize.comp would
+// DISPLAY_ROWS 1 (rows, UNPACK_PAIRS 1): binding 0 `data` is Z, the FFTs of the image's W/2
+//   complex columns (u_lines = H/2 + 1 rows); each bin F[ky, kx] of the rows ky <= H/2 and its
+//   mirror conj at ((W - kx) % W, H - ky) go to image unit 0 (rgba8, W x H, row y = display row y) as spectrum_colorize.comp would
 //   colour them: binding 2 `lut` (256 uint 0x00BBGGRR), binding 3 `range_in` (the range as
 //   order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min
 //   and max folded in, one atomic pair per work-group).
 //   Uniforms: u_flags (bit 0 shift, bit 1 log, bits 4..7 component, bit 8 auto range), u_lo,
 //   u_hi (fixed range), u_gain.
 //
-// Defines: those of fast_fft.comp, and R2C_SPLIT / DISPLAY_OUT (0 or 1, not both).
+// Defines: those of fast_fft.comp, and R2C_SPLIT / DISPLAY_ROWS (0 or 1, not both).
 
-#if R2C_SPLIT != 0 && DISPLAY_OUT != 0
-#error "fast_epilogue.glsl: R2C_SPLIT and DISPLAY_OUT are exclusive"
+#if R2C_SPLIT != 0 && DISPLAY_ROWS != 0
+#error "fast_epilogue.glsl: R2C_SPLIT and DISPLAY_ROWS are exclusive"
 #endif
 #if R2C_SPLIT != 0 && (AXIS_COLS != 0 || PRE_RADIX != 1)
 #error "fast_epilogue.glsl: R2C_SPLIT needs AXIS_COLS 0 and PRE_RADIX 1"
-#endif
-#if DISPLAY_OUT != 0 && (AXIS_COLS == 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
-#error "fast_epilogue.glsl: DISPLAY_OUT needs AXIS_COLS 1 and, when split, SPLIT_GLOBAL 0"
 #endif
 #if DISPLAY_ROWS != 0 && (AXIS_COLS != 0 || UNPACK_PAIRS == 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
 #error "fast_epilogue.glsl: DISPLAY_ROWS needs AXIS_COLS 0, UNPACK_PAIRS 1 and, when split, SPLIT_GLOBAL 0"
@@ -67,7 +64,7 @@ void r2c_split() {
 #define EPILOGUE(Q) r2c_split()
 #define EPILOGUE_END()
 
-#else  // DISPLAY_OUT or DISPLAY_ROWS
+#else  // DISPLAY_ROWS
 
 layout(std430, binding = 2) readonly buffer Lut { uint lut[]; };
 layout(std430, binding = 3) readonly buffer RangeIn { int range_in[]; };
@@ -160,27 +157,6 @@ vec3 ep_color(vec2 x) {
 
 void ep_store(uint px, uint py, vec3 rgb8) { imageStore(u_image, ivec2(px, py), vec4(rgb8 / 255.0, 1.0)); }
 
-void ep_pixel(uint px, uint py, vec2 x) { ep_store(px, py, ep_color(x)); }
-
-// Sub-transform q's values X[kx, q + PRE_RADIX k] to pixels (and their mirrors).
-void display_epilogue(uint q) {
-  uint width = 2u * (u_lines - 1u), height = uint(N);
-  bool shift = (u_flags & 1u) != 0u;
-  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
-    uint l = b % uint(LINES), k = b / uint(LINES);
-    uint kx = g_first_line + l;
-    if (kx < u_lines) {
-      uint ky = q + uint(PRE_RADIX) * k;
-      vec2 x = lm[lidx(l, k)];
-      ep_pixel(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, x);
-      if (kx > 0u && kx < width / 2u) {
-        uint mx = width - kx, my = ky == 0u ? 0u : height - ky;
-        ep_pixel(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, vec2(x.x, -x.y));
-      }
-    }
-  }
-}
-
 // DISPLAY_ROWS (see fast_epilogue.cl): rows ky <= H/2 of F and their mirror rows, whole rows.
 void display_rows_epilogue(uint q) {
   uint width = uint(N), height = uint(PAIR_ROWS);
@@ -222,11 +198,7 @@ void display_end() {
 }
 
 #define EPILOGUE_BEGIN() display_begin()
-#if DISPLAY_ROWS != 0
 #define EPILOGUE(Q) display_rows_epilogue(Q)
-#else
-#define EPILOGUE(Q) display_epilogue(Q)
-#endif
 #define EPILOGUE_END() display_end()
 
 #endif

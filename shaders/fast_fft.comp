@@ -59,18 +59,16 @@
 
 #include "fast_dft.glsl"
 
-// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image) or DISPLAY_OUT 1 (columns
-// into display pixels) keep the last stage in shared memory and finish in fast_epilogue.glsl.
+// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image, the half spectrum) or
+// DISPLAY_ROWS 1 (rows into display pixels) keep the last stage in shared memory and finish in
+// fast_epilogue.glsl.
 #ifndef R2C_SPLIT
 #define R2C_SPLIT 0
-#endif
-#ifndef DISPLAY_OUT
-#define DISPLAY_OUT 0
 #endif
 #ifndef DISPLAY_ROWS
 #define DISPLAY_ROWS 0
 #endif
-#define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_OUT + DISPLAY_ROWS)
+#define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_ROWS)
 // UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its W/2 complex
 // columns (PAIR_ROWS = H); OUTPUT_BUFFER 1: the last stage stores into binding 5 instead of
 // `data`. As in fast_fft.cl.

@@ -46,7 +46,7 @@ struct BackendOptions {
 /// How a backend runs the real-input display path (execute_real_display) at a size.
 enum class RealDisplayPath {
   none,      ///< not at all (the default of Backend)
-  fused,     ///< R2C rows, then the columns writing the display pixels: two dispatches (issue 6)
+  fused,     ///< the image's columns, then the rows writing the display pixels: two dispatches (issue 6)
   fallback,  ///< the real image as complex data through execute(), then the display kernels
 };
 std::string to_string(RealDisplayPath path);
