@@ -20,19 +20,7 @@
 
 uint ifftshift_index(uint i, uint n) { return (i + n - n / 2) % n; }
 
-float signed_log1p(float v) { return copysign(log1p(fabs(v)), v); }
-
-float bin_value(float2 x, uint component, uint log_scale) {
-  switch (component) {
-    case 1: return atan2(x.y, x.x);
-    case 2: return log_scale ? signed_log1p(x.x) : x.x;
-    case 3: return log_scale ? signed_log1p(x.y) : x.y;
-    default: {
-      const float m = hypot(x.x, x.y);
-      return log_scale ? log1p(m) : m;
-    }
-  }
-}
+#include "display_common.cl"
 
 kernel void display_values(global const float2* data, global float* values, uint width, uint height, uint shift,
                            uint component, uint log_scale) {
@@ -89,33 +77,6 @@ kernel void display_range_final(global const float2* partials, uint count, globa
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) range[0] = lo_l[0] > hi_l[0] ? (float2)(0.0f, 0.0f) : (float2)(lo_l[0], hi_l[0]);
-}
-
-uchar to_byte(float v) {
-  if (!(v > 0.0f)) return 0;
-  if (v >= 1.0f) return 255;
-  return (uchar)floor(v * 255.0f + 0.5f);
-}
-
-uchar4 hsv_to_rgba(float h, float v) {  // saturation 1, as phase_hue uses
-  h -= floor(h);
-  if (!isfinite(h)) h = 0.0f;
-  v = clamp(v, 0.0f, 1.0f);
-  const float h6 = h * 6.0f;
-  const int sector = min((int)h6, 5);
-  const float f = h6 - (float)sector;
-  // Same operations as core hsv_to_rgb8 with s = 1, so the bytes agree.
-  const float p = v * (1.0f - 1.0f), q = v * (1.0f - f), u = v * (1.0f - (1.0f - f));
-  float r, g, b;
-  switch (sector) {
-    case 0: r = v; g = u; b = p; break;
-    case 1: r = q; g = v; b = p; break;
-    case 2: r = p; g = v; b = u; break;
-    case 3: r = p; g = q; b = v; break;
-    case 4: r = u; g = p; b = v; break;
-    default: r = v; g = p; b = q; break;
-  }
-  return (uchar4)(to_byte(r), to_byte(g), to_byte(b), 255);
 }
 
 // rgba = colour of t = clamp(gain * (v - lo) / (hi - lo), 0, 1); [lo, hi] from range[0] when

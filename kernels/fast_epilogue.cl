@@ -8,8 +8,6 @@
 //     X[k] = (Z[k] + conj(Z[M-k])) / 2 - i/2 w_W^k (Z[k] - conj(Z[M-k])),  k = 0 .. M
 //   (indices mod M; split_tw[k] = w_W^k = exp(-2 pi i k / W), double precision on the host) is
 //   written to `half_out`, (M + 1) x H float2, row-major: the R2C half spectrum of each row.
-//   Work-item 0 of group 0 also resets `range_clear` (int2) to (INT_MAX, INT_MIN), the empty
-//   range (kept for the kernel's interface; the display path clears its range on the host).
 // DISPLAY_ROWS 1 (rows, with UNPACK_PAIRS 1): the row pass over rows ky = 0 .. H/2 of X (see
 //   UNPACK_PAIRS in fast_fft.cl) ends in the display pixels of F[ky, kx] for every kx, as
 //   display.cl computes them (value by component and scale, t = clamp(gain (v - lo) / (hi - lo),
@@ -37,12 +35,8 @@
 #if R2C_SPLIT
 
 #define EPILOGUE_PARAMS \
-  , __global float2* restrict half_out, __global const float2* restrict split_tw, __global int* restrict range_clear
-#define EPILOGUE_BEGIN                                                                  \
-  if (get_group_id(0) == 0 && get_group_id(1) == 0 && get_local_id(0) == 0) {           \
-    range_clear[0] = INT_MAX;                                                           \
-    range_clear[1] = INT_MIN;                                                           \
-  }
+  , __global float2* restrict half_out, __global const float2* restrict split_tw
+#define EPILOGUE_BEGIN
 #define EPILOGUE(Q) r2c_split(lm, half_out, split_tw, first_line, lines);
 #define EPILOGUE_END
 
@@ -93,47 +87,13 @@ FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float
   return lo > hi ? (float2)(0.0f, 0.0f) : (float2)(ordered_float(lo), ordered_float(hi));
 }
 
-// As display.cl's bin_value: component 1 phase, 2 real, 3 imaginary, else (log) magnitude.
-FAST_INLINE float ep_value(float2 x, uint component, bool log_scale) {
-  if (component == 1) return atan2(x.y, x.x);
-  if (component == 2) return log_scale ? copysign(log1p(fabs(x.x)), x.x) : x.x;
-  if (component == 3) return log_scale ? copysign(log1p(fabs(x.y)), x.y) : x.y;
-  const float m = hypot(x.x, x.y);
-  return log_scale ? log1p(m) : m;
-}
-
-FAST_INLINE uchar ep_byte(float v) {
-  if (!(v > 0.0f)) return 0;
-  if (v >= 1.0f) return 255;
-  return (uchar)floor(v * 255.0f + 0.5f);
-}
-
-// As display.cl's hsv_to_rgba (saturation 1), so the bytes agree with core hsv_to_rgb8.
-FAST_INLINE uchar4 ep_hue(float h, float v) {
-  h -= floor(h);
-  if (!isfinite(h)) h = 0.0f;
-  v = clamp(v, 0.0f, 1.0f);
-  const float h6 = h * 6.0f;
-  const int sector = min((int)h6, 5);
-  const float f = h6 - (float)sector;
-  const float p = v * (1.0f - 1.0f), q = v * (1.0f - f), u = v * (1.0f - (1.0f - f));
-  float r, g, b;
-  switch (sector) {
-    case 0: r = v; g = u; b = p; break;
-    case 1: r = q; g = v; b = p; break;
-    case 2: r = p; g = v; b = u; break;
-    case 3: r = p; g = q; b = v; break;
-    case 4: r = u; g = p; b = v; break;
-    default: r = v; g = p; b = q; break;
-  }
-  return (uchar4)(ep_byte(r), ep_byte(g), ep_byte(b), 255);
-}
+#include "display_common.cl"
 
 // The display colour of bin value x; folds its value into [lo, hi].
 FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, float2 range, float gain, float* lo,
                             float* hi) {
   const uint component = (flags >> 4) & 15u;
-  const float v = ep_value(x, component, (flags & 2u) != 0);
+  const float v = bin_value(x, component, (flags & 2u) != 0);
   if (isfinite(v)) {
     *lo = fmin(*lo, v);
     *hi = fmax(*hi, v);
@@ -145,7 +105,7 @@ FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, fl
   }
   uchar4 c;
   if (component == 4) {
-    c = ep_hue((atan2(x.y, x.x) + M_PI_F) / (2.0f * M_PI_F), t);
+    c = hsv_to_rgba((atan2(x.y, x.x) + M_PI_F) / (2.0f * M_PI_F), t);
   } else {
     c = lut[(uint)floor(t * 255.0f + 0.5f)];
     c.w = 255;

@@ -5,8 +5,7 @@
 //
 // R2C_SPLIT 1 (rows, PRE_RADIX 1): binding 0 `data` is the real W x H image read as vec2 (M = N =
 //   W / 2); writes X[k], k = 0 .. M, of each row to binding 2 `half_out` ((M + 1) x H vec2,
-//   row-major), with binding 3 `split_tw` = exp(-2 pi i k / W), k <= M; invocation 0 of group 0
-//   empties binding 4 `range_clear` (ivec2 (INT_MAX, INT_MIN)).
+//   row-major), with binding 3 `split_tw` = exp(-2 pi i k / W), k <= M.
 // DISPLAY_ROWS 1 (rows, UNPACK_PAIRS 1): binding 0 `data` is Z, the FFTs of the image's W/2
 //   complex columns (u_lines = H/2 + 1 rows); each bin F[ky, kx] of the rows ky <= H/2 and its
 //   mirror conj at ((W - kx) % W, H - ky) go to image unit 0 (rgba8, W x H, row y = display row y) as spectrum_colorize.comp would
@@ -35,14 +34,6 @@ const int EP_INT_MIN = -2147483647 - 1;
 
 layout(std430, binding = 2) writeonly buffer HalfOut { vec2 half_out[]; };
 layout(std430, binding = 3) readonly buffer SplitTwiddles { vec2 split_tw[]; };
-layout(std430, binding = 4) buffer RangeClear { int range_clear[]; };
-
-void r2c_begin() {
-  if (gl_WorkGroupID.x == 0u && gl_WorkGroupID.y == 0u && gl_LocalInvocationID.x == 0u) {
-    range_clear[0] = EP_INT_MAX;
-    range_clear[1] = EP_INT_MIN;
-  }
-}
 
 void r2c_split() {
   const uint per = uint(M) + 1u;
@@ -60,7 +51,7 @@ void r2c_split() {
   }
 }
 
-#define EPILOGUE_BEGIN() r2c_begin()
+#define EPILOGUE_BEGIN()
 #define EPILOGUE(Q) r2c_split()
 #define EPILOGUE_END()
 

@@ -226,6 +226,48 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   return std::nullopt;
 }
 
+/// The real-input display path's passes (issue 6), the same in both backends; empty where the
+/// path does not apply (odd or tiny width, a prime factor above 13). Columns: H points over the
+/// image's W/2 complex columns. Rows: W points over rows 0 .. H/2.
+inline std::optional<AxisPlan> plan_real_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                                 const Tuning& tuning) {
+  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
+                        tuning);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                                 const Tuning& tuning) {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
+  auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
+                        limits, tuning);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+/// The R2C half spectrum's passes: W/2-point rows whole in local memory (fewer rows per group
+/// rather than a split row, which the R2C split cannot follow), then H-point columns over the
+/// W/2 + 1 lines of the half spectrum.
+inline std::optional<AxisPlan> plan_r2c_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                             Tuning tuning) {
+  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
+  const auto m = static_cast<std::uint32_t>(width / 2);
+  for (;; tuning.row_elements /= 2) {
+    auto plan = plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits, tuning);
+    if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;
+    if (!plan || tuning.row_elements < m) return std::nullopt;
+  }
+}
+inline std::optional<AxisPlan> plan_half_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                                 const Tuning& tuning) {
+  if (width < 4 || height < 2 || height > (1u << 30)) return std::nullopt;
+  auto plan = plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2 + 1),
+                        limits, tuning);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
 /// exp(-2 pi i k / n) for k < n, from the core's double-precision twiddle_value (angles reduced
 /// to (-pi, pi] first, so the double cos/sin see small arguments).
 inline std::vector<Complex> twiddle_table(std::uint32_t n) {

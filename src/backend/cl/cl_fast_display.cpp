@@ -40,46 +40,10 @@ ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command
   limits_.local_bytes -= 16;
 }
 
-std::optional<fast::AxisPlan> ClFastDisplay::plan_rows(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
-  // The split needs each row's whole Z in local memory at once: fewer rows per group rather
-  // than a split of the row (which the planner prefers at the larger group).
-  const auto m = static_cast<std::uint32_t>(width / 2);
-  fast::Tuning t = tuning_;
-  for (;; t.row_elements /= 2) {
-    auto plan = fast::plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits_, t);
-    if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;
-    if (!plan || t.row_elements < m) return std::nullopt;
-  }
-}
-
-std::optional<fast::AxisPlan> ClFastDisplay::plan_cols(std::size_t width, std::size_t height) const {
-  if (width < 4 || height < 2 || height > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2 + 1),
-                              limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
-std::optional<fast::AxisPlan> ClFastDisplay::plan_real_cols(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2),
-                              limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
-std::optional<fast::AxisPlan> ClFastDisplay::plan_display_rows(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
-                              limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
-  return plan_real_cols(width, height).has_value() && plan_display_rows(width, height).has_value();
+  return fast::plan_real_columns(width, height, limits_, tuning_).has_value() &&
+         fast::plan_display_rows(width, height, limits_, tuning_).has_value();
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
@@ -99,10 +63,10 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
-  real_cols_ = plan_real_cols(width, height);
-  display_rows_ = plan_display_rows(width, height);
-  rows_ = plan_rows(width, height);  // the half-spectrum path's (R2C rows), built on first use
-  cols_ = plan_cols(width, height);
+  real_cols_ = fast::plan_real_columns(width, height, limits_, tuning_);
+  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
+  cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   real_cols_kernel_ = build(*real_cols_, " -D OUTPUT_BUFFER=1");
   display_kernel_ = build(*display_rows_, (" -D UNPACK_PAIRS=1 -D DISPLAY_ROWS=1 -D PAIR_ROWS=" + std::to_string(height)).c_str());
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, width * height * sizeof(float));
@@ -233,11 +197,10 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
     split_twiddles_ = twiddle_buffer(context_, static_cast<std::uint32_t>(width_), half_w);  // w_W^k, k <= W/2
   }
   std::vector<FastDispatch> out;
-  cl_mem acc = ranges_[acc_].get(), half = half_.get(), split = split_twiddles_.get();
+  cl_mem half = half_.get(), split = split_twiddles_.get();
   set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
   check(clSetKernelArg(row_kernel_, 6, sizeof(cl_mem), &half), "clSetKernelArg(r2c out)");
   check(clSetKernelArg(row_kernel_, 7, sizeof(cl_mem), &split), "clSetKernelArg(r2c split twiddles)");
-  check(clSetKernelArg(row_kernel_, 8, sizeof(cl_mem), &acc), "clSetKernelArg(r2c range)");
   out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8));
   cl_kernel cols = build(*cols_, "");
   set_common_args(cols, half_.get(), half_col_twiddles_.get(), half_w, half_w);

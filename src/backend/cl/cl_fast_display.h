@@ -58,10 +58,6 @@ class ClFastDisplay {
   const fast::AxisPlan& col_plan() const { return *cols_; }
 
  private:
-  std::optional<fast::AxisPlan> plan_rows(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_cols(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_real_cols(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_display_rows(std::size_t width, std::size_t height) const;
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
   FastDispatch enqueue(cl_kernel kernel, const fast::AxisPlan& plan, std::size_t lines, const char* name,
                        std::uint64_t bytes);

@@ -83,46 +83,10 @@ void GlFastDisplay::release() {
   texture_ = 0;
 }
 
-std::optional<fast::AxisPlan> GlFastDisplay::plan_rows(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
-  // Each row's whole Z in shared memory: fewer rows per group rather than a split row.
-  const auto m = static_cast<std::uint32_t>(width / 2);
-  fast::Tuning t = tuning_;
-  for (;; t.row_elements /= 2) {
-    auto plan = fast::plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits_, t);
-    if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;
-    if (!plan || t.row_elements < m) return std::nullopt;
-  }
-}
-
-std::optional<fast::AxisPlan> GlFastDisplay::plan_cols(std::size_t width, std::size_t height) const {
-  if (width < 4 || height < 2 || height > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height),
-                              static_cast<std::uint32_t>(width / 2 + 1), limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
-std::optional<fast::AxisPlan> GlFastDisplay::plan_real_cols(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2),
-                              limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
-std::optional<fast::AxisPlan> GlFastDisplay::plan_display_rows(std::size_t width, std::size_t height) const {
-  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
-  auto plan = fast::plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
-                              limits_, tuning_);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
-
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;
-  const auto cols = plan_real_cols(width, height);
-  const auto rows = plan_display_rows(width, height);
+  const auto cols = fast::plan_real_columns(width, height, limits_, tuning_);
+  const auto rows = fast::plan_display_rows(width, height, limits_, tuning_);
   if (!rows || !cols) return false;
   return std::max(rows->groups(height / 2 + 1), cols->groups(width / 2)) <= std::uint64_t{65535} * 65535;
 }
@@ -151,8 +115,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
                        " is not supported (odd width, or a prime factor above 13)");
   width_ = width;
   height_ = height;
-  real_cols_ = plan_real_cols(width, height);
-  display_rows_ = plan_display_rows(width, height);
+  real_cols_ = fast::plan_real_columns(width, height, limits_, tuning_);
+  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   programs_.get(key(*real_cols_, {{"OUTPUT_BUFFER", "1"}}));  // compile now: errors surface here
   programs_.get(key(*display_rows_, display_rows_defines()));
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
@@ -162,8 +126,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   col_twiddles_ = twiddle_buffer(real_cols_->n, real_cols_->n);
   display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   texture_ = make_texture(width, height);
-  rows_ = plan_rows(width, height);  // the half-spectrum path's, compiled on first use
-  cols_ = plan_cols(width, height);
+  rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
+  cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
@@ -285,7 +249,6 @@ void GlFastDisplay::dispatch_half_spectrum() {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
   dispatch(*rows_, {{"R2C_SPLIT", "1"}}, height_, width_ / 2, "fast_r2c_rows",
            width_ * height_ * 4 + half_w * height_ * 8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);

@@ -61,10 +61,6 @@ class GlFastDisplay {
   const fast::AxisPlan& col_plan() const { return *cols_; }
 
  private:
-  std::optional<fast::AxisPlan> plan_rows(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_cols(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_real_cols(std::size_t width, std::size_t height) const;
-  std::optional<fast::AxisPlan> plan_display_rows(std::size_t width, std::size_t height) const;
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
   Defines display_rows_defines() const;
