@@ -92,27 +92,7 @@ void display_begin() {
 }
 
 float ep_arg(vec2 c) { return (c.x == 0.0 && c.y == 0.0) ? 0.0 : atan(c.y, c.x); }
-float ep_signed_log(float v) { return sign(v) * log(1.0 + abs(v)); }
-float ep_byte(float v) { return v > 0.0 ? (v >= 1.0 ? 255.0 : floor(v * 255.0 + 0.5)) : 0.0; }
-
-// As spectrum_colorize.comp's hsv_to_rgb8 with s = 1.
-vec3 ep_hue(float h, float v) {
-  h -= floor(h);
-  if (isinf(h) || isnan(h)) h = 0.0;
-  v = clamp(v, 0.0, 1.0);
-  float h6 = h * 6.0;
-  int sector = min(int(h6), 5);
-  float f = h6 - float(sector);
-  float p = v * (1.0 - 1.0), q = v * (1.0 - f), u = v * (1.0 - (1.0 - f));  // as the core's, op for op
-  vec3 rgb;
-  if (sector == 0) rgb = vec3(v, u, p);
-  else if (sector == 1) rgb = vec3(q, v, p);
-  else if (sector == 2) rgb = vec3(p, v, u);
-  else if (sector == 3) rgb = vec3(p, q, v);
-  else if (sector == 4) rgb = vec3(u, p, v);
-  else rgb = vec3(v, p, q);
-  return vec3(ep_byte(rgb.r), ep_byte(rgb.g), ep_byte(rgb.b));
-}
+#include "display_common.glsl"
 
 // The colour of bin value x (rgb 0..255); folds its value into this invocation's range.
 vec3 ep_color(vec2 x) {
@@ -120,8 +100,8 @@ vec3 ep_color(vec2 x) {
   bool log_scale = (u_flags & 2u) != 0u;
   float v;
   if (component == 1u) v = ep_arg(x);
-  else if (component == 2u) v = log_scale ? ep_signed_log(x.x) : x.x;
-  else if (component == 3u) v = log_scale ? ep_signed_log(x.y) : x.y;
+  else if (component == 2u) v = log_scale ? signed_log1p(x.x) : x.x;
+  else if (component == 3u) v = log_scale ? signed_log1p(x.y) : x.y;
   else {
     float m = length(x);
     v = log_scale ? log(1.0 + m) : m;
@@ -138,7 +118,7 @@ vec3 ep_color(vec2 x) {
   vec3 rgb8;
   if (component == 4u) {
     const float pi = 3.14159265358979;
-    rgb8 = ep_hue((ep_arg(x) + pi) / (2.0 * pi), t);
+    rgb8 = hsv_to_rgb8((ep_arg(x) + pi) / (2.0 * pi), 1.0, t);
   } else {
     uint c = lut[uint(floor(t * 255.0 + 0.5))];
     rgb8 = vec3(float(c & 0xFFu), float((c >> 8) & 0xFFu), float((c >> 16) & 0xFFu));

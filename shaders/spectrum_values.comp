@@ -19,7 +19,7 @@ uniform uint u_shift;
 uniform uint u_log;
 uniform uint u_component;
 
-float signed_log1p(float v) { return sign(v) * log(1.0 + abs(v)); }
+#include "display_common.glsl"
 
 void main() {
   uint id = invocation_index();

@@ -89,6 +89,35 @@ void check(int code, const char* what) {
   if (code != 0) throw std::runtime_error(std::string("cuFFT: ") + what + " failed with code " + std::to_string(code));
 }
 
+/// Times warmup + repeats runs of `timed` between a pair of CUDA events each (`before` runs
+/// ahead of each pair, untimed). All runs are queued before any is read back, so the GPU stays
+/// busy throughout. Returns the repeats' times in microseconds; `events` (the caller's, which
+/// destroys them) grows as needed.
+template <typename Before, typename Timed>
+std::vector<double> time_with_events(CudaApi& api, std::vector<cudaEvent_t>& events, int warmup, int repeats,
+                                     Before before, Timed timed) {
+  const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
+  while (events.size() < 2 * runs) {
+    cudaEvent_t e = nullptr;
+    check(api.event_create(&e), "cudaEventCreate");
+    events.push_back(e);
+  }
+  for (std::size_t i = 0; i < runs; ++i) {
+    before();
+    check(api.event_record(events[2 * i], nullptr), "cudaEventRecord");
+    timed();
+    check(api.event_record(events[2 * i + 1], nullptr), "cudaEventRecord");
+  }
+  check(api.event_synchronize(events[2 * runs - 1]), "cudaEventSynchronize");
+  std::vector<double> us;
+  for (std::size_t i = static_cast<std::size_t>(warmup); i < runs; ++i) {
+    float ms = 0;
+    check(api.event_elapsed(&ms, events[2 * i], events[2 * i + 1]), "cudaEventElapsedTime");
+    us.push_back(ms * 1000.0);
+  }
+  return us;
+}
+
 class CufftImplementation final : public Implementation {
  public:
   explicit CufftImplementation(BenchSize size) : size_(size) {
@@ -110,27 +139,10 @@ class CufftImplementation final : public Implementation {
     check(api_.memcpy(pristine_, input.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
-    const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
-    while (events_.size() < 2 * runs) {
-      cudaEvent_t e = nullptr;
-      check(api_.event_create(&e), "cudaEventCreate");
-      events_.push_back(e);
-    }
-    // All runs are queued before any is read back, so the GPU stays busy throughout.
-    for (std::size_t i = 0; i < runs; ++i) {
-      check(api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-      check(api_.event_record(events_[2 * i], nullptr), "cudaEventRecord");
-      check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C");
-      check(api_.event_record(events_[2 * i + 1], nullptr), "cudaEventRecord");
-    }
-    check(api_.event_synchronize(events_[2 * runs - 1]), "cudaEventSynchronize");
-    std::vector<double> us;
-    for (std::size_t i = static_cast<std::size_t>(warmup); i < runs; ++i) {
-      float ms = 0;
-      check(api_.event_elapsed(&ms, events_[2 * i], events_[2 * i + 1]), "cudaEventElapsedTime");
-      us.push_back(ms * 1000.0);
-    }
-    return us;
+    return time_with_events(
+        api_, events_, warmup, repeats,
+        [&] { check(api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy"); },
+        [&] { check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C"); });
   }
   ComplexImage result() override {
     check(api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
@@ -267,26 +279,8 @@ class CufftR2cDisplay final : public Implementation {
     check(api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
-    const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
-    while (events_.size() < 2 * runs) {
-      cudaEvent_t e = nullptr;
-      check(api_.event_create(&e), "cudaEventCreate");
-      events_.push_back(e);
-    }
-    // R2C out of place leaves the real input as it was: no restore between runs.
-    for (std::size_t i = 0; i < runs; ++i) {
-      check(api_.event_record(events_[2 * i], nullptr), "cudaEventRecord");
-      run_once();
-      check(api_.event_record(events_[2 * i + 1], nullptr), "cudaEventRecord");
-    }
-    check(api_.event_synchronize(events_[2 * runs - 1]), "cudaEventSynchronize");
-    std::vector<double> us;
-    for (std::size_t i = static_cast<std::size_t>(warmup); i < runs; ++i) {
-      float ms = 0;
-      check(api_.event_elapsed(&ms, events_[2 * i], events_[2 * i + 1]), "cudaEventElapsedTime");
-      us.push_back(ms * 1000.0);
-    }
-    return us;
+    // R2C out of place leaves the real input as it was: nothing to restore between runs.
+    return time_with_events(api_, events_, warmup, repeats, [] {}, [&] { run_once(); });
   }
   ComplexImage result() override { throw std::logic_error("cuFFT display: no complex result (use self_check)"); }
   std::optional<double> self_check(const ComplexImage& input) override {
