@@ -31,7 +31,8 @@
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
 //   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
-//   extra kernel arguments (see fast_epilogue.cl).
+//   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
+//   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below.
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -100,6 +101,33 @@
 #endif
 #ifndef OUTPUT_BUFFER
 #define OUTPUT_BUFFER 0
+#endif
+// Bluestein (issue 6, docs/fast_path.md): an axis of n points (a prime factor above 13) as a
+// cyclic convolution of the padded length N = L >= 2n - 1, in two passes of this kernel with the
+// chirp c[i] = exp(-i pi i^2 / n) (`chirp`, n values) and the filter spectrum B (`filter`, N
+// values) folded into their loads and stores. `data` is the scratch of N-point lines (addressed
+// as any N-point line: rows line * N + i, columns i * row_pitch + line); `image` holds the n-point
+// lines (rows line * row_pitch + i, columns i * row_pitch + line); `bluestein_n` = n.
+//   BLUESTEIN_IN 1: the first loads read a[i] = conj?(x[i]) c[i] from `image` for i < n and 0 for
+//     n <= i < N (conj?: conj_sign, the outer direction), so the scratch is never zero-filled; the
+//     last stores write A[k] B[k] scale into `data` (host: scale 1).
+//   BLUESTEIN_OUT 1: the inner inverse FFT as conj(DFT(conj Y)): the first loads read conj(Y[i])
+//     from `data`, whatever conj_sign; the last stores write, for k < n only,
+//     X[k] = scale conj?(c[k] conj(z[k])) into `image` (host: scale 1/N, or 1/(N n) for the outer
+//     inverse: the inner 1/L and the outer 1/n in one factor).
+// Extra kernel arguments in both modes: image, chirp, filter (unused by BLUESTEIN_OUT),
+// bluestein_n. The forward pass reads `image` and writes `data`, the inverse the other way round:
+// no element is read after another work-group wrote it. The split must go through registers.
+#ifndef BLUESTEIN_IN
+#define BLUESTEIN_IN 0
+#endif
+#ifndef BLUESTEIN_OUT
+#define BLUESTEIN_OUT 0
+#endif
+#define BLUESTEIN (BLUESTEIN_IN || BLUESTEIN_OUT)
+#if BLUESTEIN && ((BLUESTEIN_IN && BLUESTEIN_OUT) || FAST_EPILOGUE || UNPACK_PAIRS || OUTPUT_BUFFER || \
+                  (SPLIT_GLOBAL && PRE_RADIX > 1))
+#error "fast_fft.cl: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
 
 #define MAX_RADIX 13
@@ -211,6 +239,17 @@ FAST_INLINE uint2 split_item(uint b, uint per) {
 #endif
 }
 
+#if BLUESTEIN
+// Global index of element i of image line `line` (n-point lines, the image's row pitch).
+FAST_INLINE uint image_addr(uint line, uint i, uint row_pitch) {
+#if AXIS_COLS
+  return i * row_pitch + line;
+#else
+  return line * row_pitch + i;
+#endif
+}
+#endif
+
 #if UNPACK_PAIRS
 FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
                                float conj_sign) {
@@ -222,6 +261,23 @@ FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, u
   const float2 bc = (float2)(b.x, -b.y);
   return (i & 1) ? (float2)(0.5f * (a.y - bc.y), -0.5f * (a.x - bc.x)) : 0.5f * (a + bc);
 }
+#elif BLUESTEIN_IN
+// a[i] = conj?(x[i]) c[i] for i < n, 0 for the padding. Clamped loads and a select, as below.
+FAST_INLINE float2 load_global(__global const float2* restrict image, __global const float2* restrict chirp,
+                               uint n, uint line, uint i, uint lines, uint row_pitch, float conj_sign) {
+  const uint ic = min(i, n - 1);
+  const float2 x = image[image_addr(min(line, lines - 1), ic, row_pitch)];
+  const float2 a = cmul((float2)(x.x, conj_sign * x.y), chirp[ic]);
+  return i < n ? a : (float2)(0.0f, 0.0f);
+}
+#elif BLUESTEIN_OUT
+// conj(Y[i]): the inner inverse, in both outer directions (conj_sign is applied at the store).
+FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
+                               float conj_sign) {
+  (void)conj_sign;
+  const float2 x = data[gaddr(min(line, lines - 1), i, row_pitch)];
+  return (float2)(x.x, -x.y);
+}
 #else
 FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
                           float conj_sign) {
@@ -232,6 +288,46 @@ FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, u
 }
 #endif
 
+// Where the first loads read (load_global's leading arguments) and the extra parameters and
+// arguments that the Bluestein modes pass down to the stages.
+#if BLUESTEIN_IN
+#define LOAD_SRC image, chirp, bluestein_n
+#else
+#define LOAD_SRC data
+#endif
+#if BLUESTEIN
+#if BLUESTEIN_IN
+#define IMAGE_QUAL const
+#else
+#define IMAGE_QUAL
+#endif
+#define BLUESTEIN_PARAMS                                                                             \
+  , __global IMAGE_QUAL float2* restrict image, __global const float2* restrict chirp,              \
+      __global const float2* restrict filter, const uint bluestein_n
+#define BLUESTEIN_ARGS , image, chirp, filter, bluestein_n
+
+// The last store of bin k of a Bluestein pass (see BLUESTEIN_IN / BLUESTEIN_OUT above).
+FAST_INLINE void bluestein_store(__global float2* data, const uint line, const uint k, const float2 x,
+                                 const uint row_pitch, const float conj_sign, const float scale BLUESTEIN_PARAMS) {
+#if BLUESTEIN_IN
+  (void)image;
+  (void)chirp;
+  (void)bluestein_n;
+  (void)conj_sign;
+  data[gaddr(line, k, row_pitch)] = cmul(x, filter[k]) * scale;
+#else
+  (void)data;
+  (void)filter;
+  // The chirp entry read before the branch (clamped), so the loads issue together.
+  const float2 y = cmul((float2)(x.x, -x.y), chirp[min(k, bluestein_n - 1)]);
+  if (k < bluestein_n) image[image_addr(line, k, row_pitch)] = (float2)(y.x, conj_sign * y.y) * scale;
+#endif
+}
+#else
+#define BLUESTEIN_PARAMS
+#define BLUESTEIN_ARGS
+#endif
+
 // One Stockham radix-R stage of span NS over the group's LINES lines of M elements: butterfly j
 // reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
 // (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
@@ -240,7 +336,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
                            __local float2* lm,
                       const uint R, const uint NS, const bool from_global, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
-                      const float scale) {
+                      const float scale BLUESTEIN_PARAMS) {
   const uint per = M / R;
   const uint total = LINES * per;
   const uint count = (total + THREADS - 1) / THREADS;
@@ -257,8 +353,8 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         if (r < R) {
           const uint i = lj.y + r * per;
           if (from_global)
-            v[r] = load_global(data, first_line + lj.x, SPLIT_GLOBAL ? PRE_RADIX * i + q : i, lines, row_pitch,
-                               conj_sign);
+            v[r] = load_global(LOAD_SRC, first_line + lj.x, SPLIT_GLOBAL ? PRE_RADIX * i + q : i, lines,
+                               row_pitch, conj_sign);
           else
             v[r] = lm[LIDX(lj.x, i)];
         }
@@ -309,6 +405,8 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #if SPLIT_GLOBAL && PRE_RADIX > 1
               // Z_q[i] w_N^(q i), back where x[P i + q] came from; the combine pass finishes.
               data[gaddr(line, PRE_RADIX * i + q, row_pitch)] = q == 0 ? x : cmul(x, tw[q * i]);
+#elif BLUESTEIN
+              bluestein_store(data, line, q + PRE_RADIX * i, x, row_pitch, conj_sign, scale BLUESTEIN_ARGS);
 #else
               out[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
 #endif
@@ -326,7 +424,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 }
 
 #define STAGE_ARGS data, OUT_PTR, tw, lm
-#define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
+#define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale BLUESTEIN_ARGS
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
 #define RUN_STAGES(FROM_GLOBAL, Q)                                                                      \
@@ -363,7 +461,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 // width. The grid may spread groups over two dimensions.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
-    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM) {
+    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS) {
   __local float2 lm[LOCAL_ELEMS];
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
   const uint first_line = group * LINES;
@@ -428,7 +526,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       float2 v[MAX_RADIX];
 #pragma unroll
       for (uint m = 0; m < PRE_RADIX; ++m)
-        v[m] = load_global(data, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
+        v[m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
       small_dft(v, PRE_RADIX);
       pre[k * PRE_RADIX] = v[0];
 #if TWIDDLE_POWERS

@@ -19,6 +19,8 @@
 //
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}.
+// Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
+//   BLUESTEIN_IN / BLUESTEIN_OUT (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -78,6 +80,27 @@
 #ifndef OUTPUT_BUFFER
 #define OUTPUT_BUFFER 0
 #endif
+// Bluestein (issue 6): the two passes of an axis of n points (a prime factor above 13) as a
+// cyclic convolution of the padded length N = L, with the chirp (binding 3, c[i] = exp(-i pi i^2 /
+// n), n values) and the filter spectrum (binding 4, B, N values) folded into their loads and
+// stores; `data` is the scratch of N-point lines, binding 2 `image` the image's n-point lines
+// (rows line * u_row_pitch + i, columns i * u_row_pitch + line), u_bluestein_n = n. As in
+// fast_fft.cl:
+//   BLUESTEIN_IN 1: loads a[i] = conj?(x[i]) c[i] from `image` (i < n; 0 for the padding), stores
+//     A[k] B[k] u_scale into `data`.
+//   BLUESTEIN_OUT 1: loads conj(Y[i]) from `data` (the inner inverse), stores
+//     u_scale conj?(c[k] conj(z[k])) into `image` for k < n (u_scale 1/N or 1/(N n)).
+// The forward pass reads `image` and writes `data`, the inverse the other way round.
+#ifndef BLUESTEIN_IN
+#define BLUESTEIN_IN 0
+#endif
+#ifndef BLUESTEIN_OUT
+#define BLUESTEIN_OUT 0
+#endif
+#if (BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0) && (BLUESTEIN_IN == BLUESTEIN_OUT || FAST_EPILOGUE != 0 || \
+    UNPACK_PAIRS != 0 || OUTPUT_BUFFER != 0 || (SPLIT_GLOBAL != 0 && PRE_RADIX > 1))
+#error "fast_fft.comp: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
+#endif
 
 #if SPLIT_GLOBAL && PRE_RADIX > 1
 // Invocations of a group read what others wrote earlier in the same dispatch.
@@ -95,7 +118,16 @@ layout(std430, binding = 5) writeonly buffer Out { vec2 out_data[]; };
 #else
 #define OUT_DATA data
 #endif
-
+#if BLUESTEIN_IN != 0
+layout(std430, binding = 2) readonly buffer Image { vec2 image[]; };
+layout(std430, binding = 4) readonly buffer FilterSpectrum { vec2 filter_spectrum[]; };
+#elif BLUESTEIN_OUT != 0
+layout(std430, binding = 2) writeonly buffer Image { vec2 image[]; };
+#endif
+#if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
+layout(std430, binding = 3) readonly buffer Chirp { vec2 chirp[]; };
+uniform uint u_bluestein_n;
+#endif
 
 uniform uint u_lines;
 uniform uint u_row_pitch;
@@ -125,6 +157,17 @@ uvec2 split_item(uint b, uint per) {
 #endif
 }
 
+#if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
+// Index of element i of image line `line` (n-point lines, the image's row pitch).
+uint image_addr(uint line, uint i) {
+#if AXIS_COLS
+  return i * u_row_pitch + line;
+#else
+  return line * u_row_pitch + i;
+#endif
+}
+#endif
+
 // Lines past the image (the last group's) read the last line instead of branching: a load
 // inside a branch is issued on its own, and NVIDIA then waits on each one in turn. Their
 // results are never stored.
@@ -136,10 +179,37 @@ vec2 load_global(uint line, uint i) {  // forward only
   vec2 bc = vec2(b.x, -b.y);
   return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
 }
+#elif BLUESTEIN_IN != 0
+// a[i] = conj?(x[i]) c[i] for i < n, 0 for the padding: clamped loads and a select.
+vec2 load_global(uint line, uint i) {
+  uint ic = min(i, u_bluestein_n - 1u);
+  vec2 x = image[image_addr(min(line, u_lines - 1u), ic)];
+  vec2 a = cmul_fast(vec2(x.x, u_conj_sign * x.y), chirp[ic]);
+  return i < u_bluestein_n ? a : vec2(0.0);
+}
+#elif BLUESTEIN_OUT != 0
+// conj(Y[i]): the inner inverse, in both outer directions (u_conj_sign applies at the store).
+vec2 load_global(uint line, uint i) {
+  vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
+  return vec2(x.x, -x.y);
+}
 #else
 vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, u_conj_sign * x.y);
+}
+#endif
+
+#if BLUESTEIN_IN != 0
+// The last store of bin k of a Bluestein pass: times the filter, into the scratch.
+void bluestein_store(uint line, uint k, vec2 x) {
+  data[gaddr(line, k)] = cmul_fast(x, filter_spectrum[k]) * u_scale;
+}
+#elif BLUESTEIN_OUT != 0
+// Bins k < n only, into the image; the chirp entry is read before the branch (clamped).
+void bluestein_store(uint line, uint k, vec2 x) {
+  vec2 y = cmul_fast(vec2(x.x, -x.y), chirp[min(k, u_bluestein_n - 1u)]);
+  if (k < u_bluestein_n) image[image_addr(line, k)] = vec2(y.x, u_conj_sign * y.y) * u_scale;
 }
 #endif
 

@@ -5,8 +5,8 @@
 // Stage of radix R and span NS over the group's LINES lines of M elements: butterfly j reads
 // i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), does the radix-R DFT and writes
 // (j - j % NS) R + j % NS + r NS. The first stage reads the buffer (FIRST_FROM_GLOBAL), the last
-// writes it; the others go through shared memory, in place (all reads, barrier, all writes,
-// barrier).
+// writes it (a Bluestein pass: through bluestein_store); the others go through shared memory, in
+// place (all reads, barrier, all writes, barrier).
 //
 // Defines needed (set by fast_fft.comp before each inclusion): STAGE_FN, STAGE_R, STAGE_NS,
 // STAGE_FIRST (1 for stage 0), STAGE_LAST (1 for the last stage).
@@ -70,6 +70,8 @@ void STAGE_FN(uint q) {
             vec2 x = hold[k * R + r];
 #if SPLIT_GLOBAL && PRE_RADIX > 1
             data[gaddr(line, uint(PRE_RADIX) * i + q)] = q == 0u ? x : cmul_fast(x, tw[q * i]);
+#elif BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
+            bluestein_store(line, q + uint(PRE_RADIX) * i, x);
 #else
             OUT_DATA[gaddr(line, q + uint(PRE_RADIX) * i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
 #endif

@@ -2,8 +2,9 @@
 // The fast path's plan for one axis (issue 6), shared by the OpenCL and the GL backend: how many
 // lines a work-group transforms, the Stockham radices, the optional decimation-in-frequency
 // split for lines longer than local memory, the work-group size, and the #defines that
-// kernels/fast_fft.cl and shaders/fast_fft.comp take. Header-only: a pure function of the
-// size, the device limits and the tuning.
+// kernels/fast_fft.cl and shaders/fast_fft.comp take; and, for lengths it cannot take directly
+// (a prime factor above 13), Bluestein's padded length, chirp and filter (route_axis).
+// Header-only: a pure function of the size, the device limits and the tuning.
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cpu_fft.h"
 #include "core/plan.h"
 #include "core/types.h"
 
@@ -34,6 +36,7 @@ struct Tuning {
   std::uint32_t elements_per_thread = 8;    ///< complex values each work-item holds per stage
   std::uint32_t max_threads = 256;          ///< work-group size cap (NVIDIA: up to 255 registers each)
   std::uint64_t local_bytes_cap = 48 * 1024;  ///< plan as if local memory were at most this
+  std::uint64_t row_local_bytes_cap = 48 * 1024;  ///< the same, for the row axis only
   std::uint32_t max_pre_hold = 64;          ///< registers (complex) for the split's y_q values
   std::uint32_t twiddle_powers = 1;         ///< 1: read w once per butterfly, w^r by multiplication
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
@@ -43,6 +46,12 @@ struct Tuning {
   std::uint32_t min_groups_per_unit = 2;
   /// The planner's first round takes no split or a power-of-two split up to this (see plan_axis).
   std::uint32_t first_split_max = 4;
+  /// The first round's fewest neighbouring columns per group (where the image has that many).
+  std::uint32_t min_col_lines = 2;
+  /// The first round also takes an odd split up to this: 2187-point columns (3^7) ran 13% faster
+  /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; a split by 7 (2401)
+  /// ran 1.8x slower, and GL lost with the split by 3 too (docs/fast_path.md).
+  std::uint32_t first_split_odd_max = 3;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -52,6 +61,7 @@ inline Tuning gl_default_tuning() {
   Tuning t;
   t.max_threads = 512;
   t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
+  t.first_split_odd_max = 1;  // GL 2187^2 columns: 108 us as 2 lines unsplit, 112 us as 4 split by 3
   return t;
 }
 
@@ -71,10 +81,13 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "elements_per_thread") t.elements_per_thread = static_cast<std::uint32_t>(value);
     if (name == "max_threads") t.max_threads = static_cast<std::uint32_t>(value);
     if (name == "local_bytes_cap") t.local_bytes_cap = value;
+    if (name == "row_local_bytes_cap") t.row_local_bytes_cap = value;
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
     if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
+    if (name == "min_col_lines") t.min_col_lines = static_cast<std::uint32_t>(value);
+    if (name == "first_split_odd_max") t.first_split_odd_max = static_cast<std::uint32_t>(value);
     if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
   }
   return t;
@@ -169,7 +182,8 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m) {
 inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                          const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;
-  const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
+  const std::uint64_t local_cap = std::min<std::uint64_t>(
+      {limits.local_bytes, tuning.local_bytes_cap, axis == Axis::rows ? tuning.row_local_bytes_cap : tuning.local_bytes_cap});
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
   const auto round32 = [](std::uint64_t v) { return static_cast<std::uint32_t>((v + 31) / 32 * 32); };
 
@@ -180,16 +194,18 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
     most_lines /= 2;
   std::vector<std::uint32_t> line_options;
   for (std::uint32_t x = most_lines; x >= 1; x /= 2) line_options.push_back(x);
-  // Two rounds: first no split or a power-of-two split up to first_split_max, and for columns
-  // at least 2 lines (16-byte row segments); then anything. Fewer lines unsplit beat more lines
-  // with an odd split: 2401-point columns ran 1.8x faster on the H100 as 2 lines unsplit than as
-  // 4 lines split by 7.
+  // Two rounds: first no split, a power-of-two split up to first_split_max or an odd one up to
+  // first_split_odd_max, and for columns at least min_col_lines lines (16-byte row segments);
+  // then anything. Fewer lines unsplit beat more lines with a split by 7: 2401-point columns ran
+  // 1.8x faster on the H100 as 2 lines unsplit than as 4 lines split by 7.
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
-    if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
+    if (round == 0 && axis == Axis::cols && b < tuning.min_col_lines && lines >= tuning.min_col_lines) continue;
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
-      if (round == 0 && p > 1 && ((p & (p - 1)) != 0 || p > tuning.first_split_max)) continue;
+      const bool power_of_two = (p & (p - 1)) == 0;
+      if (round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max))
+        continue;
       AxisPlan plan;
       plan.axis = axis;
       plan.n = n;
@@ -278,6 +294,142 @@ inline std::vector<Complex> twiddle_table(std::uint32_t n) {
     t[k] = twiddle_value(-two_pi * kk / n, Direction::forward);
   }
   return t;
+}
+
+// ---- Bluestein (chirp-z) for the lengths plan_axis cannot take (issue 6) ----------------------
+//
+// X_k = c_k sum_n (x_n c_n) conj(c_{k-n}) with c_n = exp(-i pi n^2 / N): a linear convolution,
+// computed as a cyclic one of length L >= 2N - 1 with L-point fast passes (docs/fast_path.md).
+
+/// The smallest power of two >= 2n - 1: the largest padded length bluestein_lengths() offers
+/// (memory estimates use it as the bound).
+inline std::uint64_t bluestein_length_bound(std::uint64_t n) {
+  std::uint64_t p = 1;
+  while (p < 2 * n - 1) p <<= 1;
+  return p;
+}
+
+/// Padded lengths for an n-point Bluestein axis, best first: every 2·3·5·7-smooth L in
+/// [2n - 1, bluestein_length_bound(n)], ordered by L·(20 + k) with k the number of odd prime
+/// factors of L (with multiplicity), ties to the smaller L. Each pass over the padded lines is
+/// bandwidth-bound (time ∝ L); an odd radix stage costs about 5% more per pass (H100 rows:
+/// 4000² with three radix-5 stages ran at 95% of 4096²'s bandwidth, 2187² = 3^7 at 66%, 2401² =
+/// 7^4 at 84%; docs/fast_path.md). 11 and 13 are left out. The power of two always qualifies.
+inline std::vector<std::uint32_t> bluestein_lengths(std::uint32_t n) {
+  if (n < 2 || n > (1u << 30)) return {};
+  const std::uint64_t lo = 2ull * n - 1, hi = bluestein_length_bound(n);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> scored;  // (cost, L)
+  // For each odd part o = 3^b 5^c 7^d only the smallest o·2^a >= lo can be <= hi (< 2 lo).
+  for (std::uint64_t o3 = 1; o3 <= hi; o3 *= 3)
+    for (std::uint64_t o5 = o3; o5 <= hi; o5 *= 5)
+      for (std::uint64_t o = o5; o <= hi; o *= 7) {
+        std::uint64_t l = o;
+        while (l < lo) l *= 2;
+        if (l > hi) continue;
+        std::uint32_t k = 0;
+        for (std::uint64_t rest = o; rest > 1; ++k) rest /= rest % 3 == 0 ? 3 : rest % 5 == 0 ? 5 : 7;
+        scored.emplace_back(l * (20 + k), static_cast<std::uint32_t>(l));
+      }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::uint32_t> out;
+  for (const auto& [cost, l] : scored) out.push_back(l);
+  return out;
+}
+
+/// The first of bluestein_lengths(n) (0 for n < 2): the padded length when the device takes it.
+inline std::uint32_t bluestein_length(std::uint32_t n) {
+  const auto l = bluestein_lengths(n);
+  return l.empty() ? 0 : l.front();
+}
+
+/// c_k = exp(-i pi k^2 / n), k < n: k^2 mod 2n in 64-bit integers (exact), the angle in double
+/// reduced to (-pi, pi], rounded to float once.
+inline std::vector<std::complex<double>> bluestein_chirp_double(std::uint32_t n) {
+  std::vector<std::complex<double>> c(n);
+  constexpr double pi = 3.14159265358979323846264338327950288;
+  const std::uint64_t two_n = 2ull * n;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const std::uint64_t r = (k * k) % two_n;  // k < 2^30: k^2 < 2^60
+    const double rr = r > n ? static_cast<double>(r) - static_cast<double>(two_n) : static_cast<double>(r);
+    c[k] = std::polar(1.0, -pi * rr / n);
+  }
+  return c;
+}
+inline std::vector<Complex> bluestein_chirp(std::uint32_t n) {
+  const auto c = bluestein_chirp_double(n);
+  return std::vector<Complex>(c.begin(), c.end());
+}
+
+/// The filter spectrum B = FFT_l(b), b_k = conj(c_k) for k < n, b_{l-k} = conj(c_k) for
+/// 0 < k < n, 0 elsewhere: in double through the core's CPU FFT (l is 7-smooth, so no Bluestein
+/// inside), rounded to float once. l >= 2n - 1.
+inline std::vector<Complex> bluestein_filter(std::uint32_t n, std::uint32_t l) {
+  const auto c = bluestein_chirp_double(n);
+  std::vector<std::complex<double>> b(l, 0.0), scratch(l);
+  b[0] = std::conj(c[0]);
+  for (std::uint32_t k = 1; k < n; ++k) b[k] = b[l - k] = std::conj(c[k]);
+  cpu::transform_row<double>(make_plan(l), Direction::forward, b.data(), scratch.data());
+  return std::vector<Complex>(b.begin(), b.end());
+}
+
+/// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan)
+/// or through Bluestein (`plan` is the l-point plan of the padded lines, in a scratch buffer of
+/// l x lines: rows l-point lines one after another, columns with the image's row pitch).
+struct AxisRoute {
+  std::uint32_t n = 0;
+  std::uint32_t l = 0;  ///< Bluestein's padded length; 0: direct
+  AxisPlan plan;
+  bool bluestein() const { return l != 0; }
+  /// Complex elements of the scratch buffer for `lines` lines (0 when direct).
+  std::uint64_t scratch_elements(std::uint64_t lines) const { return std::uint64_t{l} * lines; }
+  /// plan.describe(), prefixed "bluestein n=4099 via " where Bluestein.
+  std::string describe() const {
+    return bluestein() ? "bluestein n=" + std::to_string(n) + " via " + plan.describe() : plan.describe();
+  }
+};
+
+/// plan_axis for Bluestein's padded lines of length l: its two passes fold the chirp and the
+/// filter into the first loads and the last stores (BLUESTEIN_IN / BLUESTEIN_OUT in
+/// kernels/fast_fft.cl), which the split through the buffer does not follow, so the split goes
+/// through registers whatever tuning.split_global says. Empty where plan_axis is.
+inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t l, std::uint32_t lines,
+                                                   const DeviceLimits& limits, Tuning tuning) {
+  tuning.split_global = 0;
+  auto plan = plan_axis(axis, l, lines, limits, tuning);
+  if (!plan || plan->radices.empty()) return std::nullopt;
+  return plan;
+}
+
+/// The fast path's route for an axis: plan_axis where it succeeds, else Bluestein with the first
+/// of bluestein_lengths(n) that plan_bluestein_axis takes and whose scratch keeps 32-bit indices
+/// (L · lines < 2^31). Columns: where that L plans with fewer than 2 columns per work-group
+/// (8-byte row segments, a quarter of each 32-byte sector used; 4096-point columns ran 2.4x
+/// slower as 1 column than as 4 on the H100), the first candidate that plans with
+/// min(4, lines, col_lines) columns is taken instead, else the first with 2, else that L: the
+/// candidates lie within [2n - 1, 2^ceil(log2(2n - 1))], less than a factor 2 apart in L, and a
+/// quarter-used sector costs more than that. With the CL defaults no candidate of n > 4096 gets
+/// 2 columns (a split plan holds lines · L / threads values per work-item, at most max_pre_hold:
+/// 2 · 8197 / 256 > 64). Empty when neither route works.
+inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                           const Tuning& tuning) {
+  if (n == 0 || lines == 0) return std::nullopt;
+  if (auto direct = plan_axis(axis, n, lines, limits, tuning)) return AxisRoute{n, 0, *direct};
+  const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
+  const std::uint32_t some = std::min(2u, full);
+  std::optional<AxisRoute> first, with_some;
+  for (const std::uint32_t l : bluestein_lengths(n)) {
+    if (std::uint64_t{l} * lines >= (std::uint64_t{1} << 31)) continue;
+    auto inner = plan_bluestein_axis(axis, l, lines, limits, tuning);
+    if (!inner) continue;
+    const AxisRoute route{n, l, *inner};
+    if (!first) {
+      first = route;
+      if (axis == Axis::rows || inner->lines_per_group >= some) return first;
+    }
+    if (inner->lines_per_group >= full) return route;
+    if (inner->lines_per_group >= some && !with_some) with_some = route;
+  }
+  return with_some ? with_some : first;
 }
 
 }  // namespace fftscope::fast

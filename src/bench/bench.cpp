@@ -3,6 +3,7 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <iomanip>
@@ -103,6 +104,9 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
     auto impl = make_implementation(name, size, options);
     e.device = impl->device();
     impl->upload(input);
+    const auto warm_start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(options.warmup_ms))
+      impl->time_runs(0, 4);
     const std::vector<double> times = impl->time_runs(options.warmup, options.repeats);
     e.timer = impl->timer();
     e.repeats = times.size();

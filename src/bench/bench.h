@@ -40,6 +40,10 @@ struct SweepOptions {
   /// Implementation names to run (empty: all known). See implementation_names().
   std::vector<std::string> implementations;
   int warmup = 5;
+  /// Also warm up for at least this long (the GPU's clocks ramp up over a fraction of a second:
+  /// a few runs of a 10 us transform leave it at idle clocks, and the first implementation of a
+  /// size would be timed slower than the next).
+  int warmup_ms = 300;
   int repeats = 50;
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
   bool check_errors = true;

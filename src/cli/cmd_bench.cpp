@@ -34,6 +34,7 @@ CommandSpec bench_spec() {
       {"--copy-bandwidth", "", "GBS", "with --sweep --json: the measured copy bandwidth in whole GB/s, for the plot's limit line"},
       {"--repeat", "", "R", "measured runs (default 10)"},
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
+      {"--warmup-ms", "", "MS", "with --sweep: also warm each implementation up for MS milliseconds (default 300)"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
       {"--display", "", "", "after each timed transform also deliver the spectrum display into an OpenGL texture "
@@ -132,6 +133,7 @@ int run_sweep(const ParsedArgs& args) {
   }
   options.repeats = static_cast<int>(parse_integer(args.get_or("--repeat", "30"), "--repeat", 1, 100000));
   options.warmup = static_cast<int>(parse_integer(args.get_or("--warmup", "5"), "--warmup", 0, 100000));
+  options.warmup_ms = static_cast<int>(parse_integer(args.get_or("--warmup-ms", "300"), "--warmup-ms", 0, 600000));
   options.cl_device = args.get_or("--cl-device", "");
   const double copy_bandwidth =
       static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));

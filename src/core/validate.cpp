@@ -49,6 +49,35 @@ void add_axis(std::size_t n, std::size_t lines, MemoryEstimate& e) {
   }
 }
 
+// The fast path (src/backend/fast_axis_plan.h, issue 6) takes an axis directly when its Stockham
+// radices fit (every prime factor <= 13, at most 8 stages: 8s and 4s for the power of two, one
+// stage per odd factor), and through Bluestein otherwise, with a padded length L no larger than
+// the power of two >= 2n - 1 (fast::bluestein_lengths).
+bool fast_path_bluestein(std::size_t n) {
+  if (n < 2) return false;
+  std::size_t twos = 0, stages = 0;
+  for (; n % 2 == 0; n /= 2) ++twos;
+  stages = (twos + 2) / 3;
+  for (const std::size_t p : {3u, 5u, 7u, 11u, 13u})
+    for (; n % p == 0; n /= p) ++stages;
+  return n != 1 || stages > 8;
+}
+
+// The fast path's Bluestein memory: one scratch of L x lines shared by the axes that need it,
+// and per such axis its chirp (n values), filter and L-point twiddle table (L values each).
+void add_fast_bluestein(std::size_t width, std::size_t height, MemoryEstimate& e) {
+  std::uint64_t scratch = 0;
+  for (const auto& [n, lines] : {std::pair{width, height}, std::pair{height, width}}) {
+    if (!fast_path_bluestein(n)) continue;
+    std::uint64_t l = 1;
+    while (l < 2ull * n - 1) l <<= 1;
+    scratch = std::max<std::uint64_t>(scratch, 8ull * l * lines);
+    e.bluestein += 8ull * n + 16ull * l;
+  }
+  e.bluestein += scratch;
+  e.largest_buffer = std::max(e.largest_buffer, scratch);
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -79,6 +108,7 @@ MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height) 
   e.largest_buffer = 8ull * elements;
   detail::add_axis(width, height, e);
   detail::add_axis(height, width, e);
+  detail::add_fast_bluestein(width, height, e);
   e.bytes = e.buffers + e.tables + e.bluestein;
   return e;
 }

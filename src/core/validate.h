@@ -31,12 +31,14 @@ void check_finite(const RealImage& image, const std::string& name, const std::st
 /// The memory one width x height complex float32 transform needs on a device, in bytes, as an
 /// upper bound over the backends: the data buffer and a ping-pong buffer (8 bytes per element
 /// each), a scratch buffer for the column pass, the RGBA8 display texture, and per axis the
-/// index and twiddle tables plus Bluestein's convolution buffers where the plan uses them.
+/// index and twiddle tables plus Bluestein's convolution buffers where the plan uses them, and
+/// the fast path's Bluestein scratch and tables for axes it cannot take directly (a prime factor
+/// above 13): L x lines with L bounded by the power of two >= 2n - 1.
 struct MemoryEstimate {
   std::uint64_t bytes = 0;
   std::uint64_t buffers = 0;    ///< the three full-size complex buffers and the display texture
   std::uint64_t tables = 0;     ///< digit-reverse and twiddle tables, both axes
-  std::uint64_t bluestein = 0;  ///< Bluestein convolution buffers, both axes (0 if unused)
+  std::uint64_t bluestein = 0;  ///< Bluestein convolution buffers, both axes and both paths (0 if unused)
   std::uint64_t largest_buffer = 0;  ///< the largest single buffer: a complex image, or a Bluestein scratch
 };
 /// Throws UsageError for a zero size.

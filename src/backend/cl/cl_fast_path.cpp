@@ -1,5 +1,7 @@
 #include "backend/cl/cl_fast_path.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -9,9 +11,11 @@
 namespace fftscope::cl_detail {
 namespace {
 
-std::string define_options(const fast::AxisPlan& plan) {
+// The plan's -D options, and `mode` (e.g. "BLUESTEIN_IN") as 1 where given.
+std::string define_options(const fast::AxisPlan& plan, const char* mode = nullptr) {
   std::string options;
   for (const auto& [name, value] : plan.defines()) options += " -D " + name + "=" + value;
+  if (mode) options += std::string(" -D ") + mode + "=1";
   // Extra build options for measurements, e.g. "-cl-nv-verbose" (ptxas register report).
   if (const char* extra = std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) options += std::string(" ") + extra;
   return options;
@@ -34,58 +38,86 @@ ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue
       queue_(queue),
       programs_(programs),
       tuning_(tuning),
-      limits_(fast_limits(device)) {}
+      limits_(fast_limits(device)),
+      max_alloc_(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE)) {}
 
-std::optional<fast::AxisPlan> ClFastPath::plan_for(Axis axis, std::size_t n, std::size_t lines) const {
+std::optional<fast::AxisRoute> ClFastPath::route_for(Axis axis, std::size_t n, std::size_t lines) const {
   if (n == 0 || lines == 0 || n > (1u << 30) || lines > (1u << 30)) return std::nullopt;
-  return fast::plan_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits_, tuning_);
+  return fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits_, tuning_);
 }
 
 bool ClFastPath::supports(std::size_t width, std::size_t height) const {
   // 32-bit indices in the kernel.
   if (width * height >= (std::size_t{1} << 31)) return false;
-  return plan_for(Axis::rows, width, height).has_value() && plan_for(Axis::cols, height, width).has_value();
+  const auto rows = route_for(Axis::rows, width, height);
+  const auto cols = route_for(Axis::cols, height, width);
+  if (!rows || !cols) return false;
+  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
+  return max_alloc_ == 0 || scratch * sizeof(Complex) <= max_alloc_;
 }
 
-ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisPlan& plan, std::size_t lines) {
+Mem ClFastPath::upload_table(const std::vector<Complex>& table, const char* what) {
+  cl_int err = CL_SUCCESS;
+  Mem mem(clCreateBuffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, table.size() * sizeof(Complex),
+                         const_cast<Complex*>(table.data()), &err));
+  check(err, what);
+  extra_bytes_ += table.size() * sizeof(Complex);
+  return mem;
+}
+
+std::size_t ClFastPath::build_kernels(AxisState& state) {
+  const fast::AxisPlan& plan = state.route.plan;
+  const bool bluestein = state.route.bluestein();
+  state.kernel =
+      programs_.kernel({"fast_fft.cl", define_options(plan, bluestein ? "BLUESTEIN_IN" : nullptr)}, "fast_fft");
+  state.kernel_out =
+      bluestein ? programs_.kernel({"fast_fft.cl", define_options(plan, "BLUESTEIN_OUT")}, "fast_fft") : nullptr;
+  std::size_t fewest = 0;
+  for (cl_kernel k : {state.kernel, state.kernel_out}) {
+    if (!k) continue;
+    std::size_t kernel_max = 0;
+    check(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, nullptr),
+          "clGetKernelWorkGroupInfo");
+    fewest = fewest == 0 ? kernel_max : std::min(fewest, kernel_max);
+  }
+  return fewest;
+}
+
+ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisRoute& route, std::size_t lines) {
   AxisState state;
-  state.plan = plan;
+  state.route = route;
+  const fast::AxisPlan& plan = route.plan;
   if (plan.radices.empty()) return state;  // length 1: nothing to do
-  state.kernel = programs_.kernel({"fast_fft.cl", define_options(plan)}, "fast_fft");
   // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
   // more than 128 registers runs at most 256).
-  std::size_t kernel_max = 0;
-  check(clGetKernelWorkGroupInfo(state.kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
-                                 nullptr),
-        "clGetKernelWorkGroupInfo");
+  std::size_t kernel_max = build_kernels(state);
   if (kernel_max < plan.threads) {
     // Plan again within what this kernel allows, once; a second refusal is an error (the
     // backend then runs the fused pipeline).
     if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS"))
       std::fprintf(stderr, "OpenCL fast path: %s: the compiled kernel allows %zu work-items; planning again\n",
-                   plan.describe().c_str(), kernel_max);
+                   route.describe().c_str(), kernel_max);
     fast::Tuning smaller = tuning_;
     smaller.max_threads = static_cast<std::uint32_t>(kernel_max / 32 * 32);
-    const auto again = smaller.max_threads >= 32
-                           ? fast::plan_axis(plan.axis, plan.n, static_cast<std::uint32_t>(lines), limits_, smaller)
-                           : std::nullopt;
+    const auto n = static_cast<std::uint32_t>(lines);
+    std::optional<fast::AxisPlan> again;
+    if (smaller.max_threads >= 32)
+      again = route.bluestein() ? fast::plan_bluestein_axis(plan.axis, plan.n, n, limits_, smaller)
+                                : fast::plan_axis(plan.axis, plan.n, n, limits_, smaller);
     if (!again || again->threads > kernel_max)
-      throw BackendError("OpenCL fast path: " + plan.describe() + " needs " + std::to_string(plan.threads) +
+      throw BackendError("OpenCL fast path: " + route.describe() + " needs " + std::to_string(plan.threads) +
                          " work-items per group, the compiled kernel allows " + std::to_string(kernel_max));
-    state.plan = *again;
-    state.kernel = programs_.kernel({"fast_fft.cl", define_options(*again)}, "fast_fft");
-    check(clGetKernelWorkGroupInfo(state.kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
-                                   nullptr),
-          "clGetKernelWorkGroupInfo");
+    state.route.plan = *again;
+    kernel_max = build_kernels(state);
     if (kernel_max < again->threads)
-      throw BackendError("OpenCL fast path: " + again->describe() + " needs " + std::to_string(again->threads) +
+      throw BackendError("OpenCL fast path: " + state.route.describe() + " needs " + std::to_string(again->threads) +
                          " work-items per group, the compiled kernel allows " + std::to_string(kernel_max));
   }
-  const std::vector<Complex> table = fast::twiddle_table(plan.n);
-  cl_int err = CL_SUCCESS;
-  state.twiddles = Mem(clCreateBuffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, table.size() * sizeof(Complex),
-                                      const_cast<Complex*>(table.data()), &err));
-  check(err, "clCreateBuffer(fast twiddles)");
+  state.twiddles = upload_table(fast::twiddle_table(plan.n), "clCreateBuffer(fast twiddles)");
+  if (route.bluestein()) {
+    state.chirp = upload_table(fast::bluestein_chirp(route.n), "clCreateBuffer(fast Bluestein chirp)");
+    state.filter = upload_table(fast::bluestein_filter(route.n, route.l), "clCreateBuffer(fast Bluestein filter)");
+  }
   return state;
 }
 
@@ -93,54 +125,103 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   if (row_state_ && col_state_ && width == width_ && height == height_) return;
   row_state_.reset();
   col_state_.reset();
-  rows_ = plan_for(Axis::rows, width, height);
-  cols_ = plan_for(Axis::cols, height, width);
-  if (!rows_ || !cols_ || !supports(width, height))
+  scratch_.reset();
+  extra_bytes_ = 0;
+  width_ = height_ = 0;
+  const auto rows = route_for(Axis::rows, width, height);
+  const auto cols = route_for(Axis::cols, height, width);
+  if (!rows || !cols || !supports(width, height))
     throw BackendError("OpenCL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (a prime factor above 13, or no layout fits local memory)");
-  row_state_ = make_axis(*rows_, height);
-  col_state_ = make_axis(*cols_, width);
-  rows_ = row_state_->plan;
-  cols_ = col_state_->plan;
+                       " is not supported (no layout fits local memory, or over 32-bit indices or the largest "
+                       "allocation)");
+  auto row_state = make_axis(*rows, height);
+  auto col_state = make_axis(*cols, width);
+  const std::uint64_t scratch = std::max(row_state.route.scratch_elements(height), col_state.route.scratch_elements(width));
+  if (scratch > 0) {
+    cl_int err = CL_SUCCESS;
+    scratch_ = Mem(clCreateBuffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex), nullptr, &err));
+    check(err, "clCreateBuffer(fast Bluestein scratch)");
+    extra_bytes_ += scratch * sizeof(Complex);
+  }
+  row_state_ = std::move(row_state);
+  col_state_ = std::move(col_state);
   width_ = width;
   height_ = height;
 }
 
-void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out) {
-  const fast::AxisPlan& p = axis.plan;
-  if (!axis.kernel) return;
+namespace {
+// Groups over two dimensions where one would pass 65535 (some drivers' limit for dim 0 / GL's;
+// harmless elsewhere).
+std::array<std::size_t, 2> group_grid(std::uint64_t groups) {
+  const std::uint64_t gx = groups <= 65535 ? groups : 65535;
+  return {static_cast<std::size_t>(gx), static_cast<std::size_t>((groups + gx - 1) / gx)};
+}
+template <typename T>
+void set_arg(cl_kernel k, cl_uint index, const T& value) {
+  check(clSetKernelArg(k, index, sizeof(T), &value), "clSetKernelArg(fast)");
+}
+}  // namespace
+
+void ClFastPath::enqueue_fft(cl_kernel kernel, const AxisState& axis, cl_mem data, float conj_sign, float scale,
+                             std::string name, std::uint64_t bytes, std::vector<FastDispatch>& out) {
+  const fast::AxisPlan& p = axis.route.plan;
   const cl_uint lines = static_cast<cl_uint>(p.axis == Axis::rows ? height_ : width_);
   const cl_uint row_pitch = static_cast<cl_uint>(width_);
-  const cl_float conj_sign = direction == Direction::forward ? 1.0f : -1.0f;
-  const cl_float scale = direction == Direction::forward ? 1.0f : static_cast<cl_float>(1.0 / p.n);
   cl_mem tw = axis.twiddles.get();
-  check(clSetKernelArg(axis.kernel, 0, sizeof(cl_mem), &data), "clSetKernelArg(fast data)");
-  check(clSetKernelArg(axis.kernel, 1, sizeof(cl_mem), &tw), "clSetKernelArg(fast twiddles)");
-  check(clSetKernelArg(axis.kernel, 2, sizeof(cl_uint), &lines), "clSetKernelArg(fast lines)");
-  check(clSetKernelArg(axis.kernel, 3, sizeof(cl_uint), &row_pitch), "clSetKernelArg(fast row_pitch)");
-  check(clSetKernelArg(axis.kernel, 4, sizeof(cl_float), &conj_sign), "clSetKernelArg(fast conj_sign)");
-  check(clSetKernelArg(axis.kernel, 5, sizeof(cl_float), &scale), "clSetKernelArg(fast scale)");
+  set_arg(kernel, 0, data);
+  set_arg(kernel, 1, tw);
+  set_arg(kernel, 2, lines);
+  set_arg(kernel, 3, row_pitch);
+  set_arg(kernel, 4, cl_float{conj_sign});
+  set_arg(kernel, 5, cl_float{scale});
 
-  // Groups over two dimensions where one would pass 65535 (some drivers' limit for dim 0 /
-  // GL's; harmless elsewhere).
-  const std::uint64_t groups = p.groups(lines);
-  const std::uint64_t gx = groups <= 65535 ? groups : 65535;
-  const std::uint64_t gy = (groups + gx - 1) / gx;
-  const std::size_t global[2] = {static_cast<std::size_t>(gx * p.threads), static_cast<std::size_t>(gy)};
+  const auto [gx, gy] = group_grid(p.groups(lines));
+  const std::size_t global[2] = {gx * p.threads, gy};
   const std::size_t local[2] = {p.threads, 1};
   cl_event ev = nullptr;
-  const std::string name = p.axis == Axis::rows ? "fast_rows" : "fast_cols";
-  check(clEnqueueNDRangeKernel(queue_, axis.kernel, 2, nullptr, global, local, 0, nullptr, &ev),
+  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, &ev),
         ("clEnqueueNDRangeKernel(" + name + ")").c_str());
   FastDispatch d{Event(ev), {}};
-  d.record.kernel = name;
+  d.record.kernel = std::move(name);
   d.record.axis = p.axis;
   d.record.stage = -1;
   d.record.radix = 0;
   d.record.global_size = {static_cast<std::uint32_t>(global[0]), static_cast<std::uint32_t>(global[1]), 1};
-  d.record.bytes = std::uint64_t{width_} * height_ * sizeof(Complex) * 2;
-  d.record.note = p.describe();
+  d.record.bytes = bytes;
+  d.record.note = axis.route.describe();
   out.push_back(std::move(d));
+}
+
+void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out) {
+  const fast::AxisRoute& route = axis.route;
+  if (!axis.kernel) return;
+  const std::string axis_name = route.plan.axis == Axis::rows ? "rows" : "cols";
+  const cl_float conj_sign = direction == Direction::forward ? 1.0f : -1.0f;
+  const std::uint64_t n = route.n, l = route.l, lines = route.plan.axis == Axis::rows ? height_ : width_;
+  constexpr std::uint64_t c = sizeof(Complex);
+  if (!route.bluestein()) {
+    const float scale = direction == Direction::forward ? 1.0f : static_cast<float>(1.0 / route.n);
+    return enqueue_fft(axis.kernel, axis, data, conj_sign, scale, "fast_" + axis_name, 2 * n * lines * c, out);
+  }
+  // Bluestein: the forward L-point pass reads the image times the chirp and stores its spectrum
+  // times the filter into the scratch; the inverse L-point pass reads the scratch and stores
+  // the first n bins times the chirp into the image. The inner FFTs run forward then inverse
+  // whatever the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads
+  // and the last stores.
+  cl_mem chirp = axis.chirp.get(), filter = axis.filter.get();
+  for (cl_kernel k : {axis.kernel, axis.kernel_out}) {
+    set_arg(k, 6, data);
+    set_arg(k, 7, chirp);
+    set_arg(k, 8, filter);
+    set_arg(k, 9, static_cast<cl_uint>(n));
+  }
+  const std::string length = "(L=" + std::to_string(l);
+  enqueue_fft(axis.kernel, axis, scratch_.get(), conj_sign, 1.0f,
+              "fast_" + axis_name + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c, out);
+  // The inner inverse's 1/L and, for the outer inverse, 1/n: one factor.
+  const double scale = 1.0 / static_cast<double>(l) / (direction == Direction::forward ? 1.0 : static_cast<double>(n));
+  enqueue_fft(axis.kernel_out, axis, scratch_.get(), conj_sign, static_cast<float>(scale),
+              "fast_" + axis_name + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c, out);
 }
 
 std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -11,21 +12,16 @@
 namespace fftscope::detail {
 namespace {
 
-std::optional<fast::AxisPlan> plan_for(Axis axis, std::size_t n, std::size_t lines, const fast::DeviceLimits& limits,
-                                       const fast::Tuning& tuning) {
+std::optional<fast::AxisRoute> route_for(Axis axis, std::size_t n, std::size_t lines, const fast::DeviceLimits& limits,
+                                         const fast::Tuning& tuning) {
   if (n == 0 || lines == 0 || n > (1u << 30) || lines > (1u << 30)) return std::nullopt;
-  return fast::plan_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits, tuning);
+  return fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits, tuning);
 }
 
-unsigned make_table(std::uint32_t n) {
-  const std::vector<Complex> table = fast::twiddle_table(n);
-  GLuint id = 0;
-  glGenBuffers(1, &id);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(table.size() * sizeof(Complex)), table.data(),
-               GL_STATIC_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return id;
+std::uint64_t max_storage_block() {
+  GLint64 bytes = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &bytes);
+  return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
 }
 
 }  // namespace
@@ -48,32 +44,48 @@ fast::DeviceLimits fast_limits() {
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
-    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()) {}
+    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()), max_block_(max_storage_block()) {}
 
 GlFastPath::~GlFastPath() { release_tables(); }
 
 void GlFastPath::release_tables() {
-  if (row_twiddles_) glDeleteBuffers(1, &row_twiddles_);
-  if (col_twiddles_) glDeleteBuffers(1, &col_twiddles_);
-  row_twiddles_ = col_twiddles_ = 0;
+  for (Tables* t : {&row_tables_, &col_tables_})
+    for (unsigned* id : {&t->twiddles, &t->chirp, &t->filter}) {
+      if (*id) glDeleteBuffers(1, id);
+      *id = 0;
+    }
+  if (scratch_) glDeleteBuffers(1, &scratch_);
+  scratch_ = 0;
+  extra_bytes_ = 0;
+}
+
+unsigned GlFastPath::make_table(const std::vector<Complex>& table) {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(table.size() * sizeof(Complex)), table.data(),
+               GL_STATIC_DRAW);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  extra_bytes_ += table.size() * sizeof(Complex);
+  return id;
 }
 
 bool GlFastPath::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 31)) return false;  // 32-bit indices in the shader
   // GL guarantees 65535 groups per dimension; the shader flattens x and y.
-  const auto rows = plan_for(Axis::rows, width, height, limits_, tuning_);
-  const auto cols = plan_for(Axis::cols, height, width, limits_, tuning_);
+  const auto rows = route_for(Axis::rows, width, height, limits_, tuning_);
+  const auto cols = route_for(Axis::cols, height, width, limits_, tuning_);
   if (!rows || !cols) return false;
-  const std::uint64_t most = std::max(rows->groups(height), cols->groups(width));
+  const std::uint64_t most = std::max(rows->plan.groups(height), cols->plan.groups(width));
+  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
+  if (max_block_ != 0 && scratch * sizeof(Complex) > max_block_) return false;
   return most <= std::uint64_t{65535} * 65535;
 }
 
-ProgramKey GlFastPath::key(const fast::AxisPlan& plan) const {
-  ProgramKey k;
-  k.shader = "fast_fft.comp";
+ProgramKey GlFastPath::key(const fast::AxisPlan& plan, const char* mode) const {
+  ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
-  k.local_x = plan.threads;
-  k.local_y = 1;
+  if (mode) k.defines.emplace(mode, "1");
   return k;
 }
 
@@ -82,55 +94,109 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   release_tables();
   rows_.reset();
   cols_.reset();
+  width_ = height_ = 0;
   if (!supports(width, height))
     throw BackendError("OpenGL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (a prime factor above 13, or no layout fits shared memory)");
-  auto rows = plan_for(Axis::rows, width, height, limits_, tuning_);
-  auto cols = plan_for(Axis::cols, height, width, limits_, tuning_);
+                       " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
+                       "shader storage block)");
+  auto rows = route_for(Axis::rows, width, height, limits_, tuning_);
+  auto cols = route_for(Axis::cols, height, width, limits_, tuning_);
   // Compile now, so a shader error surfaces here rather than in the first dispatch.
-  if (!rows->radices.empty()) programs_.get(key(*rows));
-  if (!cols->radices.empty()) programs_.get(key(*cols));
-  row_twiddles_ = make_table(rows->n);
-  col_twiddles_ = make_table(cols->n);
+  for (const fast::AxisRoute* route : {&*rows, &*cols}) {
+    if (route->plan.radices.empty()) continue;
+    if (!route->bluestein()) {
+      programs_.get(key(route->plan));
+      continue;
+    }
+    programs_.get(key(route->plan, "BLUESTEIN_IN"));
+    programs_.get(key(route->plan, "BLUESTEIN_OUT"));
+  }
+  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
+  if (scratch > 0) {
+    glGenBuffers(1, &scratch_);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, scratch_);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(scratch * sizeof(Complex)), nullptr, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    extra_bytes_ += scratch * sizeof(Complex);
+  }
+  for (auto [route, tables] : {std::pair{&*rows, &row_tables_}, std::pair{&*cols, &col_tables_}}) {
+    tables->twiddles = make_table(fast::twiddle_table(route->plan.n));
+    if (route->bluestein()) {
+      tables->chirp = make_table(fast::bluestein_chirp(route->n));
+      tables->filter = make_table(fast::bluestein_filter(route->n, route->l));
+    }
+  }
   rows_ = rows;
   cols_ = cols;
   width_ = width;
   height_ = height;
 }
 
-void GlFastPath::dispatch_axis(const fast::AxisPlan& p, unsigned twiddles, unsigned buffer, Direction direction) {
-  if (p.radices.empty()) return;  // length 1: nothing to do
-  Program& program = programs_.get(key(p));
+void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const char* mode, const Tables& tables, unsigned data,
+                              unsigned image, float conj_sign, float scale, std::string name, std::uint64_t bytes) {
+  const fast::AxisPlan& p = route.plan;
+  Program& program = programs_.get(key(p, mode));
   glUseProgram(program.id);
   const auto lines = static_cast<GLuint>(p.axis == Axis::rows ? height_ : width_);
   glUniform1ui(program.location("u_lines"), lines);
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(width_));
-  glUniform1f(program.location("u_conj_sign"), direction == Direction::forward ? 1.0f : -1.0f);
-  glUniform1f(program.location("u_scale"), direction == Direction::forward ? 1.0f : static_cast<float>(1.0 / p.n));
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, twiddles);
+  glUniform1f(program.location("u_conj_sign"), conj_sign);
+  glUniform1f(program.location("u_scale"), scale);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, tables.twiddles);
+  if (mode) {
+    glUniform1ui(program.location("u_bluestein_n"), route.n);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, tables.chirp);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, tables.filter);
+  }
 
   const std::uint64_t groups = p.groups(lines);
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
   const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
   TimingRecord record;
-  record.kernel = p.axis == Axis::rows ? "fast_rows" : "fast_cols";
+  record.kernel = std::move(name);
   record.axis = p.axis;
   record.stage = -1;
   record.radix = 0;
   record.global_size = {gx * p.threads, gy, 1};
-  record.bytes = std::uint64_t{width_} * height_ * sizeof(Complex) * 2;
-  record.note = p.describe();
+  record.bytes = bytes;
+  record.note = route.describe();
   if (timers_) timers_->begin(std::move(record));
   glDispatchCompute(gx, gy, 1);
   if (timers_) timers_->end();
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
+void GlFastPath::dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer,
+                               Direction direction) {
+  if (route.plan.radices.empty()) return;  // length 1: nothing to do
+  const std::string axis_name = route.plan.axis == Axis::rows ? "rows" : "cols";
+  const float conj_sign = direction == Direction::forward ? 1.0f : -1.0f;
+  const std::uint64_t n = route.n, l = route.l, lines = route.plan.axis == Axis::rows ? height_ : width_;
+  constexpr std::uint64_t c = sizeof(Complex);
+  if (!route.bluestein()) {
+    const float scale = direction == Direction::forward ? 1.0f : static_cast<float>(1.0 / route.n);
+    return dispatch_fft(route, nullptr, tables, buffer, 0, conj_sign, scale, "fast_" + axis_name, 2 * n * lines * c);
+  }
+  // Bluestein: the forward L-point pass reads the image times the chirp and stores its spectrum
+  // times the filter into the scratch; the inverse L-point pass reads the scratch and stores
+  // the first n bins times the chirp into the image. The inner FFTs run forward then inverse
+  // whatever the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads
+  // and the last stores.
+  const std::string length = "(L=" + std::to_string(l);
+  dispatch_fft(route, "BLUESTEIN_IN", tables, scratch_, buffer, conj_sign, 1.0f,
+               "fast_" + axis_name + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c);
+  // The inner inverse's 1/L and, for the outer inverse, 1/n: one factor.
+  const double scale = 1.0 / static_cast<double>(l) / (direction == Direction::forward ? 1.0 : static_cast<double>(n));
+  dispatch_fft(route, "BLUESTEIN_OUT", tables, scratch_, buffer, conj_sign, static_cast<float>(scale),
+               "fast_" + axis_name + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c);
+}
+
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {
   if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
-  dispatch_axis(*rows_, row_twiddles_, buffer, direction);
-  dispatch_axis(*cols_, col_twiddles_, buffer, direction);
+  dispatch_axis(*rows_, row_tables_, buffer, direction);
+  dispatch_axis(*cols_, col_tables_, buffer, direction);
 }
 
 }  // namespace fftscope::detail

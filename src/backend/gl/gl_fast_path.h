@@ -1,10 +1,17 @@
 #pragma once
 // The OpenGL fast path (issue 6): a 2D complex FFT as two dispatches of shaders/fast_fft.comp,
-// one per axis, each reading and writing the buffer once. Internal to the GL backend, which
-// hands it its program cache and timers; the caller's GL context must be current.
+// one per axis, each reading and writing the buffer once. An axis whose length has a prime
+// factor above 13 runs Bluestein instead: two L-point fast_fft.comp passes through a scratch
+// buffer of padded lines, the first reading the image times the chirp and storing times the
+// filter (BLUESTEIN_IN), the second storing times the chirp back into the image
+// (BLUESTEIN_OUT). Internal to the GL backend, which hands it its program cache and timers; the
+// caller's GL context must be current.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "backend/fast_axis_plan.h"
 #include "backend/gl/gl_programs.h"
@@ -26,35 +33,60 @@ class GlFastPath {
   GlFastPath(const GlFastPath&) = delete;
   GlFastPath& operator=(const GlFastPath&) = delete;
 
-  /// True when a width x height transform can run on the fast path here (every prime factor
-  /// <= 13 and a layout that fits shared memory). Never throws.
+  /// True when a width x height transform can run on the fast path here: each axis directly
+  /// (every prime factor <= 13) or through Bluestein, with layouts that fit shared memory, 32-bit
+  /// indices, and a Bluestein scratch within GL_MAX_SHADER_STORAGE_BLOCK_SIZE. Never throws.
   bool supports(std::size_t width, std::size_t height) const;
-  /// Plans both axes, compiles their programs and uploads the twiddle tables; cheap when the
-  /// size did not change. Throws BackendError when unsupported or a compile fails.
+  /// Plans both axes, compiles their programs, uploads the twiddle (and Bluestein chirp and
+  /// filter) tables and allocates the scratch; cheap when the size did not change. Throws
+  /// BackendError when unsupported or a compile fails.
   void prepare(std::size_t width, std::size_t height);
   /// Dispatches rows then columns on the SSBO `buffer` (width * height vec2, row-major), in
   /// place, for the prepared size; the inverse is scaled by 1 / (width height). Each dispatch
   /// is timed through the timers as "fast_rows" / "fast_cols" (radix 0, bytes = one read and
-  /// one write of the array) and followed by a shader-storage barrier.
+  /// one write of the array), a Bluestein axis as "fast_rows(L=8960; chirp in; filter out)"
+  /// then "fast_rows_inv(L=8960; chirp out)" (bytes = what each reads and writes: image,
+  /// scratch and the tables once); each is followed by a shader-storage barrier.
   void dispatch(unsigned buffer, Direction direction);
 
-  /// The prepared plan of an axis (prepare() first).
-  const fast::AxisPlan& plan(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
-  /// The GL program object of an axis (prepare() first), for diagnostics such as binaries.
-  unsigned program_id(Axis axis) { return programs_.get(key(plan(axis))).id; }
+  /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
+  /// Bluestein axis.
+  const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
+  /// The prepared route of an axis (direct, or Bluestein with its padded length).
+  const fast::AxisRoute& route(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
+  /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
+  /// diagnostics such as binaries.
+  unsigned program_id(Axis axis) {
+    return programs_.get(key(plan(axis), route(axis).bluestein() ? "BLUESTEIN_IN" : nullptr)).id;
+  }
+  /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
+  /// tables and the Bluestein scratch.
+  std::uint64_t extra_bytes() const { return extra_bytes_; }
 
  private:
-  void dispatch_axis(const fast::AxisPlan& plan, unsigned twiddles, unsigned buffer, Direction direction);
-  ProgramKey key(const fast::AxisPlan& plan) const;
+  struct Tables {
+    unsigned twiddles = 0, chirp = 0, filter = 0;  // GLuint buffers; chirp and filter: Bluestein only
+  };
+  void dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer, Direction direction);
+  /// One fast_fft.comp dispatch over `data` (binding 0); a Bluestein pass (`mode`) also binds the
+  /// image and the tables.
+  void dispatch_fft(const fast::AxisRoute& route, const char* mode, const Tables& tables, unsigned data,
+                    unsigned image, float conj_sign, float scale, std::string name, std::uint64_t bytes);
+  unsigned make_table(const std::vector<Complex>& table);
+  /// The program of `plan`, with `mode` (e.g. "BLUESTEIN_IN") defined as 1 where given.
+  ProgramKey key(const fast::AxisPlan& plan, const char* mode = nullptr) const;
   void release_tables();
 
   ProgramCache& programs_;
   DispatchTimers* timers_;
   fast::Tuning tuning_;
   fast::DeviceLimits limits_;
+  std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   std::size_t width_ = 0, height_ = 0;
-  std::optional<fast::AxisPlan> rows_, cols_;
-  unsigned row_twiddles_ = 0, col_twiddles_ = 0;  // GLuint buffers
+  std::optional<fast::AxisRoute> rows_, cols_;
+  Tables row_tables_, col_tables_;
+  unsigned scratch_ = 0;  // GLuint; Bluestein: max over the Bluestein axes of L x lines vec2
+  std::uint64_t extra_bytes_ = 0;
 };
 
 }  // namespace fftscope::detail

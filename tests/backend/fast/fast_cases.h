@@ -5,10 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <tuple>
+#include <vector>
 
+#include "backend/fast_axis_plan.h"
+#include "core/timing.h"
 #include "core/types.h"
+#include "support/reference.h"
 
 namespace fftscope::test {
 
@@ -30,6 +35,44 @@ inline std::string fast_case_name(const ::testing::TestParamInfo<FastCase>& info
   return std::to_string(size.width) + "x" + std::to_string(size.height) + "_" + to_string(std::get<1>(info.param));
 }
 
+/// Lengths with a prime factor above 13, which the fast path runs through Bluestein: on rows, on
+/// columns, on both, 4099-point lines both ways (padded to 8960), both directions. Few distinct
+/// padded lengths and line counts, so PoCL compiles few programs.
+inline auto fast_bluestein_cases() {
+  return ::testing::Combine(::testing::Values(FastSize{17, 16}, FastSize{16, 17}, FastSize{97, 101}, FastSize{4099, 8},
+                                              FastSize{8, 4099}, FastSize{211, 5}),
+                            ::testing::Values(Direction::forward, Direction::inverse));
+}
+
+/// The bound on a fast-path result's relative L2 error: float_fft_tolerance over the lengths
+/// the kernels transform (L instead of N on a Bluestein axis), with Bluestein's factor 4 where
+/// an axis uses it (three FFTs deep).
+inline double fast_tolerance(std::size_t width, std::size_t height, const fast::AxisRoute& rows,
+                             const fast::AxisRoute& cols) {
+  const std::size_t n = (rows.bluestein() ? rows.l : width) * (cols.bluestein() ? cols.l : height);
+  return float_fft_tolerance(n, rows.bluestein() || cols.bluestein());
+}
+
+/// The timing records the fast path must produce for one axis of `lines` lines: "fast_rows" (or
+/// cols) reading and writing the lines once; a Bluestein axis two records, with the bytes each
+/// pass reads and writes (forward: image, chirp, filter, scratch; inverse: scratch, chirp, image).
+inline std::vector<TimingRecord> expected_fast_records(const fast::AxisRoute& route, std::uint64_t lines) {
+  const std::string axis = route.plan.axis == Axis::rows ? "rows" : "cols";
+  auto rec = [&](std::string name, std::uint64_t bytes) {
+    TimingRecord r;
+    r.kernel = std::move(name);
+    r.axis = route.plan.axis;
+    r.bytes = bytes;
+    return r;
+  };
+  if (route.n <= 1) return {};
+  const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
+  if (!route.bluestein()) return {rec("fast_" + axis, n * lines * c * 2)};
+  const std::string length = "(L=" + std::to_string(l);
+  return {rec("fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c),
+          rec("fast_" + axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c)};
+}
+
 /// Lines longer than a 4096-byte local-memory cap (512 elements), so both axes split in 2:
 /// through registers (default) or through the buffer, twiddles as powers of one table entry
 /// (default) or all from the table.
@@ -39,5 +82,12 @@ struct FastSplitCase {
 };
 inline constexpr std::size_t fast_split_local_bytes = 4096;
 inline constexpr FastSplitCase fast_split_cases[] = {{512, 960, false, true}, {960, 512, false, false}, {960, 512, true, true}};
+
+/// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
+/// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the
+/// padded lines split too; columns 512 split), the last with the direct split through the buffer
+/// (the Bluestein passes split through registers whatever the tuning says).
+inline constexpr FastSplitCase fast_bluestein_split_cases[] = {
+    {960, 17, false, true}, {257, 512, false, true}, {257, 512, true, true}};
 
 }  // namespace fftscope::test

@@ -1,12 +1,14 @@
 // The fast variant through the Backend interface (make_backend + KernelVariant::fast), for every
 // GPU backend compiled in: whole-axis dispatches named fast_rows / fast_cols, the same result
-// as FFTW, and the stage pipeline when a stop is requested or the size is not supported.
+// as FFTW, lengths with a prime factor above 13 through the fast path's Bluestein, and the stage
+// pipeline when a stop is requested.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
 #include "backend/backend.h"
+#include "backend/fast_axis_plan.h"
 #include "core/errors.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
@@ -48,7 +50,7 @@ TEST_P(FastVariant, RunsWholeAxisKernelsAndMatchesFftw) {
   }
 }
 
-TEST_P(FastVariant, StageStopAndUnsupportedSizesTakeTheStagePipeline) {
+TEST_P(FastVariant, StageStopTakesTheStagePipeline) {
   std::string why;
   auto backend = gpu_backend(GetParam(), why);
   if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
@@ -63,16 +65,31 @@ TEST_P(FastVariant, StageStopAndUnsupportedSizesTakeTheStagePipeline) {
   const ComplexImage reference = run_transform(*backend, plan, image, Direction::forward, KernelVariant::fused,
                                                StageStop{Axis::rows, 0});
   EXPECT_LT(test::relative_l2_error(stopped.data, test::to_double(reference.data)), 1e-6);
-  // 17 has no factorization into radices <= 13: the fused pipeline (Bluestein) runs instead.
-  const std::size_t w2 = 17, h2 = 8;
-  const auto input = test::random_complex(w2 * h2, 4);
-  ComplexImage image2(w2, h2);
-  image2.data = test::to_float(input);
-  backend->take_timings();
-  const ComplexImage out = run_transform(*backend, make_plan_2d(w2, h2), image2, Direction::forward, KernelVariant::fast);
-  EXPECT_LT(test::relative_l2_error(out.data, test::fftw_2d(input, w2, h2, Direction::forward)),
-            test::float_fft_tolerance(w2 * h2, true));
   for (const std::string& name : kernel_names(*backend)) EXPECT_NE(name.rfind("fast_", 0), 0u) << name;
+}
+
+TEST_P(FastVariant, LargePrimeLengthsRunBluesteinOnTheFastPath) {
+  std::string why;
+  auto backend = gpu_backend(GetParam(), why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  // 17 has no factorization into radices <= 13: rows through the fast path's Bluestein (padded
+  // to 35 = 5·7), columns (8) directly; both directions.
+  const std::size_t w = 17, h = 8;
+  const std::string l = "(L=" + std::to_string(fast::bluestein_length(17));
+  const auto input = test::random_complex(w * h, 4);
+  ComplexImage image(w, h);
+  image.data = test::to_float(input);
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    backend->take_timings();
+    const ComplexImage out = run_transform(*backend, make_plan_2d(w, h), image, direction, KernelVariant::fast);
+    EXPECT_LT(test::relative_l2_error(out.data, test::fftw_2d(input, w, h, direction)),
+              test::float_fft_tolerance(35 * h, true))
+        << to_string(direction);
+    EXPECT_EQ(kernel_names(*backend),
+              (std::vector<std::string>{"fast_rows" + l + "; chirp in; filter out)",
+                                        "fast_rows_inv" + l + "; chirp out)", "fast_cols"}))
+        << to_string(direction);
+  }
 }
 
 std::vector<BackendKind> gpu_kinds() {

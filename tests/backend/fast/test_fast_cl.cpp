@@ -2,6 +2,7 @@
 // precision, on whatever OpenCL device is found (CI: PoCL's CPU device).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -55,9 +56,11 @@ ClEnv* env_or_null(std::string& why) {
 }
 
 // Transforms random data of width x height on the fast path; returns the relative L2 error
-// against FFTW (double) and checks the timing records.
+// against FFTW (double) and checks the timing records (names and bytes of every dispatch, the
+// two passes of a Bluestein axis included). `tolerance`, where given, receives the bound for the
+// lengths the kernels ran (test::fast_tolerance).
 double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
-                std::uint64_t seed) {
+                std::uint64_t seed, double* tolerance = nullptr) {
   const auto input = test::random_complex(width * height, seed);
   std::vector<Complex> data = test::to_float(input);
   ClFastPath fast_path(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
@@ -72,12 +75,14 @@ double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction dir
                             nullptr, nullptr),
         "clEnqueueReadBuffer");
 
-  std::size_t expected = (width > 1 ? 1 : 0) + (height > 1 ? 1 : 0);
-  EXPECT_EQ(dispatches.size(), expected);
-  for (std::size_t i = 0; i < dispatches.size(); ++i) {
+  std::vector<TimingRecord> expected = test::expected_fast_records(fast_path.route(Axis::rows), height);
+  for (TimingRecord& r : test::expected_fast_records(fast_path.route(Axis::cols), width)) expected.push_back(r);
+  EXPECT_EQ(dispatches.size(), expected.size());
+  for (std::size_t i = 0; i < std::min(dispatches.size(), expected.size()); ++i) {
     const TimingRecord& r = dispatches[i].record;
-    EXPECT_EQ(r.kernel, (i == 0 && width > 1) ? "fast_rows" : "fast_cols");
-    EXPECT_EQ(r.bytes, width * height * 16);
+    EXPECT_EQ(r.kernel, expected[i].kernel);
+    EXPECT_EQ(r.axis, expected[i].axis) << r.kernel;
+    EXPECT_EQ(r.bytes, expected[i].bytes) << r.kernel;
     EXPECT_EQ(r.radix, 0u);
     cl_ulong start = 0, end = 0;
     check(clGetEventProfilingInfo(dispatches[i].event.get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
@@ -88,7 +93,9 @@ double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction dir
   }
   const double l2 = test::relative_l2_error(data, test::fftw_2d(input, width, height, direction));
   std::fprintf(stderr, "  %zux%zu %s: relative L2 error %.2e (%s | %s)\n", width, height, to_string(direction).c_str(), l2,
-               fast_path.plan(Axis::rows).describe().c_str(), fast_path.plan(Axis::cols).describe().c_str());
+               fast_path.route(Axis::rows).describe().c_str(), fast_path.route(Axis::cols).describe().c_str());
+  if (tolerance)
+    *tolerance = test::fast_tolerance(width, height, fast_path.route(Axis::rows), fast_path.route(Axis::cols));
   return l2;
 }
 
@@ -133,17 +140,76 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   }
 }
 
-TEST(ClFastSupport, LargePrimeFactorIsRefused) {
+// Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
+// axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
+// an inverse L-point pass from the scratch into the image (times the chirp).
+class ClFastBluestein : public ::testing::TestWithParam<FastCase> {};
+
+TEST_P(ClFastBluestein, MatchesFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  const FastSize size = std::get<0>(GetParam());
+  const Direction direction = std::get<1>(GetParam());
+  const std::size_t w = size.width, h = size.height;
+  double tolerance = 0;
+  const double err = run_fast(*env, w, h, direction, fast::Tuning{}, w * 131 + h, &tolerance);
+  EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(Primes, ClFastBluestein, test::fast_bluestein_cases(), test::fast_case_name);
+
+// A Bluestein axis beside a direct axis that splits (and a Bluestein axis whose padded lines
+// split), forced on small sizes by capping local memory as ClFastSplit does.
+TEST(ClFastBluesteinSplit, MatchesFftwBesideASplitAxis) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = test::fast_split_local_bytes;
+  for (const auto& [w, h, through_buffer, powers] : test::fast_bluestein_split_cases) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(w, h);
+    const fast::AxisRoute& rows = probe.route(Axis::rows);
+    const fast::AxisRoute& cols = probe.route(Axis::cols);
+    EXPECT_NE(rows.bluestein(), cols.bluestein()) << rows.describe() << " | " << cols.describe();
+    const fast::AxisRoute& direct = rows.bluestein() ? cols : rows;
+    const fast::AxisRoute& padded = rows.bluestein() ? rows : cols;
+    EXPECT_GT(direct.plan.pre_radix, 1u) << direct.describe();
+    EXPECT_EQ(direct.plan.split_global, through_buffer) << direct.describe();
+    EXPECT_FALSE(padded.plan.split_global) << padded.describe();
+    if (padded.n == 257) {
+      EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
+    }
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, tuning, 11 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
+TEST(ClFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   ClFastPath fast_path(env->context.get(), env->device.device, env->queue.get(), *env->programs);
-  EXPECT_FALSE(fast_path.supports(17, 8));
-  EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
+  EXPECT_TRUE(fast_path.supports(17, 8));
+  EXPECT_TRUE(fast_path.supports(4099, 4099));
+  EXPECT_TRUE(fast_path.supports(97, 4099));
   EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
-  EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+  // 2^31 elements: over the kernels' 32-bit indices.
+  EXPECT_FALSE(fast_path.supports(65536, 32768));
+  EXPECT_THROW(fast_path.prepare(65536, 32768), BackendError);
+  // The prepared routes and the memory held beyond the image: twiddles, chirp, filter, scratch.
+  fast_path.prepare(17, 8);
+  EXPECT_EQ(fast_path.route(Axis::rows).l, fast::bluestein_length(17));
+  EXPECT_FALSE(fast_path.route(Axis::cols).bluestein());
+  const std::uint64_t l = fast_path.route(Axis::rows).l;
+  EXPECT_EQ(fast_path.extra_bytes(), 8 * (l + 17 + l + 8 + l * 8));
 }
-
 
 // The real-input display path (issue 6): R2C rows + columns against FFTW's r2c (double), and the
 // fused display columns against core render_spectrum of the full complex spectrum.

@@ -4,6 +4,7 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -56,8 +57,12 @@ GlEnv* env_or_null(std::string& why) {
   return env;
 }
 
+// Transforms random data of width x height on the fast path; returns the relative L2 error
+// against FFTW (double) and checks the timing records (names and bytes of every dispatch, the
+// two passes of a Bluestein axis included). `tolerance`, where given, receives the bound for the
+// lengths the kernels ran (test::fast_tolerance).
 double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
-                std::uint64_t seed) {
+                std::uint64_t seed, double* tolerance = nullptr) {
   const auto input = test::random_complex(width * height, seed);
   std::vector<Complex> data = test::to_float(input);
   GlFastPath fast_path(*env.programs, env.timers.get(), tuning);
@@ -78,16 +83,20 @@ double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction dir
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
   const std::vector<TimingRecord> records = env.timers->take();
-  const std::size_t expected = (width > 1 ? 1 : 0) + (height > 1 ? 1 : 0);
-  EXPECT_EQ(records.size(), expected);
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    EXPECT_EQ(records[i].kernel, (i == 0 && width > 1) ? "fast_rows" : "fast_cols");
-    EXPECT_EQ(records[i].bytes, width * height * 16);
+  std::vector<TimingRecord> expected = test::expected_fast_records(fast_path.route(Axis::rows), height);
+  for (TimingRecord& r : test::expected_fast_records(fast_path.route(Axis::cols), width)) expected.push_back(r);
+  EXPECT_EQ(records.size(), expected.size());
+  for (std::size_t i = 0; i < std::min(records.size(), expected.size()); ++i) {
+    EXPECT_EQ(records[i].kernel, expected[i].kernel);
+    EXPECT_EQ(records[i].axis, expected[i].axis) << records[i].kernel;
+    EXPECT_EQ(records[i].bytes, expected[i].bytes) << records[i].kernel;
     EXPECT_EQ(records[i].radix, 0u);
   }
   const double err = test::relative_l2_error(data, test::fftw_2d(input, width, height, direction));
   std::fprintf(stderr, "  %zux%zu %s: relative L2 error %.2e (%s | %s)\n", width, height, to_string(direction).c_str(), err,
-               fast_path.plan(Axis::rows).describe().c_str(), fast_path.plan(Axis::cols).describe().c_str());
+               fast_path.route(Axis::rows).describe().c_str(), fast_path.route(Axis::cols).describe().c_str());
+  if (tolerance)
+    *tolerance = test::fast_tolerance(width, height, fast_path.route(Axis::rows), fast_path.route(Axis::cols));
   return err;
 }
 
@@ -131,17 +140,84 @@ TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
   }
 }
 
-TEST(GlFastSupport, LargePrimeFactorIsRefused) {
+// Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
+// axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
+// an inverse L-point pass from the scratch into the image (times the chirp).
+class GlFastBluestein : public ::testing::TestWithParam<FastCase> {};
+
+TEST_P(GlFastBluestein, MatchesFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const FastSize size = std::get<0>(GetParam());
+  const Direction direction = std::get<1>(GetParam());
+  const std::size_t w = size.width, h = size.height;
+  double tolerance = 0;
+  const double err = run_fast(*env, w, h, direction, fast::gl_default_tuning(), w * 131 + h, &tolerance);
+  EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(Primes, GlFastBluestein, test::fast_bluestein_cases(), test::fast_case_name);
+
+// A Bluestein axis beside a direct axis that splits (and a Bluestein axis whose padded lines
+// split), forced on small sizes by capping local memory as GlFastSplit does.
+TEST(GlFastBluesteinSplit, MatchesFftwBesideASplitAxis) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning tuning = fast::gl_default_tuning();
+  tuning.local_bytes_cap = test::fast_split_local_bytes;
+  for (const auto& [w, h, through_buffer, powers] : test::fast_bluestein_split_cases) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    GlFastPath probe(*env->programs, nullptr, tuning);
+    probe.prepare(w, h);
+    const fast::AxisRoute& rows = probe.route(Axis::rows);
+    const fast::AxisRoute& cols = probe.route(Axis::cols);
+    EXPECT_NE(rows.bluestein(), cols.bluestein()) << rows.describe() << " | " << cols.describe();
+    const fast::AxisRoute& direct = rows.bluestein() ? cols : rows;
+    const fast::AxisRoute& padded = rows.bluestein() ? rows : cols;
+    EXPECT_GT(direct.plan.pre_radix, 1u) << direct.describe();
+    EXPECT_EQ(direct.plan.split_global, through_buffer) << direct.describe();
+    EXPECT_FALSE(padded.plan.split_global) << padded.describe();
+    if (padded.n == 257) {
+      EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
+    }
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, tuning, 11 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
+TEST(GlFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   GlFastPath fast_path(*env->programs, nullptr);
-  EXPECT_FALSE(fast_path.supports(17, 8));
-  EXPECT_FALSE(fast_path.supports(64, 2 * 4099));
+  EXPECT_TRUE(fast_path.supports(17, 8));
+  EXPECT_TRUE(fast_path.supports(97, 4099));
+  // 4099^2: a scratch of 4099 x L (L = 8960 where the layout fits) must fit one shader storage
+  // block (llvmpipe allows 128 MiB: refused there, and the fused pipeline's own scratch is larger).
+  GLint64 max_block = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+  const std::uint64_t scratch = 8ull * 4099 * fast::bluestein_length(4099);
+  std::fprintf(stderr, "  GL_MAX_SHADER_STORAGE_BLOCK_SIZE %lld, 4099^2 Bluestein scratch %llu bytes\n",
+               static_cast<long long>(max_block), static_cast<unsigned long long>(scratch));
+  EXPECT_EQ(fast_path.supports(4099, 4099), max_block <= 0 || scratch <= static_cast<std::uint64_t>(max_block));
   EXPECT_TRUE(fast_path.supports(64, 2 * 3 * 5 * 7));
-  EXPECT_THROW(fast_path.prepare(17, 8), BackendError);
+  // 2^31 elements: over the shaders' 32-bit indices.
+  EXPECT_FALSE(fast_path.supports(65536, 32768));
+  EXPECT_THROW(fast_path.prepare(65536, 32768), BackendError);
+  // The prepared routes and the memory held beyond the image: twiddles, chirp, filter, scratch.
+  fast_path.prepare(17, 8);
+  EXPECT_EQ(fast_path.route(Axis::rows).l, fast::bluestein_length(17));
+  EXPECT_FALSE(fast_path.route(Axis::cols).bluestein());
+  const std::uint64_t l = fast_path.route(Axis::rows).l;
+  EXPECT_EQ(fast_path.extra_bytes(), 8 * (l + 17 + l + 8 + l * 8));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
-
 
 // The real-input display path (issue 6): R2C rows + columns against FFTW's r2c (double), and the
 // fused display columns against core render_spectrum of the full complex spectrum.

@@ -1,9 +1,15 @@
-// The fast path's planner (no GPU): radices, layouts that fit local memory, unsupported sizes.
+// The fast path's planner (no GPU): radices, layouts that fit local memory, unsupported sizes,
+// and Bluestein's padded length, chirp and filter for lengths with a prime factor above 13.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <numeric>
 
 #include "backend/fast_axis_plan.h"
+#include "core/validate.h"
+#include "support/reference.h"
 
 namespace fftscope {
 namespace {
@@ -57,6 +63,25 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
   EXPECT_EQ(r->lines_per_group, 1u);
 }
 
+// The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
+// splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
+// unsplit in pairs; GL keeps both unsplit.
+TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
+  ASSERT_TRUE(cl_2187.has_value());
+  EXPECT_EQ(cl_2187->lines_per_group, 4u) << cl_2187->describe();
+  EXPECT_EQ(cl_2187->pre_radix, 3u) << cl_2187->describe();
+  const auto cl_2401 = fast::plan_axis(Axis::cols, 2401, 2401, nvidia, fast::Tuning{});
+  ASSERT_TRUE(cl_2401.has_value());
+  EXPECT_EQ(cl_2401->lines_per_group, 2u) << cl_2401->describe();
+  EXPECT_EQ(cl_2401->pre_radix, 1u) << cl_2401->describe();
+  const auto gl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(gl_2187.has_value());
+  EXPECT_EQ(gl_2187->lines_per_group, 2u) << gl_2187->describe();
+  EXPECT_EQ(gl_2187->pre_radix, 1u) << gl_2187->describe();
+}
+
 TEST(FastPlan, LargePrimeFactorsAreNotSupported) {
   const fast::DeviceLimits limits;
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 17, 8, limits, {}).has_value());
@@ -71,6 +96,206 @@ TEST(FastPlan, TwiddleTableIsAccurate) {
     EXPECT_NEAR(t[k].real(), std::cos(a), 6e-8);
     EXPECT_NEAR(t[k].imag(), std::sin(a), 6e-8);
   }
+}
+
+// ---- Bluestein (issue 6) ----------------------------------------------------------------------
+
+// Odd prime factors of l (with multiplicity) when l is 2·3·5·7-smooth, else -1.
+int odd_factors_if_7_smooth(std::uint64_t l) {
+  while (l % 2 == 0) l /= 2;
+  int k = 0;
+  for (std::uint64_t p : {3u, 5u, 7u})
+    for (; l % p == 0; l /= p) ++k;
+  return l == 1 ? k : -1;
+}
+
+TEST(FastBluestein, PaddedLengthFollowsTheDocumentedRule) {
+  for (std::uint32_t n = 2; n <= 3000; ++n) {
+    const auto lengths = fast::bluestein_lengths(n);
+    ASSERT_FALSE(lengths.empty()) << n;
+    std::uint64_t pow2 = 1;
+    while (pow2 < 2ull * n - 1) pow2 *= 2;
+    EXPECT_EQ(fast::bluestein_length_bound(n), pow2);
+    // Brute force over every L in [2n - 1, pow2]: the cheapest L·(20 + odd factors), then the smallest.
+    std::uint64_t best = 0, best_cost = ~0ull;
+    std::size_t smooth = 0;
+    for (std::uint64_t l = 2ull * n - 1; l <= pow2; ++l) {
+      const int k = odd_factors_if_7_smooth(l);
+      if (k < 0) continue;
+      ++smooth;
+      if (l * (20 + k) < best_cost) best_cost = l * (20 + k), best = l;
+    }
+    EXPECT_EQ(lengths.size(), smooth) << n;
+    EXPECT_EQ(lengths.front(), best) << n;
+    EXPECT_EQ(fast::bluestein_length(n), best) << n;
+    for (std::uint32_t l : lengths) {
+      EXPECT_GE(l, 2u * n - 1) << n;
+      EXPECT_LE(l, pow2) << n;
+      EXPECT_GE(odd_factors_if_7_smooth(l), 0) << n << " " << l;
+    }
+  }
+  EXPECT_EQ(fast::bluestein_length(17), 35u);      // 5·7 (cost 770) before 36 = 4·9 (792)
+  EXPECT_EQ(fast::bluestein_length(4099), 8960u);  // 2^8·5·7 (197120) before 8232 = 8·3·7³ (197568)
+  EXPECT_EQ(fast::bluestein_length(4096), 8192u);  // 2n - 1 = 8191: the power of two, no odd factor
+}
+
+TEST(FastBluestein, RoutesLargePrimesThroughBluesteinAndSmoothLengthsDirectly) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning tuning;
+  for (const auto& [n, lines] : {std::pair{4099u, 4099u}, std::pair{4099u, 97u}, std::pair{97u, 4099u},
+                                 std::pair{17u, 8u}, std::pair{2u * 1009u, 64u}, std::pair{3u * 8u * 211u, 5u}}) {
+    for (Axis axis : {Axis::rows, Axis::cols}) {
+      const auto route = fast::route_axis(axis, n, lines, nvidia, tuning);
+      ASSERT_TRUE(route.has_value()) << n;
+      EXPECT_TRUE(route->bluestein()) << n;
+      EXPECT_EQ(route->n, n);
+      // The first padded length the device takes: for 4099 (and 17) the rule's first choice.
+      const auto lengths = fast::bluestein_lengths(n);
+      EXPECT_NE(std::find(lengths.begin(), lengths.end(), route->l), lengths.end()) << n;
+      for (std::uint32_t earlier : lengths) {
+        if (earlier == route->l) break;
+        // Passed over: no plan, or (columns) fewer than 2 columns per group where the chosen has more.
+        const auto skipped = fast::plan_bluestein_axis(axis, earlier, lines, nvidia, tuning);
+        EXPECT_TRUE(!skipped || (axis == Axis::cols && skipped->lines_per_group < 2 &&
+                                 route->plan.lines_per_group > skipped->lines_per_group))
+            << n << " " << earlier;
+      }
+      if (n == 4099 || n == 17) {
+        EXPECT_EQ(route->l, fast::bluestein_length(n)) << n;
+      }
+      EXPECT_EQ(route->plan.n, route->l);
+      EXPECT_EQ(route->plan.pre_radix * product(route->plan.radices), route->l);
+      EXPECT_LE(route->plan.local_bytes(), 48u * 1024);
+      EXPECT_EQ(route->scratch_elements(lines), std::uint64_t{route->l} * lines);
+    }
+  }
+  // Lengths whose padded lines the device cannot take (L > 16384 needs more than max_pre_hold
+  // registers per work-item at 256 threads) are refused: the backend runs the fused pipeline.
+  EXPECT_FALSE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, tuning).has_value());
+  const auto direct = fast::route_axis(Axis::rows, 4096, 4096, nvidia, tuning);
+  ASSERT_TRUE(direct.has_value());
+  EXPECT_FALSE(direct->bluestein());
+  EXPECT_EQ(direct->scratch_elements(4096), 0u);
+  EXPECT_EQ(direct->plan.n, 4096u);
+}
+
+TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  // A register budget under which 1401's first candidate (3072 = 3·2^10) plans as one column per
+  // group but a later one (2880 = 2^6·3^2·5) as two.
+  fast::Tuning tuning;
+  tuning.max_pre_hold = 16;
+  const std::uint32_t n = 1401, lines = 64;
+  const auto lengths = fast::bluestein_lengths(n);
+  std::optional<fast::AxisPlan> first;
+  for (std::uint32_t l : lengths)
+    if ((first = fast::plan_bluestein_axis(Axis::cols, l, lines, nvidia, tuning))) break;
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->n, 3072u);
+  EXPECT_EQ(first->lines_per_group, 1u) << first->describe();
+  const auto cols = fast::route_axis(Axis::cols, n, lines, nvidia, tuning);
+  ASSERT_TRUE(cols.has_value());
+  EXPECT_EQ(cols->l, 2880u) << cols->describe();
+  EXPECT_GE(cols->plan.lines_per_group, 2u) << cols->describe();
+  // No candidate before it plans with 2 columns or more (and none at all with 4 here).
+  for (std::uint32_t l : lengths) {
+    const auto p = fast::plan_bluestein_axis(Axis::cols, l, lines, nvidia, tuning);
+    EXPECT_TRUE(!p || p->lines_per_group < 4) << p->describe();
+    if (l == cols->l) break;
+    EXPECT_TRUE(!p || p->lines_per_group < 2) << p->describe();
+  }
+  // Rows, and a single column, keep the first candidate that plans.
+  EXPECT_EQ(fast::route_axis(Axis::rows, n, lines, nvidia, tuning)->l,
+            fast::plan_bluestein_axis(Axis::rows, 3072, lines, nvidia, tuning) ? 3072u : 0u);
+  EXPECT_EQ(fast::route_axis(Axis::cols, n, 1, nvidia, tuning)->l, 3072u);
+  // The CL defaults: every candidate of 4099 (L > 8192) plans as one column per group, so the
+  // rule's first choice stays.
+  const auto big = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{});
+  ASSERT_TRUE(big.has_value());
+  EXPECT_EQ(big->l, 8960u);
+  EXPECT_EQ(big->plan.lines_per_group, 1u);
+  // GL's defaults (512 threads): two columns at the rule's first choice already.
+  const auto gl = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(gl.has_value());
+  EXPECT_EQ(gl->l, 8960u);
+  EXPECT_EQ(gl->plan.lines_per_group, 2u);
+}
+
+TEST(FastBluestein, BluesteinPlansSplitThroughRegisters) {
+  // The fused passes follow the split through registers only: split_global is ignored for them.
+  fast::Tuning tuning;
+  tuning.split_global = 1;
+  tuning.local_bytes_cap = 4096;
+  const auto route = fast::route_axis(Axis::rows, 257, 64, fast::DeviceLimits{}, tuning);
+  ASSERT_TRUE(route.has_value());
+  EXPECT_TRUE(route->bluestein());
+  EXPECT_GT(route->plan.pre_radix, 1u) << route->describe();
+  EXPECT_FALSE(route->plan.split_global);
+  const auto defines = route->plan.defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SPLIT_GLOBAL", "0"}),
+            defines.end());
+  EXPECT_TRUE(fast::plan_axis(Axis::rows, 960, 64, fast::DeviceLimits{}, tuning)->split_global);
+}
+
+TEST(FastBluestein, ChirpMatchesTheClosedForm) {
+  for (std::uint32_t n : {17u, 97u, 4099u, 65537u}) {
+    const auto c = fast::bluestein_chirp(n);
+    ASSERT_EQ(c.size(), n);
+    double worst = 0;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      // Unreduced, in long double: exp(-i pi k^2 / n) (k^2 < 2^33 is exact; glibc's sinl
+      // reduces large arguments exactly).
+      const long double a = -std::numbers::pi_v<long double> * static_cast<long double>(k * k) / n;
+      worst = std::max(worst, static_cast<double>(std::abs(std::complex<long double>(c[k].real(), c[k].imag()) -
+                                                            std::complex<long double>(std::cos(a), std::sin(a)))));
+    }
+    EXPECT_LT(worst, 1.2e-7) << n;  // float rounding of each part: <= 2^-24 ≈ 6e-8
+  }
+}
+
+TEST(FastBluestein, FilterAndChirpGiveTheDft) {
+  // The tables alone, on the host in double: X = c · IDFT_L(DFT_L(pad(x·c)) · B) against the
+  // brute-force DFT — the algorithm the kernels run, with the float-rounded tables.
+  for (std::uint32_t n : {17u, 97u, 211u}) {
+    const std::uint32_t l = fast::bluestein_length(n);
+    const auto c = fast::bluestein_chirp(n);
+    const auto b = fast::bluestein_filter(n, l);
+    ASSERT_EQ(b.size(), l);
+    const auto x = test::random_complex(n, n);
+    std::vector<test::ComplexD> a(l, 0.0);
+    for (std::uint32_t i = 0; i < n; ++i) a[i] = x[i] * test::ComplexD(c[i]);
+    auto spectrum = test::brute_force_dft(a, Direction::forward);
+    for (std::uint32_t i = 0; i < l; ++i) spectrum[i] *= test::ComplexD(b[i]);
+    const auto y = test::brute_force_dft(spectrum, Direction::inverse);
+    std::vector<test::ComplexD> got(n);
+    for (std::uint32_t k = 0; k < n; ++k) got[k] = y[k] * test::ComplexD(c[k]);
+    const double err = test::relative_l2_error(got, test::brute_force_dft(x, Direction::forward));
+    EXPECT_LT(err, 1e-6) << n << " (L = " << l << ")";
+  }
+}
+
+TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
+  // Sizes whose axes go through Bluestein on the fast path: the estimate's largest buffer and
+  // Bluestein bytes cover the scratch (L x lines) and the axis tables, whatever L the device
+  // takes (at most bluestein_length_bound).
+  for (const auto& [w, h] : {std::pair{4099u, 4099u}, std::pair{97u, 4099u}, std::pair{17u, 8u}, std::pair{8u, 211u},
+                             std::pair{19683u, 8u}}) {
+    const MemoryEstimate e = estimate_transform_memory(w, h);
+    std::uint64_t scratch = 0, tables = 0;
+    for (const auto& [n, lines] : {std::pair{w, h}, std::pair{h, w}}) {
+      // Bluestein where the planner has no direct plan even with ample local memory (a prime
+      // factor above 13, or 19683 = 3^9: nine Stockham stages, one too many).
+      if (fast::plan_axis(Axis::rows, n, lines, fast::DeviceLimits{1u << 30, 1024, 0}, fast::Tuning{})) continue;
+      scratch = std::max<std::uint64_t>(scratch, 8ull * fast::bluestein_length_bound(n) * lines);
+      tables += 8ull * n + 16ull * fast::bluestein_length_bound(n);
+    }
+    EXPECT_GT(scratch, 0u) << w << "x" << h;
+    EXPECT_GE(e.largest_buffer, scratch) << w << "x" << h;
+    EXPECT_GE(e.bluestein, scratch + tables) << w << "x" << h;
+    EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein);
+  }
+  // Smooth sizes: nothing extra.
+  EXPECT_EQ(estimate_transform_memory(4096, 4000).bluestein, 0u);
 }
 
 }  // namespace
