@@ -29,7 +29,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
-//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 11 or 13; product M).
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11 or 13; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below.
@@ -156,6 +156,36 @@ FAST_INLINE void dft8(float2* v) {
   v[7] = e3 - o3;
 }
 
+// Forward radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles
+// w9^(n k), radix-3 DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
+#define W9_1 ((float2)(0.76604444311897804f, -0.64278760968653933f))
+#define W9_2 ((float2)(0.17364817766693035f, -0.98480775301220806f))
+#define W9_4 ((float2)(-0.93969262078590838f, -0.34202014332566873f))
+FAST_INLINE void dft9(float2* v) {
+  float2 a0 = v[0], a1 = v[3], a2 = v[6];
+  float2 b0 = v[1], b1 = v[4], b2 = v[7];
+  float2 c0 = v[2], c1 = v[5], c2 = v[8];
+  DFT_3(a0, a1, a2)
+  DFT_3(b0, b1, b2)
+  DFT_3(c0, c1, c2)
+  b1 = cmul(b1, W9_1);
+  b2 = cmul(b2, W9_2);
+  c1 = cmul(c1, W9_2);
+  c2 = cmul(c2, W9_4);
+  DFT_3(a0, b0, c0)
+  DFT_3(a1, b1, c1)
+  DFT_3(a2, b2, c2)
+  v[0] = a0;
+  v[1] = a1;
+  v[2] = a2;
+  v[3] = b0;
+  v[4] = b1;
+  v[5] = b2;
+  v[6] = c0;
+  v[7] = c1;
+  v[8] = c2;
+}
+
 // Forward odd radix R by symmetric pairs: X_k = v0 + sum_m (v_m + v_{R-m}) cos(2 pi m k / R)
 // - i (v_m - v_{R-m}) sin(2 pi m k / R); cos/sin constants in float from double.
 __constant float COS11[11] = {1.000000000e+00f, 8.412535328e-01f, 4.154150130e-01f, -1.423148383e-01f,
@@ -213,6 +243,7 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 5) DFT_5(v[0], v[1], v[2], v[3], v[4])
   else if (R == 7) DFT_7(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
   else if (R == 8) dft8(v);
+  else if (R == 9) dft9(v);
   else if (R == 11) dft_odd(v, 11, COS11, SIN11);
   else if (R == 13) dft_odd(v, 13, COS13, SIN13);
 }

@@ -1,4 +1,4 @@
-// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 11, 13) on
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13) on
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
@@ -92,6 +92,45 @@ void dft8(inout vec2 v[MAX_RADIX]) {
   v[7] = e3 - o3;
 }
 
+// Radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles w9^(n k),
+// radix-3 DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
+void dft3_values(inout vec2 c0, inout vec2 c1, inout vec2 c2) {
+  const float s = 0.86602540378443865;
+  vec2 a = c1 + c2;
+  vec2 b = fast_mul_minus_i(c1 - c2) * s;
+  vec2 m = c0 - 0.5 * a;
+  c0 = c0 + a;
+  c1 = m + b;
+  c2 = m - b;
+}
+void dft9(inout vec2 v[MAX_RADIX]) {
+  const vec2 w1 = vec2(0.76604444311897804, -0.64278760968653933);
+  const vec2 w2 = vec2(0.17364817766693035, -0.98480775301220806);
+  const vec2 w4 = vec2(-0.93969262078590838, -0.34202014332566873);
+  vec2 a0 = v[0], a1 = v[3], a2 = v[6];
+  vec2 b0 = v[1], b1 = v[4], b2 = v[7];
+  vec2 c0 = v[2], c1 = v[5], c2 = v[8];
+  dft3_values(a0, a1, a2);
+  dft3_values(b0, b1, b2);
+  dft3_values(c0, c1, c2);
+  b1 = vec2(b1.x * w1.x - b1.y * w1.y, b1.x * w1.y + b1.y * w1.x);
+  b2 = vec2(b2.x * w2.x - b2.y * w2.y, b2.x * w2.y + b2.y * w2.x);
+  c1 = vec2(c1.x * w2.x - c1.y * w2.y, c1.x * w2.y + c1.y * w2.x);
+  c2 = vec2(c2.x * w4.x - c2.y * w4.y, c2.x * w4.y + c2.y * w4.x);
+  dft3_values(a0, b0, c0);
+  dft3_values(a1, b1, c1);
+  dft3_values(a2, b2, c2);
+  v[0] = a0;
+  v[1] = a1;
+  v[2] = a2;
+  v[3] = b0;
+  v[4] = b1;
+  v[5] = b2;
+  v[6] = c0;
+  v[7] = c1;
+  v[8] = c2;
+}
+
 // Odd radix by symmetric pairs; cos/sin of 2 pi j / R as float constants from double.
 const float COS11[11] = float[](1.0, 0.84125353283118117, 0.41541501300188643, -0.14231483827328514,
                                 -0.65486073394528506, -0.95949297361449739, -0.95949297361449739,
@@ -148,6 +187,7 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 5u) dft5(v);
   else if (R == 7u) dft7(v);
   else if (R == 8u) dft8(v);
+  else if (R == 9u) dft9(v);
   else if (R == 11u || R == 13u) dft_odd(v, R);
 }
 

@@ -31,11 +31,15 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
     if (m == 1) continue;
     ASSERT_FALSE(r.empty()) << m;
     EXPECT_EQ(product(r), m);
-    for (std::uint32_t x : r) EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 11 || x == 13);
+    for (std::uint32_t x : r)
+      EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 || x == 11 || x == 13);
+    EXPECT_LE(std::count(r.begin(), r.end(), 3u), 1) << m;  // 3s pair into 9s
   }
   EXPECT_EQ(fast::fast_radices(4096), (std::vector<std::uint32_t>{8, 8, 8, 8}));
   EXPECT_EQ(fast::fast_radices(1024), (std::vector<std::uint32_t>{8, 8, 4, 4}));
   EXPECT_EQ(fast::fast_radices(2), (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(fast::fast_radices(2187), (std::vector<std::uint32_t>{9, 9, 9, 3}));
+  EXPECT_EQ(fast::fast_radices(1080), (std::vector<std::uint32_t>{8, 9, 3, 5}));
 }
 
 TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
