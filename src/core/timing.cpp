@@ -1,5 +1,6 @@
 #include "timing.h"
 
+#include "core/csv.h"
 #include "core/json.h"
 
 #include <algorithm>
@@ -28,16 +29,6 @@ std::string number(double v, bool json) {
     if (std::strtod(shorter, nullptr) == v) return shorter;
   }
   return buf;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 
@@ -89,12 +80,12 @@ std::string timings_to_csv(const std::vector<TimingSummary>& rows) {
          "gb_per_s,host_measured,note\n";
   for (const TimingSummary& row : rows) {
     const TimingRecord& r = row.last;
-    out << detail::csv_field(r.kernel) << ',' << to_string(r.axis) << ',' << r.stage << ',' << r.radix << ','
+    out << csv_field(r.kernel) << ',' << to_string(r.axis) << ',' << r.stage << ',' << r.radix << ','
         << r.global_size[0] << ',' << r.global_size[1] << ',' << r.global_size[2] << ',' << row.count << ','
         << detail::number(row.min_ms, false) << ',' << detail::number(row.median_ms, false) << ','
         << detail::number(row.max_ms, false) << ',' << detail::number(r.milliseconds, false) << ',' << r.bytes
         << ',' << detail::number(detail::median_gbps(row), false) << ',' << (r.host_measured ? "true" : "false")
-        << ',' << detail::csv_field(r.note) << '\n';
+        << ',' << csv_field(r.note) << '\n';
   }
   return out.str();
 }

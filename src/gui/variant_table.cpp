@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/csv.h"
 #include "core/json.h"
 
 namespace fftscope::gui {
@@ -92,7 +93,7 @@ std::string variant_table_csv(const VariantTable& t) {
   for (KernelVariant v : t.variants) out += "," + to_string(v) + "_ms";
   out += "\n";
   for (const VariantRow& r : t.rows) {
-    out += r.kernel + "," + to_string(r.axis) + "," + std::to_string(r.stage) + "," + std::to_string(r.radix);
+    out += csv_field(r.kernel) + "," + to_string(r.axis) + "," + std::to_string(r.stage) + "," + std::to_string(r.radix);
     for (const auto& m : r.median_ms) out += "," + (m ? number(*m) : std::string());
     out += "\n";
   }

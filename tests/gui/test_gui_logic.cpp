@@ -192,6 +192,13 @@ TEST(VariantTable, ExportsCsvAndJson) {
             "fast_rows,rows,-1,0,,0.25\n"
             "radix_2,rows,0,2,1.5,\n"
             "total,,,,1.5,0.25\n");
+  // A kernel name with a comma and a quote stays one field.
+  VariantTable named = align_variants({{KernelVariant::fast, {summary("fast_rows(L=8960, \"chirp\")", Axis::rows, -1, 0, 0.5)}}});
+  named.errors = {""};
+  EXPECT_EQ(variant_table_csv(named),
+            "kernel,axis,stage,radix,fast_ms\n"
+            "\"fast_rows(L=8960, \"\"chirp\"\")\",rows,-1,0,0.5\n"
+            "total,,,,0.5\n");
   t.errors[1] = "fast: \"no device\"";
   const std::string json = variant_table_json(t);
   EXPECT_NE(json.find("{\"kernel\": \"radix_2\", \"axis\": \"rows\", \"stage\": 0, \"radix\": 2, \"median_ms\": "
