@@ -2,12 +2,14 @@
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
-// Defines: none. Provides MAX_RADIX and small_dft(v, R).
+// Defines: none. Provides MAX_RADIX, cmul_fast(a, b) and small_dft(v, R).
 
 #define MAX_RADIX 13
 
 // -i * v
 vec2 fast_mul_minus_i(vec2 v) { return vec2(v.y, -v.x); }
+
+vec2 cmul_fast(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 
 void dft2(inout vec2 v[MAX_RADIX]) {
   vec2 a = v[0];
@@ -15,15 +17,16 @@ void dft2(inout vec2 v[MAX_RADIX]) {
   v[1] = a - v[1];
 }
 
-void dft3(inout vec2 v[MAX_RADIX]) {
+void dft3_values(inout vec2 c0, inout vec2 c1, inout vec2 c2) {
   const float s = 0.86602540378443865;
-  vec2 a = v[1] + v[2];
-  vec2 b = fast_mul_minus_i(v[1] - v[2]) * s;
-  vec2 m = v[0] - 0.5 * a;
-  v[0] = v[0] + a;
-  v[1] = m + b;
-  v[2] = m - b;
+  vec2 a = c1 + c2;
+  vec2 b = fast_mul_minus_i(c1 - c2) * s;
+  vec2 m = c0 - 0.5 * a;
+  c0 = c0 + a;
+  c1 = m + b;
+  c2 = m - b;
 }
+void dft3(inout vec2 v[MAX_RADIX]) { dft3_values(v[0], v[1], v[2]); }
 
 void dft4_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3) {
   vec2 v0 = c0 + c2, v1 = c1 + c3, v2 = c0 - c2, v3 = fast_mul_minus_i(c1 - c3);
@@ -94,15 +97,6 @@ void dft8(inout vec2 v[MAX_RADIX]) {
 
 // Radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles w9^(n k),
 // radix-3 DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
-void dft3_values(inout vec2 c0, inout vec2 c1, inout vec2 c2) {
-  const float s = 0.86602540378443865;
-  vec2 a = c1 + c2;
-  vec2 b = fast_mul_minus_i(c1 - c2) * s;
-  vec2 m = c0 - 0.5 * a;
-  c0 = c0 + a;
-  c1 = m + b;
-  c2 = m - b;
-}
 void dft9(inout vec2 v[MAX_RADIX]) {
   const vec2 w1 = vec2(0.76604444311897804, -0.64278760968653933);
   const vec2 w2 = vec2(0.17364817766693035, -0.98480775301220806);
@@ -113,10 +107,10 @@ void dft9(inout vec2 v[MAX_RADIX]) {
   dft3_values(a0, a1, a2);
   dft3_values(b0, b1, b2);
   dft3_values(c0, c1, c2);
-  b1 = vec2(b1.x * w1.x - b1.y * w1.y, b1.x * w1.y + b1.y * w1.x);
-  b2 = vec2(b2.x * w2.x - b2.y * w2.y, b2.x * w2.y + b2.y * w2.x);
-  c1 = vec2(c1.x * w2.x - c1.y * w2.y, c1.x * w2.y + c1.y * w2.x);
-  c2 = vec2(c2.x * w4.x - c2.y * w4.y, c2.x * w4.y + c2.y * w4.x);
+  b1 = cmul_fast(b1, w1);
+  b2 = cmul_fast(b2, w2);
+  c1 = cmul_fast(c1, w2);
+  c2 = cmul_fast(c2, w4);
   dft3_values(a0, b0, c0);
   dft3_values(a1, b1, c1);
   dft3_values(a2, b2, c2);
@@ -191,4 +185,3 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 11u || R == 13u) dft_odd(v, R);
 }
 
-vec2 cmul_fast(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }

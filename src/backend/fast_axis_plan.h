@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/cpu_fft.h"
 #include "core/plan.h"
 #include "core/types.h"
 
@@ -36,7 +35,6 @@ struct Tuning {
   std::uint32_t elements_per_thread = 8;    ///< complex values each work-item holds per stage
   std::uint32_t max_threads = 256;          ///< work-group size cap (NVIDIA: up to 255 registers each)
   std::uint64_t local_bytes_cap = 48 * 1024;  ///< plan as if local memory were at most this
-  std::uint64_t row_local_bytes_cap = 48 * 1024;  ///< the same, for the row axis only
   std::uint32_t max_pre_hold = 64;          ///< registers (complex) for the split's y_q values
   std::uint32_t twiddle_powers = 1;         ///< 1: read w once per butterfly, w^r by multiplication
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
@@ -46,8 +44,6 @@ struct Tuning {
   std::uint32_t min_groups_per_unit = 2;
   /// The planner's first round takes no split or a power-of-two split up to this (see plan_axis).
   std::uint32_t first_split_max = 4;
-  /// The first round's fewest neighbouring columns per group (where the image has that many).
-  std::uint32_t min_col_lines = 2;
   /// The first round also takes an odd split up to this: 2187-point columns (3^7) ran 13% faster
   /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; a split by 7 (2401)
   /// ran 1.8x slower, and GL lost with the split by 3 too (docs/fast_path.md).
@@ -81,12 +77,10 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "elements_per_thread") t.elements_per_thread = static_cast<std::uint32_t>(value);
     if (name == "max_threads") t.max_threads = static_cast<std::uint32_t>(value);
     if (name == "local_bytes_cap") t.local_bytes_cap = value;
-    if (name == "row_local_bytes_cap") t.row_local_bytes_cap = value;
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
     if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
-    if (name == "min_col_lines") t.min_col_lines = static_cast<std::uint32_t>(value);
     if (name == "first_split_odd_max") t.first_split_odd_max = static_cast<std::uint32_t>(value);
     if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
   }
@@ -191,8 +185,7 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m) {
 inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                          const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;
-  const std::uint64_t local_cap = std::min<std::uint64_t>(
-      {limits.local_bytes, tuning.local_bytes_cap, axis == Axis::rows ? tuning.row_local_bytes_cap : tuning.local_bytes_cap});
+  const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
   const auto round32 = [](std::uint64_t v) { return static_cast<std::uint32_t>((v + 31) / 32 * 32); };
 
@@ -204,12 +197,12 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   std::vector<std::uint32_t> line_options;
   for (std::uint32_t x = most_lines; x >= 1; x /= 2) line_options.push_back(x);
   // Two rounds: first no split, a power-of-two split up to first_split_max or an odd one up to
-  // first_split_odd_max, and for columns at least min_col_lines lines (16-byte row segments);
+  // first_split_odd_max, and for columns at least 2 lines (16-byte row segments);
   // then anything. Fewer lines unsplit beat more lines with a split by 7: 2401-point columns ran
   // 1.8x faster on the H100 as 2 lines unsplit than as 4 lines split by 7.
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
-    if (round == 0 && axis == Axis::cols && b < tuning.min_col_lines && lines >= tuning.min_col_lines) continue;
+    if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
@@ -351,34 +344,15 @@ inline std::uint32_t bluestein_length(std::uint32_t n) {
   return l.empty() ? 0 : l.front();
 }
 
-/// c_k = exp(-i pi k^2 / n), k < n: k^2 mod 2n in 64-bit integers (exact), the angle in double
-/// reduced to (-pi, pi], rounded to float once.
-inline std::vector<std::complex<double>> bluestein_chirp_double(std::uint32_t n) {
-  std::vector<std::complex<double>> c(n);
-  constexpr double pi = 3.14159265358979323846264338327950288;
-  const std::uint64_t two_n = 2ull * n;
-  for (std::uint64_t k = 0; k < n; ++k) {
-    const std::uint64_t r = (k * k) % two_n;  // k < 2^30: k^2 < 2^60
-    const double rr = r > n ? static_cast<double>(r) - static_cast<double>(two_n) : static_cast<double>(r);
-    c[k] = std::polar(1.0, -pi * rr / n);
-  }
-  return c;
-}
-inline std::vector<Complex> bluestein_chirp(std::uint32_t n) {
-  const auto c = bluestein_chirp_double(n);
-  return std::vector<Complex>(c.begin(), c.end());
-}
-
-/// The filter spectrum B = FFT_l(b), b_k = conj(c_k) for k < n, b_{l-k} = conj(c_k) for
-/// 0 < k < n, 0 elsewhere: in double through the core's CPU FFT (l is 7-smooth, so no Bluestein
-/// inside), rounded to float once. l >= 2n - 1.
-inline std::vector<Complex> bluestein_filter(std::uint32_t n, std::uint32_t l) {
-  const auto c = bluestein_chirp_double(n);
-  std::vector<std::complex<double>> b(l, 0.0), scratch(l);
-  b[0] = std::conj(c[0]);
-  for (std::uint32_t k = 1; k < n; ++k) b[k] = b[l - k] = std::conj(c[k]);
-  cpu::transform_row<double>(make_plan(l), Direction::forward, b.data(), scratch.data());
-  return std::vector<Complex>(b.begin(), b.end());
+/// Bluestein's chirp c_k = exp(-i pi k^2 / n) (n values) and filter spectrum B = FFT_l(b) (l
+/// values) for the kernels: the core's double-precision tables (make_bluestein_tables, the
+/// planner's own), rounded to float once.
+struct BluesteinFloatTables {
+  std::vector<Complex> chirp, filter;
+};
+inline BluesteinFloatTables bluestein_tables(std::uint32_t n, std::uint32_t l) {
+  const BluesteinTables t = make_bluestein_tables(n, l);
+  return {{t.chirp.begin(), t.chirp.end()}, {t.filter_spectrum.begin(), t.filter_spectrum.end()}};
 }
 
 /// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan)

@@ -106,9 +106,11 @@ std::uint32_t next_power_of_two(std::uint64_t v) {
   return static_cast<std::uint32_t>(p);
 }
 
-BluesteinTables make_bluestein_tables(std::uint32_t p) {
+}  // namespace
+
+BluesteinTables make_bluestein_tables(std::uint32_t p, std::uint32_t m) {
   BluesteinTables t;
-  t.m = next_power_of_two(2ull * p - 1);
+  t.m = m;
   t.chirp.resize(p);
   for (std::uint64_t j = 0; j < p; ++j) {
     // j^2 mod 2p keeps the angle small, so the chirp stays accurate for large p.
@@ -129,8 +131,6 @@ BluesteinTables make_bluestein_tables(std::uint32_t p) {
   return t;
 }
 
-}  // namespace
-
 Plan1D make_plan(std::size_t n, const PlanOptions& options) {
   Plan1D plan;
   plan.n = n;
@@ -143,7 +143,7 @@ Plan1D make_plan(std::size_t n, const PlanOptions& options) {
     stage.ni = span * r;
     if (r > max_butterfly_radix) {
       stage.kind = StageKind::bluestein;
-      stage.bluestein = make_bluestein_tables(r);
+      stage.bluestein = make_bluestein_tables(r, next_power_of_two(2ull * r - 1));
     }
     plan.stages.push_back(std::move(stage));
     span *= r;

@@ -31,7 +31,7 @@ struct Plan1D;
 /// (the inverse scaled by 1/m) and u_j = a_j * chirp_j zero-padded to m. The inverse direction
 /// runs the same on conjugated inputs and conjugates the outputs.
 struct BluesteinTables {
-  std::uint32_t m = 0;  ///< convolution length: the smallest power of two >= 2p - 1
+  std::uint32_t m = 0;  ///< convolution length >= 2p - 1 (the planner's: the smallest power of two)
   std::vector<std::complex<double>> chirp;  ///< p values exp(-i pi j^2 / p), j = 0..p-1
   /// m values: the forward DFT of b, b_j = conj(chirp_j) for j < p, b_{m-j} = conj(chirp_j), else 0.
   std::vector<std::complex<double>> filter_spectrum;
@@ -80,6 +80,11 @@ struct Plan2D {
   std::size_t width() const { return rows.n; }
   std::size_t height() const { return cols.n; }
 };
+
+/// Bluestein's tables for an n-point DFT as a cyclic convolution of length m >= 2n - 1 (the
+/// planner's stages: m the power of two; the GPU fast path: a 7-smooth m, fast::route_axis).
+/// `inner` is the plan of length m.
+BluesteinTables make_bluestein_tables(std::uint32_t n, std::uint32_t m);
 
 /// Largest radix handled by a direct butterfly; larger prime factors go through Bluestein.
 inline constexpr std::uint32_t max_butterfly_radix = 13;

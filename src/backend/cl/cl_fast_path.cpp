@@ -115,8 +115,9 @@ ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisRoute& route, std::s
   }
   state.twiddles = upload_table(fast::twiddle_table(plan.n), "clCreateBuffer(fast twiddles)");
   if (route.bluestein()) {
-    state.chirp = upload_table(fast::bluestein_chirp(route.n), "clCreateBuffer(fast Bluestein chirp)");
-    state.filter = upload_table(fast::bluestein_filter(route.n, route.l), "clCreateBuffer(fast Bluestein filter)");
+    const fast::BluesteinFloatTables tables = fast::bluestein_tables(route.n, route.l);
+    state.chirp = upload_table(tables.chirp, "clCreateBuffer(fast Bluestein chirp)");
+    state.filter = upload_table(tables.filter, "clCreateBuffer(fast Bluestein filter)");
   }
   return state;
 }

@@ -122,8 +122,9 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   for (auto [route, tables] : {std::pair{&*rows, &row_tables_}, std::pair{&*cols, &col_tables_}}) {
     tables->twiddles = make_table(fast::twiddle_table(route->plan.n));
     if (route->bluestein()) {
-      tables->chirp = make_table(fast::bluestein_chirp(route->n));
-      tables->filter = make_table(fast::bluestein_filter(route->n, route->l));
+      const fast::BluesteinFloatTables bluestein = fast::bluestein_tables(route->n, route->l);
+      tables->chirp = make_table(bluestein.chirp);
+      tables->filter = make_table(bluestein.filter);
     }
   }
   rows_ = rows;
