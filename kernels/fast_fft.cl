@@ -48,6 +48,15 @@
 #ifndef TWIDDLE_POWERS
 #define TWIDDLE_POWERS 0
 #endif
+// PREFETCH_TWIDDLES 1 (with TWIDDLE_POWERS 1): each stage issues the table reads of the next
+// stage's twiddles before its own work, so their latency hides behind a whole stage instead of
+// stalling the butterflies after the next barrier (short lines are latency-bound).
+#ifndef PREFETCH_TWIDDLES
+#define PREFETCH_TWIDDLES 0
+#endif
+#if PREFETCH_TWIDDLES && !TWIDDLE_POWERS
+#error "fast_fft.cl: PREFETCH_TWIDDLES needs TWIDDLE_POWERS 1"
+#endif
 #ifndef SPLIT_GLOBAL
 #error "fast_fft.cl needs SPLIT_GLOBAL (0: split through registers, 1: through the buffer)"
 #endif
@@ -80,6 +89,7 @@
 #define SPAN_5 (SPAN_4 * RADIX_4)
 #define SPAN_6 (SPAN_5 * RADIX_5)
 #define SPAN_7 (SPAN_6 * RADIX_6)
+#define SPAN_8 (SPAN_7 * RADIX_7)
 // Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image, the half spectrum) or
 // DISPLAY_ROWS 1 (rows into display pixels) keep the last stage in local memory and finish in
 // fast_epilogue.cl.
@@ -363,15 +373,60 @@ FAST_INLINE void bluestein_store(__global float2* data, const uint line, const u
 // reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
 // (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
 // writes go to local memory, or to global element q + PRE_RADIX i (last stage).
-FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global const float2* restrict tw,
-                           __local float2* lm,
-                      const uint R, const uint NS, const bool from_global, const bool to_global, const uint q,
-                      const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
-                      const float scale BLUESTEIN_PARAMS) {
+// w_(NS R)^(j % NS) of each of this work-item's butterflies j of the stage (R, NS), into w[k]
+// (nothing for the first stage, NS 1, or an unused one, R 1).
+FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, const uint R, const uint NS) {
+  if (R <= 1 || NS <= 1) return;
   const uint per = M / R;
   const uint total = LINES * per;
   const uint count = (total + THREADS - 1) / THREADS;
   const uint tid = get_local_id(0);
+#pragma unroll
+  for (uint k = 0; k < HOLD; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < count) if (total % THREADS == 0 || b < total) w[k] = tw[(split_item(b, per).y % NS) * (N / (NS * R))];
+  }
+}
+
+// Where a stage's inputs come from: local memory, the buffer (the first stage of a pass), or the
+// split's registers (the first stage of a sub-transform, where STAGE0_FROM_PRE).
+#define SRC_LOCAL 0
+#define SRC_GLOBAL 1
+#define SRC_PRE 2
+// STAGE0_FROM_PRE 1 (the host's AxisPlan::stage0_from_registers): the split's first stage reads
+// y_q straight from pre[]: element b of the split and input r of butterfly b' coincide when
+// b = b' + r LINES M / RADIX_0 and that step is a whole number of THREADS (columns keep the line
+// in b % LINES; rows need one line per group). Saves a local write, read and barrier per
+// sub-transform.
+#ifndef STAGE0_FROM_PRE
+#define STAGE0_FROM_PRE 0
+#endif
+#define STAGE0_STEP (LINES * (M / RADIX_0))
+#if STAGE0_FROM_PRE && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && (AXIS_COLS || LINES == 1) && \
+                         STAGE0_STEP % THREADS == 0 && (LINES * M) % THREADS == 0)
+#error "fast_fft.cl: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each work-item's own"
+#endif
+
+// w_this: this stage's twiddles (stage_twiddles), w_next: filled for the stage (R_NEXT, NS_NEXT)
+// (both only with PREFETCH_TWIDDLES). pre: the split's y_q values (source SRC_PRE).
+FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global const float2* restrict tw,
+                           __local float2* lm, const float2* pre,
+                      const uint R, const uint NS, const uint source, const bool to_global, const uint q,
+                      const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
+                      const float scale, const float2* w_this, float2* w_next, const uint R_NEXT,
+                      const uint NS_NEXT BLUESTEIN_PARAMS) {
+  const uint per = M / R;
+  const uint total = LINES * per;
+  const uint count = (total + THREADS - 1) / THREADS;
+  const uint tid = get_local_id(0);
+#if PREFETCH_TWIDDLES
+  stage_twiddles(tw, w_next, R_NEXT, NS_NEXT);
+#else
+  (void)w_this;
+  (void)w_next;
+  (void)R_NEXT;
+  (void)NS_NEXT;
+#endif
   float2 hold[HOLD];
 #pragma unroll
   for (uint k = 0; k < HOLD; ++k) {
@@ -383,9 +438,11 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
       for (uint r = 0; r < MAX_RADIX; ++r) {
         if (r < R) {
           const uint i = lj.y + r * per;
-          if (from_global)
+          if (source == SRC_GLOBAL)
             v[r] = load_global(LOAD_SRC, first_line + lj.x, SPLIT_GLOBAL ? PRE_RADIX * i + q : i, lines,
                                row_pitch, conj_sign);
+          else if (source == SRC_PRE)
+            v[r] = pre[(k + r * (STAGE0_STEP / THREADS)) * PRE_RADIX + q];
           else
             v[r] = lm[LIDX(lj.x, i)];
         }
@@ -394,7 +451,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         const uint step = (lj.y % NS) * (N / (NS * R));
 #if TWIDDLE_POWERS
         // One table read per butterfly; w^r by multiplication (a few ulp per power).
-        const float2 w1 = tw[step];
+        const float2 w1 = PREFETCH_TWIDDLES ? w_this[k] : tw[step];
         float2 w = w1;
 #pragma unroll
         for (uint r = 1; r < MAX_RADIX; ++r) {
@@ -454,19 +511,29 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
   if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#define STAGE_ARGS data, OUT_PTR, tw, lm
-#define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale BLUESTEIN_ARGS
+#define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR
+#define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
-#define RUN_STAGES(FROM_GLOBAL, Q)                                                                      \
-  fft_stage(STAGE_ARGS, RADIX_0, 1, FROM_GLOBAL, STAGE_TO_GLOBAL(1), Q, LINE_ARGS);                       \
-  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, false, STAGE_TO_GLOBAL(2), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, false, STAGE_TO_GLOBAL(3), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, false, STAGE_TO_GLOBAL(4), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, false, STAGE_TO_GLOBAL(5), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, false, STAGE_TO_GLOBAL(6), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, false, STAGE_TO_GLOBAL(7), Q, LINE_ARGS);  \
-  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, false, STAGE_TO_GLOBAL(8), Q, LINE_ARGS);
+// Stage s reads its twiddles from one of tw_a / tw_b (declared by the kernel) and prefetches
+// stage s + 1's into the other.
+#define RUN_STAGES(SOURCE, Q)                                                                      \
+  fft_stage(STAGE_ARGS, RADIX_0, 1, SOURCE, STAGE_TO_GLOBAL(1), Q, LINE_ARGS, tw_b, tw_a,             \
+            NUM_STAGES > 1 ? RADIX_1 : 1, SPAN_1 BLUESTEIN_ARGS);                                        \
+  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, SRC_LOCAL, STAGE_TO_GLOBAL(2), Q, LINE_ARGS, tw_a, \
+                                tw_b, NUM_STAGES > 2 ? RADIX_2 : 1, SPAN_2 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, SRC_LOCAL, STAGE_TO_GLOBAL(3), Q, LINE_ARGS, tw_b, \
+                                tw_a, NUM_STAGES > 3 ? RADIX_3 : 1, SPAN_3 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, SRC_LOCAL, STAGE_TO_GLOBAL(4), Q, LINE_ARGS, tw_a, \
+                                tw_b, NUM_STAGES > 4 ? RADIX_4 : 1, SPAN_4 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, SRC_LOCAL, STAGE_TO_GLOBAL(5), Q, LINE_ARGS, tw_b, \
+                                tw_a, NUM_STAGES > 5 ? RADIX_5 : 1, SPAN_5 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, SRC_LOCAL, STAGE_TO_GLOBAL(6), Q, LINE_ARGS, tw_a, \
+                                tw_b, NUM_STAGES > 6 ? RADIX_6 : 1, SPAN_6 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, SRC_LOCAL, STAGE_TO_GLOBAL(7), Q, LINE_ARGS, tw_b, \
+                                tw_a, NUM_STAGES > 7 ? RADIX_7 : 1, SPAN_7 BLUESTEIN_ARGS);               \
+  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, SRC_LOCAL, STAGE_TO_GLOBAL(8), Q, LINE_ARGS, tw_a, \
+                                tw_b, 1, SPAN_8 BLUESTEIN_ARGS);
 
 #if FAST_EPILOGUE
 #include "fast_epilogue.cl"
@@ -479,6 +546,12 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 
 #if OUTPUT_BUFFER && SPLIT_GLOBAL && PRE_RADIX > 1
 #error "fast_fft.cl: OUTPUT_BUFFER needs the split through registers (SPLIT_GLOBAL 0)"
+#endif
+// The split's registers, for stages reading SRC_PRE (a null pointer where there is no split).
+#if PRE_RADIX > 1 && !SPLIT_GLOBAL
+#define PRE_PTR pre
+#else
+#define PRE_PTR ((const float2*)0)
 #endif
 #if OUTPUT_BUFFER
 #define OUTPUT_PARAM , __global float2* restrict out
@@ -494,11 +567,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
     const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS) {
   __local float2 lm[LOCAL_ELEMS];
+  float2 tw_a[HOLD], tw_b[HOLD];  // stage twiddles (PREFETCH_TWIDDLES)
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
   const uint first_line = group * LINES;
   EPILOGUE_BEGIN
 #if PRE_RADIX == 1
-  RUN_STAGES(true, 0)
+  RUN_STAGES(SRC_GLOBAL, 0)
   EPILOGUE(0)
 #elif SPLIT_GLOBAL
   // Decimation in time through the buffer: sub-transform q reads x[P n + q] and leaves
@@ -506,7 +580,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   // combines X[k + m M] = sum_q w_P^(q m) (w_N^(q k) Z_q[k]) with one radix-P pass, holding all
   // its values before writing any (the writes land where other work-items still read).
   for (uint q = 0; q < PRE_RADIX; ++q) {
-    RUN_STAGES(true, q)
+    RUN_STAGES(SRC_GLOBAL, q)
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   const uint tid = get_local_id(0);
@@ -576,6 +650,13 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   }
   // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for
   // compilers to unroll, and pre[] must only see constant indices to stay in registers.
+#if STAGE0_FROM_PRE
+  // (The first stage's own barrier orders its local writes after the previous sub-transform's
+  // reads.)
+#define SUB_TRANSFORM(Q)   \
+  RUN_STAGES(SRC_PRE, (Q)) \
+  EPILOGUE(Q)
+#else
 #define SUB_TRANSFORM(Q)                                                  \
   barrier(CLK_LOCAL_MEM_FENCE); /* the previous sub-transform's reads */  \
   for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {                      \
@@ -586,8 +667,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     }                                                                     \
   }                                                                       \
   barrier(CLK_LOCAL_MEM_FENCE);                                           \
-  RUN_STAGES(false, (Q))                                                  \
+  RUN_STAGES(SRC_LOCAL, (Q))                                              \
   EPILOGUE(Q)
+#endif
   SUB_TRANSFORM(0)
   SUB_TRANSFORM(1)
 #if PRE_RADIX > 2

@@ -31,6 +31,14 @@
 #ifndef TWIDDLE_POWERS
 #define TWIDDLE_POWERS 0
 #endif
+// PREFETCH_TWIDDLES 1 (with TWIDDLE_POWERS 1): each stage reads the next stage's twiddles ahead
+// (as in fast_fft.cl).
+#ifndef PREFETCH_TWIDDLES
+#define PREFETCH_TWIDDLES 0
+#endif
+#if PREFETCH_TWIDDLES != 0 && TWIDDLE_POWERS == 0
+#error "fast_fft.comp: PREFETCH_TWIDDLES needs TWIDDLE_POWERS 1"
+#endif
 #ifndef SPLIT_GLOBAL
 #error "fast_fft.comp needs SPLIT_GLOBAL (0: split through registers, 1: through the buffer)"
 #endif
@@ -228,13 +236,36 @@ void sync_shared() {
 #define EPILOGUE_END()
 #endif
 
+// Stage twiddles (PREFETCH_TWIDDLES): stage s reads g_tw_a (odd s) or g_tw_b (even s) and fills
+// the other for stage s + 1.
+vec2 g_tw_a[HOLD];
+vec2 g_tw_b[HOLD];
+
 // The first stage reads the buffer unless the split goes through registers.
 #define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0)
+
+#if PRE_RADIX > 1 && SPLIT_GLOBAL == 0
+vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per element
+#endif
+// STAGE0_FROM_PRE 1 (the host's AxisPlan::stage0_from_registers): the split's first stage reads
+// y_q straight from g_pre (as in fast_fft.cl): no shared-memory write, read and barrier before it.
+#ifndef STAGE0_FROM_PRE
+#define STAGE0_FROM_PRE 0
+#endif
+#define STAGE0_STEP (uint(LINES) * (uint(M) / uint(RADIX_0)))
+#if STAGE0_FROM_PRE != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && (AXIS_COLS != 0 || LINES == 1) && \
+                              (LINES * (M / RADIX_0)) % THREADS == 0 && (LINES * M) % THREADS == 0)
+#error "fast_fft.comp: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each invocation's own"
+#endif
 
 // One function per stage, stamped out of fast_stage.glsl with the stage's radix and span as
 // literal constants, so every loop bound and array index folds (NVIDIA's GLSL compiler does
 // not propagate constants through function parameters reliably).
 #define STAGE_FN fft_stage_0
+#define STAGE_TW_THIS g_tw_b
+#define STAGE_TW_NEXT g_tw_a
+#define STAGE_R_NEXT (NUM_STAGES > 1 ? RADIX_1 : 1)
+#define STAGE_NS_NEXT (RADIX_0)
 #define STAGE_R RADIX_0
 #define STAGE_NS 1
 #define STAGE_FIRST 1
@@ -245,8 +276,16 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #if NUM_STAGES > 1
 #define STAGE_FN fft_stage_1
+#define STAGE_TW_THIS g_tw_a
+#define STAGE_TW_NEXT g_tw_b
+#define STAGE_R_NEXT (NUM_STAGES > 2 ? RADIX_2 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1)
 #define STAGE_R RADIX_1
 #define STAGE_NS (RADIX_0)
 #define STAGE_FIRST 0
@@ -257,9 +296,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 2
 #define STAGE_FN fft_stage_2
+#define STAGE_TW_THIS g_tw_b
+#define STAGE_TW_NEXT g_tw_a
+#define STAGE_R_NEXT (NUM_STAGES > 3 ? RADIX_3 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2)
 #define STAGE_R RADIX_2
 #define STAGE_NS (RADIX_0 * RADIX_1)
 #define STAGE_FIRST 0
@@ -270,9 +317,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 3
 #define STAGE_FN fft_stage_3
+#define STAGE_TW_THIS g_tw_a
+#define STAGE_TW_NEXT g_tw_b
+#define STAGE_R_NEXT (NUM_STAGES > 4 ? RADIX_4 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3)
 #define STAGE_R RADIX_3
 #define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2)
 #define STAGE_FIRST 0
@@ -283,9 +338,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 4
 #define STAGE_FN fft_stage_4
+#define STAGE_TW_THIS g_tw_b
+#define STAGE_TW_NEXT g_tw_a
+#define STAGE_R_NEXT (NUM_STAGES > 5 ? RADIX_5 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4)
 #define STAGE_R RADIX_4
 #define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3)
 #define STAGE_FIRST 0
@@ -296,9 +359,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 5
 #define STAGE_FN fft_stage_5
+#define STAGE_TW_THIS g_tw_a
+#define STAGE_TW_NEXT g_tw_b
+#define STAGE_R_NEXT (NUM_STAGES > 6 ? RADIX_6 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5)
 #define STAGE_R RADIX_5
 #define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4)
 #define STAGE_FIRST 0
@@ -309,9 +380,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 6
 #define STAGE_FN fft_stage_6
+#define STAGE_TW_THIS g_tw_b
+#define STAGE_TW_NEXT g_tw_a
+#define STAGE_R_NEXT (NUM_STAGES > 7 ? RADIX_7 : 1)
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5 * RADIX_6)
 #define STAGE_R RADIX_6
 #define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5)
 #define STAGE_FIRST 0
@@ -322,9 +401,17 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 #if NUM_STAGES > 7
 #define STAGE_FN fft_stage_7
+#define STAGE_TW_THIS g_tw_a
+#define STAGE_TW_NEXT g_tw_b
+#define STAGE_R_NEXT 1
+#define STAGE_NS_NEXT (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5 * RADIX_6 * RADIX_7)
 #define STAGE_R RADIX_7
 #define STAGE_NS (RADIX_0 * RADIX_1 * RADIX_2 * RADIX_3 * RADIX_4 * RADIX_5 * RADIX_6)
 #define STAGE_FIRST 0
@@ -335,6 +422,10 @@ void sync_shared() {
 #undef STAGE_NS
 #undef STAGE_FIRST
 #undef STAGE_LAST
+#undef STAGE_TW_THIS
+#undef STAGE_TW_NEXT
+#undef STAGE_R_NEXT
+#undef STAGE_NS_NEXT
 #endif
 
 void run_stages(const uint q) {
@@ -363,10 +454,14 @@ void run_stages(const uint q) {
 }
 
 #if PRE_RADIX > 1 && SPLIT_GLOBAL == 0
-vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per element
-
-// Sub-transform q: y_q into shared memory, then its M-point stages, written to X[q + P k].
+// Sub-transform q: y_q into shared memory (or straight into the first stage), then its M-point
+// stages, written to X[q + P k].
 void sub_transform(const uint q) {
+#if STAGE0_FROM_PRE != 0
+  // (The first stage's own barrier orders its shared writes after the previous reads.)
+  run_stages(q);
+  EPILOGUE(q);
+#else
   const uint ptotal = uint(LINES) * uint(M);
   const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
   sync_shared();  // the previous sub-transform's last reads are done
@@ -380,6 +475,7 @@ void sub_transform(const uint q) {
   sync_shared();
   run_stages(q);
   EPILOGUE(q);
+#endif
 }
 #endif
 

@@ -9,10 +9,13 @@
 // place (all reads, barrier, all writes, barrier).
 //
 // Defines needed (set by fast_fft.comp before each inclusion): STAGE_FN, STAGE_R, STAGE_NS,
-// STAGE_FIRST (1 for stage 0), STAGE_LAST (1 for the last stage).
+// STAGE_FIRST (1 for stage 0), STAGE_LAST (1 for the last stage); with PREFETCH_TWIDDLES, the
+// stage reads its twiddles from STAGE_TW_THIS and first fills STAGE_TW_NEXT for the stage
+// (STAGE_R_NEXT, STAGE_NS_NEXT) (radix 1: none).
 
-#if !defined(STAGE_FN) || !defined(STAGE_R) || !defined(STAGE_NS) || !defined(STAGE_FIRST) || !defined(STAGE_LAST)
-#error "fast_stage.glsl needs STAGE_FN STAGE_R STAGE_NS STAGE_FIRST STAGE_LAST"
+#if !defined(STAGE_FN) || !defined(STAGE_R) || !defined(STAGE_NS) || !defined(STAGE_FIRST) || !defined(STAGE_LAST) || \
+    !defined(STAGE_TW_THIS) || !defined(STAGE_TW_NEXT) || !defined(STAGE_R_NEXT) || !defined(STAGE_NS_NEXT)
+#error "fast_stage.glsl needs STAGE_FN STAGE_R STAGE_NS STAGE_FIRST STAGE_LAST STAGE_TW_THIS STAGE_TW_NEXT STAGE_R_NEXT STAGE_NS_NEXT"
 #endif
 
 void STAGE_FN(uint q) {
@@ -22,8 +25,25 @@ void STAGE_FN(uint q) {
   const uint total = uint(LINES) * per;
   const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
   const bool from_global = STAGE_FIRST != 0 && FIRST_FROM_GLOBAL;
+  const bool from_pre = STAGE_FIRST != 0 && STAGE0_FROM_PRE != 0;  // the split's registers
   const bool to_global = STAGE_LAST && FAST_EPILOGUE == 0;  // else local memory, for fast_epilogue.glsl
   uint tid = gl_LocalInvocationID.x;
+#if PREFETCH_TWIDDLES
+  {
+    const uint RN = uint(STAGE_R_NEXT);
+    const uint NSN = uint(STAGE_NS_NEXT);
+    if (RN > 1u && NSN > 1u) {
+      const uint per_next = uint(M) / RN;
+      const uint total_next = uint(LINES) * per_next;
+      const uint count_next = (total_next + uint(THREADS) - 1u) / uint(THREADS);
+      for (uint k = 0u; k < count_next; ++k) {
+        uint b = tid + k * uint(THREADS);
+        if (total_next % uint(THREADS) == 0u || b < total_next)
+          STAGE_TW_NEXT[k] = tw[(split_item(b, per_next).y % NSN) * (uint(N) / (NSN * RN))];
+      }
+    }
+  }
+#endif
   vec2 hold[count * R];
   for (uint k = 0u; k < count; ++k) {
     uint b = tid + k * uint(THREADS);
@@ -34,13 +54,21 @@ void STAGE_FN(uint q) {
         uint i = lj.y + r * per;
         if (from_global)
           v[r] = load_global(g_first_line + lj.x, SPLIT_GLOBAL != 0 ? uint(PRE_RADIX) * i + q : i);
+#if STAGE0_FROM_PRE != 0
+        else if (from_pre)
+          v[r] = g_pre[(k + r * (STAGE0_STEP / uint(THREADS))) * uint(PRE_RADIX) + q];
+#endif
         else
           v[r] = lm[lidx(lj.x, i)];
       }
       if (NS > 1u) {
         uint step = (lj.y % NS) * (uint(N) / (NS * R));
 #if TWIDDLE_POWERS
+#if PREFETCH_TWIDDLES
+        vec2 w1 = STAGE_TW_THIS[k];
+#else
         vec2 w1 = tw[step];
+#endif
         vec2 w = w1;
         for (uint r = 1u; r < R; ++r) {
           v[r] = cmul_fast(v[r], w);

@@ -37,6 +37,15 @@ struct Tuning {
   std::uint64_t local_bytes_cap = 48 * 1024;  ///< plan as if local memory were at most this
   std::uint32_t max_pre_hold = 64;          ///< registers (complex) for the split's y_q values
   std::uint32_t twiddle_powers = 1;         ///< 1: read w once per butterfly, w^r by multiplication
+  /// Each stage reads the next stage's twiddles ahead (with twiddle_powers): 0 never, 1 in split
+  /// plans, 2 in every plan. H100, OpenCL: 4096-point columns (split 4 x 1024) 167 -> 154 us,
+  /// 8192-point columns 940 -> 834 us; unsplit rows lost up to 6% (2401: 38.7 -> 41.2 us).
+  std::uint32_t prefetch_twiddles = 1;
+  /// 1: where the layout allows (AxisPlan::stage0_from_registers), a split's sub-transforms start
+  /// from the registers instead of a round trip through local memory. H100: CL 2048-point columns
+  /// 25.2 -> 23.2 us, 8192-point rows 538 -> 509; GL 4096-point columns 199 -> 186 (GL 8192-point
+  /// columns lost: 2136 -> 2508).
+  std::uint32_t stage0_from_registers = 1;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -58,6 +67,7 @@ inline Tuning gl_default_tuning() {
   t.max_threads = 512;
   t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
   t.first_split_odd_max = 1;  // GL 2187^2 columns: 108 us as 2 lines unsplit, 112 us as 4 split by 3
+  t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   return t;
 }
 
@@ -83,6 +93,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
     if (name == "first_split_odd_max") t.first_split_odd_max = static_cast<std::uint32_t>(value);
     if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
+    if (name == "prefetch_twiddles") t.prefetch_twiddles = static_cast<std::uint32_t>(value);
+    if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
   }
   return t;
 }
@@ -94,6 +106,12 @@ struct AxisPlan {
   std::uint32_t pre_radix = 1;         ///< split of lines too long for local memory (1: none)
   bool split_global = false;           ///< the split goes through the buffer (see fast_fft.cl)
   bool twiddle_powers = false;         ///< stage twiddles w^r computed from one table read
+  bool prefetch_twiddles = false;      ///< each stage reads the next stage's twiddles ahead
+  /// The split's first stage reads y_q from the registers (STAGE0_FROM_PRE): only where element b
+  /// of the split and input r of butterfly b' of the first stage belong to the same work-item,
+  /// b = b' + r lines M / R_0 with that step a multiple of the threads (columns; rows with one
+  /// line per group), and every work-item holds the same count (lines M a multiple of threads).
+  bool stage0_from_registers = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -115,6 +133,8 @@ struct AxisPlan {
         {"PRE_RADIX", std::to_string(pre_radix)},
         {"SPLIT_GLOBAL", split_global && pre_radix > 1 ? "1" : "0"},
         {"TWIDDLE_POWERS", twiddle_powers ? "1" : "0"},
+        {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
+        {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LINES", std::to_string(lines_per_group)},
         {"THREADS", std::to_string(threads)},
         {"LINE_STRIDE", std::to_string(line_stride)},
@@ -131,7 +151,9 @@ struct AxisPlan {
   std::string describe() const {
     std::ostringstream s;
     s << to_string(axis) << " n=" << n << ": " << lines_per_group << " lines/group, ";
-    if (pre_radix > 1) s << (split_global ? "split (buffer) " : "split (registers) ") << pre_radix << " x " << m << ' ';
+    if (pre_radix > 1)
+      s << (split_global ? "split (buffer) " : stage0_from_registers ? "split (registers, stage 0 from them) " : "split (registers) ")
+        << pre_radix << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << " B local";
@@ -214,6 +236,7 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
       plan.pre_radix = p;
       plan.split_global = tuning.split_global != 0;
       plan.twiddle_powers = tuning.twiddle_powers != 0;
+      plan.prefetch_twiddles = tuning.prefetch_twiddles == 2 || (tuning.prefetch_twiddles == 1 && p > 1);
       plan.m = n / p;
       plan.lines_per_group = b;
       plan.radices = fast_radices(plan.m);
@@ -238,6 +261,11 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
       }
       plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads * p);
       if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
+      if (tuning.stage0_from_registers != 0 && p > 1 && !plan.split_global && !plan.radices.empty() &&
+          (axis == Axis::cols || b == 1)) {
+        const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
+        plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
+      }
       return plan;
     }
   }

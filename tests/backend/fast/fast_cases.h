@@ -83,6 +83,18 @@ struct FastSplitCase {
 inline constexpr std::size_t fast_split_local_bytes = 4096;
 inline constexpr FastSplitCase fast_split_cases[] = {{512, 960, false, true}, {960, 512, false, false}, {960, 512, true, true}};
 
+/// The kernels' scheduling options against their defaults (each changes code, not results):
+/// stage twiddles read a stage ahead in every plan or in none, and the split's first stage from
+/// the registers or through local memory. Under the split cap, 2048 x 6 splits its rows with one
+/// line per group and 960 x 512 its columns, both with stage 0 from the registers by default;
+/// 96 x 100 (uncapped) does not split.
+struct FastScheduleCase {
+  std::size_t width, height;
+  bool split_cap;
+};
+inline constexpr FastScheduleCase fast_schedule_cases[] = {{2048, 6, true}, {960, 512, true}, {96, 100, false}};
+inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, every plan (default: split plans)
+
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
 /// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the
 /// padded lines split too; columns 512 split), the last with the direct split through the buffer

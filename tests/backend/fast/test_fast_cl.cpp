@@ -141,6 +141,40 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   }
 }
 
+// The scheduling options (twiddles read a stage ahead, the split's first stage from the
+// registers) on and off, on cases that exercise each (test::fast_schedule_cases).
+TEST(ClFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  bool rows_from_registers = false, cols_from_registers = false;
+  for (const auto& [w, h, split_cap] : test::fast_schedule_cases) {
+    for (const std::uint32_t prefetch : test::fast_schedule_prefetch) {
+      for (const std::uint32_t from_registers : {0u, 1u}) {
+        fast::Tuning tuning;
+        if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
+        tuning.prefetch_twiddles = prefetch;
+        tuning.stage0_from_registers = from_registers;
+        ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+        probe.prepare(w, h);
+        EXPECT_EQ(probe.plan(Axis::rows).prefetch_twiddles, prefetch == 2) << probe.plan(Axis::rows).describe();
+        if (from_registers == 0) {
+          EXPECT_FALSE(probe.plan(Axis::rows).stage0_from_registers);
+          EXPECT_FALSE(probe.plan(Axis::cols).stage0_from_registers);
+        }
+        rows_from_registers |= probe.plan(Axis::rows).stage0_from_registers;
+        cols_from_registers |= probe.plan(Axis::cols).stage0_from_registers;
+        const Direction d = prefetch == 2 ? Direction::forward : Direction::inverse;
+        const double err = run_fast(*env, w, h, d, tuning, 5 + w + prefetch + from_registers);
+        EXPECT_LT(err, test::float_fft_tolerance(w * h))
+            << w << "x" << h << " prefetch " << prefetch << " stage 0 from registers " << from_registers;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_from_registers) << "no case ran a row split's first stage from the registers";
+  EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
+}
+
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
 // axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
 // an inverse L-point pass from the scratch into the image (times the chirp).

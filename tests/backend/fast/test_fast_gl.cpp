@@ -141,6 +141,43 @@ TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
   }
 }
 
+// The scheduling options (twiddles read a stage ahead, the split's first stage from the
+// registers) on and off, on cases that exercise each (test::fast_schedule_cases).
+TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool rows_from_registers = false, cols_from_registers = false;
+  for (const auto& [w, h, split_cap] : test::fast_schedule_cases) {
+    for (const std::uint32_t prefetch : test::fast_schedule_prefetch) {
+      for (const std::uint32_t from_registers : {0u, 1u}) {
+        fast::Tuning tuning = fast::gl_default_tuning();
+        // 8 elements per invocation (GL's default is 4): at these sizes the first stage's inputs
+        // are then each invocation's own, as for 4096-point columns with the default.
+        tuning.elements_per_thread = 8;
+        if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
+        tuning.prefetch_twiddles = prefetch;
+        tuning.stage0_from_registers = from_registers;
+        GlFastPath probe(*env->programs, nullptr, tuning);
+        probe.prepare(w, h);
+        EXPECT_EQ(probe.plan(Axis::rows).prefetch_twiddles, prefetch == 2) << probe.plan(Axis::rows).describe();
+        if (from_registers == 0) {
+          EXPECT_FALSE(probe.plan(Axis::rows).stage0_from_registers);
+          EXPECT_FALSE(probe.plan(Axis::cols).stage0_from_registers);
+        }
+        rows_from_registers |= probe.plan(Axis::rows).stage0_from_registers;
+        cols_from_registers |= probe.plan(Axis::cols).stage0_from_registers;
+        const Direction d = prefetch == 2 ? Direction::forward : Direction::inverse;
+        const double err = run_fast(*env, w, h, d, tuning, 5 + w + prefetch + from_registers);
+        EXPECT_LT(err, test::float_fft_tolerance(w * h))
+            << w << "x" << h << " prefetch " << prefetch << " stage 0 from registers " << from_registers;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_from_registers) << "no case ran a row split's first stage from the registers";
+  EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
+}
+
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
 // axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
 // an inverse L-point pass from the scratch into the image (times the chirp).

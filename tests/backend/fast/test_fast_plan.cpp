@@ -86,6 +86,38 @@ TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
   EXPECT_EQ(gl_2187->pre_radix, 1u) << gl_2187->describe();
 }
 
+// The scheduling options' rules: twiddles read a stage ahead in split plans only (by default),
+// and a split's first stage from the registers exactly where each work-item's butterfly inputs
+// are its own split elements (b = b' + r lines M / R_0, that step a multiple of the threads).
+TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning tuning;
+  for (std::uint32_t n : {1000u, 1024u, 1080u, 2048u, 2187u, 4000u, 4096u, 8192u}) {
+    for (Axis axis : {Axis::rows, Axis::cols}) {
+      const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
+      ASSERT_TRUE(p.has_value()) << n;
+      EXPECT_EQ(p->prefetch_twiddles, p->pre_radix > 1) << p->describe();
+      const std::uint64_t step = std::uint64_t{p->lines_per_group} * (p->m / p->radices.front());
+      const bool own = p->pre_radix > 1 && (axis == Axis::cols || p->lines_per_group == 1) &&
+                       step % p->threads == 0 && std::uint64_t{p->lines_per_group} * p->m % p->threads == 0;
+      EXPECT_EQ(p->stage0_from_registers, own) << p->describe();
+    }
+  }
+  // 4096-point columns (4 lines split 4 x 1024, (8 8 4 4), 256 threads: step 512) do; 4000-point
+  // columns (4 lines split 4 x 1000, (8 5 5 5): step 500) do not.
+  EXPECT_TRUE(fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning)->stage0_from_registers);
+  EXPECT_FALSE(fast::plan_axis(Axis::cols, 4000, 4000, nvidia, tuning)->stage0_from_registers);
+  fast::Tuning off = tuning;
+  off.stage0_from_registers = 0;
+  off.prefetch_twiddles = 0;
+  const auto c = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, off);
+  EXPECT_FALSE(c->stage0_from_registers);
+  EXPECT_FALSE(c->prefetch_twiddles);
+  const auto defines = c->defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"STAGE0_FROM_PRE", "0"}),
+            defines.end());
+}
+
 TEST(FastPlan, LargePrimeFactorsAreNotSupported) {
   const fast::DeviceLimits limits;
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 17, 8, limits, {}).has_value());
