@@ -140,7 +140,13 @@
 #error "fast_fft.cl: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
 
+// Register arrays hold up to 16 values only where a radix-16 stage needs them.
+#if RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
+    RADIX_6 == 16 || RADIX_7 == 16
+#define MAX_RADIX 16
+#else
 #define MAX_RADIX 13
+#endif
 // Every helper is inlined, so each R, NS and flag is a constant and the register arrays stay
 // in registers (all their indices are compile-time constants after unrolling).
 #define FAST_INLINE static inline __attribute__((always_inline))
@@ -164,6 +170,41 @@ FAST_INLINE void dft8(float2* v) {
   v[6] = e2 - o2;
   v[3] = e3 + o3;
   v[7] = e3 - o3;
+}
+
+// Forward radix 16 as 4 x 4: radix-4 DFTs of (v_n2, v_n2+4, v_n2+8, v_n2+12), twiddles
+// w16^(n2 k1), radix-4 DFTs across; X[k1 + 4 k2] lands in v[k1 + 4 k2].
+#define W16_1 ((float2)(0.92387953251128674f, -0.38268343236508977f))
+#define W16_3 ((float2)(0.38268343236508977f, -0.92387953251128674f))
+FAST_INLINE void dft16(float2* v) {
+  float2 a[16];
+#pragma unroll
+  for (uint n2 = 0; n2 < 4; ++n2) {
+    float2 x0 = v[n2], x1 = v[n2 + 4], x2 = v[n2 + 8], x3 = v[n2 + 12];
+    DFT_4(x0, x1, x2, x3)
+    a[4 * n2] = x0;
+    a[4 * n2 + 1] = x1;
+    a[4 * n2 + 2] = x2;
+    a[4 * n2 + 3] = x3;
+  }
+  a[5] = cmul(a[5], W16_1);
+  a[6] = (float2)(SQRT1_2 * (a[6].x + a[6].y), SQRT1_2 * (a[6].y - a[6].x));     // w16^2
+  a[7] = cmul(a[7], W16_3);
+  a[9] = (float2)(SQRT1_2 * (a[9].x + a[9].y), SQRT1_2 * (a[9].y - a[9].x));     // w16^2
+  a[10] = (float2)(a[10].y, -a[10].x);                                            // w16^4 = -i
+  a[11] = (float2)(SQRT1_2 * (a[11].y - a[11].x), -SQRT1_2 * (a[11].x + a[11].y));  // w16^6
+  a[13] = cmul(a[13], W16_3);
+  a[14] = (float2)(SQRT1_2 * (a[14].y - a[14].x), -SQRT1_2 * (a[14].x + a[14].y));  // w16^6
+  a[15] = cmul(a[15], -W16_1);                                                    // w16^9 = -w16^1
+#pragma unroll
+  for (uint k1 = 0; k1 < 4; ++k1) {
+    float2 y0 = a[k1], y1 = a[4 + k1], y2 = a[8 + k1], y3 = a[12 + k1];
+    DFT_4(y0, y1, y2, y3)
+    v[k1] = y0;
+    v[k1 + 4] = y1;
+    v[k1 + 8] = y2;
+    v[k1 + 12] = y3;
+  }
 }
 
 // Forward radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles
@@ -254,6 +295,7 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 7) DFT_7(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
   else if (R == 8) dft8(v);
   else if (R == 9) dft9(v);
+  else if (R == 16) dft16(v);
   else if (R == 11) dft_odd(v, 11, COS11, SIN11);
   else if (R == 13) dft_odd(v, 13, COS13, SIN13);
 }

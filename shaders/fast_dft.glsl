@@ -1,10 +1,16 @@
-// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13) on
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16) on
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
-// Defines: none. Provides MAX_RADIX, cmul_fast(a, b) and small_dft(v, R).
+// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 16 where one is 16). Provides MAX_RADIX, cmul_fast(a, b) and small_dft(v, R).
 
+// Register arrays hold up to 16 values only where a radix-16 stage needs them.
+#if RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
+    RADIX_6 == 16 || RADIX_7 == 16
+#define MAX_RADIX 16
+#else
 #define MAX_RADIX 13
+#endif
 
 // -i * v
 vec2 fast_mul_minus_i(vec2 v) { return vec2(v.y, -v.x); }
@@ -95,6 +101,42 @@ void dft8(inout vec2 v[MAX_RADIX]) {
   v[7] = e3 - o3;
 }
 
+#if MAX_RADIX >= 16
+// Radix 16 as 4 x 4: radix-4 DFTs of (v_n2, v_n2+4, v_n2+8, v_n2+12), twiddles w16^(n2 k1),
+// radix-4 DFTs across; X[k1 + 4 k2] lands in v[k1 + 4 k2].
+void dft16(inout vec2 v[MAX_RADIX]) {
+  const float h = 0.70710678118654752;
+  const vec2 w1 = vec2(0.92387953251128674, -0.38268343236508977);
+  const vec2 w3 = vec2(0.38268343236508977, -0.92387953251128674);
+  vec2 a[16];
+  for (uint n2 = 0u; n2 < 4u; ++n2) {
+    vec2 x0 = v[n2], x1 = v[n2 + 4u], x2 = v[n2 + 8u], x3 = v[n2 + 12u];
+    dft4_values(x0, x1, x2, x3);
+    a[4u * n2] = x0;
+    a[4u * n2 + 1u] = x1;
+    a[4u * n2 + 2u] = x2;
+    a[4u * n2 + 3u] = x3;
+  }
+  a[5] = cmul_fast(a[5], w1);
+  a[6] = vec2(h * (a[6].x + a[6].y), h * (a[6].y - a[6].x));     // w16^2
+  a[7] = cmul_fast(a[7], w3);
+  a[9] = vec2(h * (a[9].x + a[9].y), h * (a[9].y - a[9].x));     // w16^2
+  a[10] = fast_mul_minus_i(a[10]);                               // w16^4
+  a[11] = vec2(h * (a[11].y - a[11].x), -h * (a[11].x + a[11].y));  // w16^6
+  a[13] = cmul_fast(a[13], w3);
+  a[14] = vec2(h * (a[14].y - a[14].x), -h * (a[14].x + a[14].y));  // w16^6
+  a[15] = cmul_fast(a[15], -w1);                                 // w16^9 = -w16^1
+  for (uint k1 = 0u; k1 < 4u; ++k1) {
+    vec2 y0 = a[k1], y1 = a[4u + k1], y2 = a[8u + k1], y3 = a[12u + k1];
+    dft4_values(y0, y1, y2, y3);
+    v[k1] = y0;
+    v[k1 + 4u] = y1;
+    v[k1 + 8u] = y2;
+    v[k1 + 12u] = y3;
+  }
+}
+#endif
+
 // Radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles w9^(n k),
 // radix-3 DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
 void dft9(inout vec2 v[MAX_RADIX]) {
@@ -182,6 +224,9 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 7u) dft7(v);
   else if (R == 8u) dft8(v);
   else if (R == 9u) dft9(v);
+#if MAX_RADIX >= 16
+  else if (R == 16u) dft16(v);
+#endif
   else if (R == 11u || R == 13u) dft_odd(v, R);
 }
 

@@ -46,6 +46,10 @@ struct Tuning {
   /// 25.2 -> 23.2 us, 8192-point rows 538 -> 509; GL 4096-point columns 199 -> 186 (GL 8192-point
   /// columns lost: 2136 -> 2508).
   std::uint32_t stage0_from_registers = 1;
+  /// 16: powers of two as radix-16 stages (4 x 4 in registers), 8: radix 8 at most. H100, OpenCL:
+  /// 4096^2 247 -> 237 us (columns (16 16 4) 153 -> 146 us), 1024^2 20.4 -> 19.8; GL lost with it
+  /// (4096-point columns 185 -> 207 us), so GL keeps 8.
+  std::uint32_t max_radix = 16;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -68,6 +72,7 @@ inline Tuning gl_default_tuning() {
   t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
   t.first_split_odd_max = 1;  // GL 2187^2 columns: 108 us as 2 lines unsplit, 112 us as 4 split by 3
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
+  t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   return t;
 }
 
@@ -95,6 +100,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
     if (name == "prefetch_twiddles") t.prefetch_twiddles = static_cast<std::uint32_t>(value);
     if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
+    if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
   }
   return t;
 }
@@ -161,16 +167,20 @@ struct AxisPlan {
   }
 };
 
-/// The Stockham radices of an m-point transform (8s, then 4s or a 2 for the rest of the power
-/// of two, then 9s and a 3, then 5, 7, 11, 13), or empty when m has a prime factor above 13 or needs more than
+/// The Stockham radices of an m-point transform (16s where max_radix allows, 8s, then 4s or a 2 for
+/// the rest of the power of two, then 9s and a 3, then 5, 7, 11, 13), or empty when m has a prime factor above 13 or needs more than
 /// 8 stages. m == 1 gives {}.
-inline std::vector<std::uint32_t> fast_radices(std::uint32_t m) {
+inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8) {
   std::vector<std::uint32_t> r;
   int twos = 0;
   while (m % 2 == 0) {
     m /= 2;
     ++twos;
   }
+  // With max_radix 16: 16s first, the rest of the power of two as below (2^5 = 16 x 2 becomes 8 x 4).
+  int sixteens = max_radix >= 16 ? twos / 4 : 0;
+  if (sixteens > 0 && twos % 4 == 1 && twos > 1) --sixteens;
+  twos -= 4 * sixteens;
   // 2^k as 8s with at most two 4s (a lone 2 only for 2 itself): fewer, wider stages.
   int eights = twos / 3, rest = twos % 3;
   if (rest == 1 && eights > 0) {
@@ -183,6 +193,7 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m) {
     r.push_back(2);
   }
   for (int i = 0; i < eights; ++i) r.insert(r.begin(), 8);
+  for (int i = 0; i < sixteens; ++i) r.insert(r.begin(), 16);
   // 3^k as 9s and at most one 3: a radix-9 stage (3 x 3 in registers) instead of two radix-3
   // stages through local memory.
   int threes = 0;
@@ -239,7 +250,7 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
       plan.prefetch_twiddles = tuning.prefetch_twiddles == 2 || (tuning.prefetch_twiddles == 1 && p > 1);
       plan.m = n / p;
       plan.lines_per_group = b;
-      plan.radices = fast_radices(plan.m);
+      plan.radices = fast_radices(plan.m, tuning.max_radix);
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       const std::uint32_t padded = plan.m + (plan.m + 15) / 16;
       plan.line_stride = padded;

@@ -38,6 +38,13 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_EQ(fast::fast_radices(4096), (std::vector<std::uint32_t>{8, 8, 8, 8}));
   EXPECT_EQ(fast::fast_radices(1024), (std::vector<std::uint32_t>{8, 8, 4, 4}));
   EXPECT_EQ(fast::fast_radices(2), (std::vector<std::uint32_t>{2}));
+  // With radix 16: 16s first, and 2^(4k+1) as 16s, 8 and 4 rather than a radix-2 stage.
+  EXPECT_EQ(fast::fast_radices(4096, 16), (std::vector<std::uint32_t>{16, 16, 16}));
+  EXPECT_EQ(fast::fast_radices(1024, 16), (std::vector<std::uint32_t>{16, 16, 4}));
+  EXPECT_EQ(fast::fast_radices(512, 16), (std::vector<std::uint32_t>{16, 8, 4}));
+  EXPECT_EQ(fast::fast_radices(32, 16), (std::vector<std::uint32_t>{8, 4}));
+  EXPECT_EQ(fast::fast_radices(2048 * 3, 16), (std::vector<std::uint32_t>{16, 16, 8, 3}));
+  for (std::uint32_t m = 2; m <= 1u << 16; m *= 2) EXPECT_EQ(product(fast::fast_radices(m, 16)), m) << m;
   EXPECT_EQ(fast::fast_radices(2187), (std::vector<std::uint32_t>{9, 9, 9, 3}));
   EXPECT_EQ(fast::fast_radices(1080), (std::vector<std::uint32_t>{8, 9, 3, 5}));
 }
