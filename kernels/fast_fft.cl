@@ -29,7 +29,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
-//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11 or 13; product M).
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13 or 16; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below.
