@@ -557,25 +557,23 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
-// Stage s reads its twiddles from one of tw_a / tw_b (declared by the kernel) and prefetches
-// stage s + 1's into the other.
-#define RUN_STAGES(SOURCE, Q)                                                                      \
-  fft_stage(STAGE_ARGS, RADIX_0, 1, SOURCE, STAGE_TO_GLOBAL(1), Q, LINE_ARGS, tw_b, tw_a,             \
-            NUM_STAGES > 1 ? RADIX_1 : 1, SPAN_1 BLUESTEIN_ARGS);                                        \
-  if (NUM_STAGES > 1) fft_stage(STAGE_ARGS, RADIX_1, SPAN_1, SRC_LOCAL, STAGE_TO_GLOBAL(2), Q, LINE_ARGS, tw_a, \
-                                tw_b, NUM_STAGES > 2 ? RADIX_2 : 1, SPAN_2 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 2) fft_stage(STAGE_ARGS, RADIX_2, SPAN_2, SRC_LOCAL, STAGE_TO_GLOBAL(3), Q, LINE_ARGS, tw_b, \
-                                tw_a, NUM_STAGES > 3 ? RADIX_3 : 1, SPAN_3 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 3) fft_stage(STAGE_ARGS, RADIX_3, SPAN_3, SRC_LOCAL, STAGE_TO_GLOBAL(4), Q, LINE_ARGS, tw_a, \
-                                tw_b, NUM_STAGES > 4 ? RADIX_4 : 1, SPAN_4 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 4) fft_stage(STAGE_ARGS, RADIX_4, SPAN_4, SRC_LOCAL, STAGE_TO_GLOBAL(5), Q, LINE_ARGS, tw_b, \
-                                tw_a, NUM_STAGES > 5 ? RADIX_5 : 1, SPAN_5 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 5) fft_stage(STAGE_ARGS, RADIX_5, SPAN_5, SRC_LOCAL, STAGE_TO_GLOBAL(6), Q, LINE_ARGS, tw_a, \
-                                tw_b, NUM_STAGES > 6 ? RADIX_6 : 1, SPAN_6 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 6) fft_stage(STAGE_ARGS, RADIX_6, SPAN_6, SRC_LOCAL, STAGE_TO_GLOBAL(7), Q, LINE_ARGS, tw_b, \
-                                tw_a, NUM_STAGES > 7 ? RADIX_7 : 1, SPAN_7 BLUESTEIN_ARGS);               \
-  if (NUM_STAGES > 7) fft_stage(STAGE_ARGS, RADIX_7, SPAN_7, SRC_LOCAL, STAGE_TO_GLOBAL(8), Q, LINE_ARGS, tw_a, \
-                                tw_b, 1, SPAN_8 BLUESTEIN_ARGS);
+// Stage S (radix RADIX_S, span SPAN_S) reads its inputs from SRC and its twiddles from W_THIS,
+// and prefetches stage NEXT's into W_NEXT (tw_a / tw_b, declared by the kernel; RADIX_8 is 1).
+#define RADIX_8 1
+#define SPAN_0 1
+#define STAGE_CALL(S, NEXT, SRC, Q, W_THIS, W_NEXT)                                                \
+  if (NUM_STAGES > (S))                                                                            \
+    fft_stage(STAGE_ARGS, RADIX_##S, SPAN_##S, SRC, STAGE_TO_GLOBAL((S) + 1), Q, LINE_ARGS, W_THIS, \
+              W_NEXT, RADIX_##NEXT, SPAN_##NEXT BLUESTEIN_ARGS);
+#define RUN_STAGES(SOURCE, Q)                          \
+  STAGE_CALL(0, 1, SOURCE, Q, tw_b, tw_a)              \
+  STAGE_CALL(1, 2, SRC_LOCAL, Q, tw_a, tw_b)           \
+  STAGE_CALL(2, 3, SRC_LOCAL, Q, tw_b, tw_a)           \
+  STAGE_CALL(3, 4, SRC_LOCAL, Q, tw_a, tw_b)           \
+  STAGE_CALL(4, 5, SRC_LOCAL, Q, tw_b, tw_a)           \
+  STAGE_CALL(5, 6, SRC_LOCAL, Q, tw_a, tw_b)           \
+  STAGE_CALL(6, 7, SRC_LOCAL, Q, tw_b, tw_a)           \
+  STAGE_CALL(7, 8, SRC_LOCAL, Q, tw_a, tw_b)
 
 #if FAST_EPILOGUE
 #include "fast_epilogue.cl"

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <utility>
 #include <unistd.h>
 
 #include "errors.h"
+#include "fast_plan.h"
 #include "plan.h"
 
 namespace fftscope {
@@ -49,18 +51,21 @@ void add_axis(std::size_t n, std::size_t lines, MemoryEstimate& e) {
   }
 }
 
-// The fast path (src/backend/fast_axis_plan.h, issue 6) takes an axis directly when its Stockham
-// radices fit (every prime factor <= 13, at most 8 stages: 8s and 4s for the power of two, one
-// stage per odd factor), and through Bluestein otherwise, with a padded length L no larger than
-// the power of two >= 2n - 1 (fast::bluestein_lengths).
-bool fast_path_bluestein(std::size_t n) {
-  if (n < 2) return false;
-  std::size_t twos = 0, stages = 0;
-  for (; n % 2 == 0; n /= 2) ++twos;
-  stages = (twos + 2) / 3;
-  for (const std::size_t p : {3u, 5u, 7u, 11u, 13u})
-    for (; n % p == 0; n /= p) ++stages;
-  return n != 1 || stages > 8;
+// Whether the fast path (core/fast_plan.h, issue 6) takes an axis of n points over `lines`
+// lines through Bluestein: no direct layout fits 48 KiB of local memory (a prime factor above
+// 13, too many stages, no split that fits) but a padded one does (fast::route_axis), asked with
+// both backends' default tunings (Bluestein if either takes it). Its padded length L is at most
+// fast::bluestein_length_bound(n), which the estimate below counts.
+bool fast_path_bluestein(std::size_t n, std::size_t lines) {
+  constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
+  if (n < 2 || n > most || lines > most) return false;
+  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()})
+    for (const Axis axis : {Axis::rows, Axis::cols}) {
+      const auto route = fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines),
+                                          fast::DeviceLimits{}, tuning);
+      if (route && route->bluestein()) return true;
+    }
+  return false;
 }
 
 // The fast path's Bluestein memory: one scratch of L x lines shared by the axes that need it,
@@ -68,9 +73,8 @@ bool fast_path_bluestein(std::size_t n) {
 void add_fast_bluestein(std::size_t width, std::size_t height, MemoryEstimate& e) {
   std::uint64_t scratch = 0;
   for (const auto& [n, lines] : {std::pair{width, height}, std::pair{height, width}}) {
-    if (!fast_path_bluestein(n)) continue;
-    std::uint64_t l = 1;
-    while (l < 2ull * n - 1) l <<= 1;
+    if (!fast_path_bluestein(n, lines)) continue;
+    const std::uint64_t l = fast::bluestein_length_bound(n);
     scratch = std::max<std::uint64_t>(scratch, 8ull * l * lines);
     e.bluestein += 8ull * n + 16ull * l;
   }

@@ -14,7 +14,7 @@
 
 #include "backend/cl/cl_fast_path.h"
 #include "backend/cl/cl_runtime.h"
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "core/spectrum.h"
 #include "core/types.h"
 

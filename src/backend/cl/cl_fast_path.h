@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "backend/cl/cl_runtime.h"
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "core/timing.h"
 #include "core/types.h"
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "backend/gl/gl_programs.h"
 #include "backend/gl/gl_timers.h"
 #include "core/spectrum.h"

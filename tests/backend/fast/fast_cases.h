@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "core/timing.h"
 #include "core/types.h"
 #include "support/reference.h"

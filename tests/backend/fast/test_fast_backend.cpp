@@ -8,7 +8,7 @@
 #include <string>
 
 #include "backend/backend.h"
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "core/errors.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"

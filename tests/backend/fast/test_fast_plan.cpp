@@ -7,7 +7,7 @@
 #include <numbers>
 #include <numeric>
 
-#include "backend/fast_axis_plan.h"
+#include "core/fast_plan.h"
 #include "core/validate.h"
 #include "support/reference.h"
 
@@ -321,13 +321,13 @@ TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
   // Bluestein bytes cover the scratch (L x lines) and the axis tables, whatever L the device
   // takes (at most bluestein_length_bound).
   for (const auto& [w, h] : {std::pair{4099u, 4099u}, std::pair{97u, 4099u}, std::pair{17u, 8u}, std::pair{8u, 211u},
-                             std::pair{19683u, 8u}}) {
+                             std::pair{3u * 4099u, 8u}}) {
     const MemoryEstimate e = estimate_transform_memory(w, h);
     std::uint64_t scratch = 0, tables = 0;
     for (const auto& [n, lines] : {std::pair{w, h}, std::pair{h, w}}) {
-      // Bluestein where the planner has no direct plan even with ample local memory (a prime
-      // factor above 13, or 19683 = 3^9: nine Stockham stages, one too many).
-      if (fast::plan_axis(Axis::rows, n, lines, fast::DeviceLimits{1u << 30, 1024, 0}, fast::Tuning{})) continue;
+      // Bluestein where the planner has no direct plan with 48 KiB of local memory (a prime
+      // factor above 13).
+      if (fast::plan_axis(Axis::rows, n, lines, fast::DeviceLimits{}, fast::Tuning{})) continue;
       scratch = std::max<std::uint64_t>(scratch, 8ull * fast::bluestein_length_bound(n) * lines);
       tables += 8ull * n + 16ull * fast::bluestein_length_bound(n);
     }
@@ -336,8 +336,11 @@ TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
     EXPECT_GE(e.bluestein, scratch + tables) << w << "x" << h;
     EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein);
   }
-  // Smooth sizes: nothing extra.
+  // Smooth sizes: nothing extra; nor where the fast path has no route at all (3^9 = 19683-point
+  // lines fit no split into 48 KiB, and their padded lines neither: the teaching pipeline runs).
   EXPECT_EQ(estimate_transform_memory(4096, 4000).bluestein, 0u);
+  EXPECT_FALSE(fast::route_axis(Axis::rows, 19683, 8, fast::DeviceLimits{}, fast::Tuning{}).has_value());
+  EXPECT_EQ(estimate_transform_memory(19683, 8).bluestein, 0u);
 }
 
 }  // namespace

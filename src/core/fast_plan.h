@@ -1,10 +1,11 @@
 #pragma once
-// The fast path's plan for one axis (issue 6), shared by the OpenCL and the GL backend: how many
-// lines a work-group transforms, the Stockham radices, the optional decimation-in-frequency
-// split for lines longer than local memory, the work-group size, and the #defines that
-// kernels/fast_fft.cl and shaders/fast_fft.comp take; and, for lengths it cannot take directly
-// (a prime factor above 13), Bluestein's padded length, chirp and filter (route_axis).
-// Header-only: a pure function of the size, the device limits and the tuning.
+// The fast path's plan for one axis (issue 6), shared by the OpenCL and the GL backend and by the
+// core's memory estimate (validate.cpp): how many lines a work-group transforms, the Stockham
+// radices, the optional decimation-in-frequency split for lines longer than local memory, the
+// work-group size, and the #defines that kernels/fast_fft.cl and shaders/fast_fft.comp take;
+// and, for lengths it cannot take directly (a prime factor above 13), Bluestein's padded
+// length, chirp and filter (route_axis). Header-only, no GPU code: a pure function of the size,
+// the device limits and the tuning.
 
 #include <algorithm>
 #include <cmath>
