@@ -8,12 +8,6 @@
 namespace fftscope::cl_detail {
 namespace {
 
-std::string define_options(const fast::AxisPlan& plan, const char* extra) {
-  std::string options;
-  for (const auto& [name, value] : plan.defines()) options += " -D " + name + "=" + value;
-  return options + extra;
-}
-
 Mem make_buffer(cl_context context, cl_mem_flags flags, std::size_t bytes, const void* host = nullptr) {
   cl_int err = CL_SUCCESS;
   Mem m(clCreateBuffer(context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, const_cast<void*>(host), &err));
@@ -47,7 +41,7 @@ bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
-  cl_kernel kernel = programs_.kernel({"fast_fft.cl", define_options(plan, extra)}, "fast_fft");
+  cl_kernel kernel = programs_.kernel({"fast_fft.cl", fast_build_options(plan, extra)}, "fast_fft");
   std::size_t kernel_max = 0;
   check(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, nullptr),
         "clGetKernelWorkGroupInfo");

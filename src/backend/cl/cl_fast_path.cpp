@@ -9,19 +9,14 @@
 #include "core/errors.h"
 
 namespace fftscope::cl_detail {
-namespace {
 
-// The plan's -D options, and `mode` (e.g. "BLUESTEIN_IN") as 1 where given.
-std::string define_options(const fast::AxisPlan& plan, const char* mode = nullptr) {
+std::string fast_build_options(const fast::AxisPlan& plan, const std::string& extra) {
   std::string options;
   for (const auto& [name, value] : plan.defines()) options += " -D " + name + "=" + value;
-  if (mode) options += std::string(" -D ") + mode + "=1";
-  // Extra build options for measurements, e.g. "-cl-nv-verbose" (ptxas register report).
-  if (const char* extra = std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) options += std::string(" ") + extra;
+  options += extra;
+  if (const char* env = std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) options += std::string(" ") + env;
   return options;
 }
-
-}  // namespace
 
 fast::DeviceLimits fast_limits(cl_device_id device) {
   fast::DeviceLimits limits;
@@ -69,9 +64,9 @@ std::size_t ClFastPath::build_kernels(AxisState& state) {
   const fast::AxisPlan& plan = state.route.plan;
   const bool bluestein = state.route.bluestein();
   state.kernel =
-      programs_.kernel({"fast_fft.cl", define_options(plan, bluestein ? "BLUESTEIN_IN" : nullptr)}, "fast_fft");
+      programs_.kernel({"fast_fft.cl", fast_build_options(plan, bluestein ? " -D BLUESTEIN_IN=1" : "")}, "fast_fft");
   state.kernel_out =
-      bluestein ? programs_.kernel({"fast_fft.cl", define_options(plan, "BLUESTEIN_OUT")}, "fast_fft") : nullptr;
+      bluestein ? programs_.kernel({"fast_fft.cl", fast_build_options(plan, " -D BLUESTEIN_OUT=1")}, "fast_fft") : nullptr;
   std::size_t fewest = 0;
   for (cl_kernel k : {state.kernel, state.kernel_out}) {
     if (!k) continue;

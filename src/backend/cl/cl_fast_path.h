@@ -34,6 +34,10 @@ struct FastDispatch {
 /// compute units.
 fast::DeviceLimits fast_limits(cl_device_id device);
 
+/// The build options of kernels/fast_fft.cl for `plan`: its #defines, then `extra` (a mode's
+/// -D options), then FFTSCOPE_CL_FAST_OPTIONS where set (measurements, e.g. "-cl-nv-verbose").
+std::string fast_build_options(const fast::AxisPlan& plan, const std::string& extra = {});
+
 class ClFastPath {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.
