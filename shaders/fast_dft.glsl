@@ -2,7 +2,8 @@
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
-// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 16 where one is 16). Provides MAX_RADIX, cmul_fast(a, b) and small_dft(v, R).
+// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 16 where one is 16). Provides MAX_RADIX, cmul_fast(a, b),
+// twiddle_by_powers(v, w, R) and small_dft(v, R).
 
 // Register arrays hold up to 16 values only where a radix-16 stage needs them.
 #if RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
@@ -214,6 +215,15 @@ void dft_odd(inout vec2 v[MAX_RADIX], const uint R) {
     }
   }
   v[0] = sum;
+}
+
+// v[r] *= w^r for 1 <= r < R, the powers formed as w^r = w^(r/2) w^(r - r/2): log2(R) products
+// deep rather than a chain (as twiddle_by_powers in fast_fft.cl).
+void twiddle_by_powers(inout vec2 v[MAX_RADIX], vec2 w, const uint R) {
+  vec2 p[MAX_RADIX];
+  p[1] = w;
+  for (uint r = 2u; r < R; ++r) p[r] = cmul_fast(p[r / 2u], p[r - r / 2u]);
+  for (uint r = 1u; r < R; ++r) v[r] = cmul_fast(v[r], p[r]);
 }
 
 void small_dft(inout vec2 v[MAX_RADIX], const uint R) {

@@ -532,18 +532,12 @@ void main() {
       vec2 v[MAX_RADIX];
       for (uint m = 0u; m < uint(PRE_RADIX); ++m) v[m] = load_global(g_first_line + ln.x, ln.y + m * uint(M));
       small_dft(v, uint(PRE_RADIX));
-      g_pre[k * uint(PRE_RADIX)] = v[0];
 #if TWIDDLE_POWERS
-      vec2 w1 = tw[ln.y];
-      vec2 w = w1;
-      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq) {
-        g_pre[k * uint(PRE_RADIX) + qq] = cmul_fast(v[qq], w);
-        w = cmul_fast(w, w1);
-      }
+      twiddle_by_powers(v, tw[ln.y], uint(PRE_RADIX));
 #else
-      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq)
-        g_pre[k * uint(PRE_RADIX) + qq] = cmul_fast(v[qq], tw[ln.y * qq]);
+      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq) v[qq] = cmul_fast(v[qq], tw[ln.y * qq]);
 #endif
+      for (uint qq = 0u; qq < uint(PRE_RADIX); ++qq) g_pre[k * uint(PRE_RADIX) + qq] = v[qq];
     }
   }
   sub_transform(0u);

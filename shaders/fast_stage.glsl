@@ -65,15 +65,10 @@ void STAGE_FN(uint q) {
         uint step = (lj.y % NS) * (uint(N) / (NS * R));
 #if TWIDDLE_POWERS
 #if PREFETCH_TWIDDLES
-        vec2 w1 = STAGE_TW_THIS[k];
+        twiddle_by_powers(v, STAGE_TW_THIS[k], R);
 #else
-        vec2 w1 = tw[step];
+        twiddle_by_powers(v, tw[step], R);
 #endif
-        vec2 w = w1;
-        for (uint r = 1u; r < R; ++r) {
-          v[r] = cmul_fast(v[r], w);
-          w = cmul_fast(w, w1);
-        }
 #else
         for (uint r = 1u; r < R; ++r) v[r] = cmul_fast(v[r], tw[r * step]);
 #endif
