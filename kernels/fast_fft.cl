@@ -430,6 +430,9 @@ FAST_INLINE void bluestein_store(__global float2* data, const uint line, const u
 // reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
 // (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
 // writes go to local memory, or to global element q + PRE_RADIX i (last stage).
+// Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS).
+FAST_INLINE uint stage_twiddle_index(const uint j, const uint R, const uint NS) { return (j % NS) * (N / (NS * R)); }
+
 // w_(NS R)^(j % NS) of each of this work-item's butterflies j of the stage (R, NS), into w[k]
 // (nothing for the first stage, NS 1, or an unused one, R 1).
 FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, const uint R, const uint NS) {
@@ -441,7 +444,7 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #pragma unroll
   for (uint k = 0; k < HOLD; ++k) {
     const uint b = tid + k * THREADS;
-    if (k < count) if (total % THREADS == 0 || b < total) w[k] = tw[(split_item(b, per).y % NS) * (N / (NS * R))];
+    if (k < count) if (total % THREADS == 0 || b < total) w[k] = tw[stage_twiddle_index(split_item(b, per).y, R, NS)];
   }
 }
 
@@ -505,7 +508,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         }
       }
       if (NS > 1) {
-        const uint step = (lj.y % NS) * (N / (NS * R));
+        const uint step = stage_twiddle_index(lj.y, R, NS);
 #if TWIDDLE_POWERS
         // One table read per butterfly; w^r by multiplication (a few ulp per power).
         twiddle_by_powers(v, PREFETCH_TWIDDLES ? w_this[k] : tw[step], R);

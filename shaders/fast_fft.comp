@@ -236,6 +236,10 @@ void sync_shared() {
 #define EPILOGUE_END()
 #endif
 
+// Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS). A macro, so
+// the stage's literal R and NS fold into it (see the stage functions below).
+#define STAGE_TWIDDLE_INDEX(j, R, NS) (((j) % (NS)) * (uint(N) / ((NS) * (R))))
+
 // Stage twiddles (PREFETCH_TWIDDLES): stage s reads g_tw_a (odd s) or g_tw_b (even s) and fills
 // the other for stage s + 1.
 vec2 g_tw_a[HOLD];

@@ -39,7 +39,7 @@ void STAGE_FN(uint q) {
       for (uint k = 0u; k < count_next; ++k) {
         uint b = tid + k * uint(THREADS);
         if (total_next % uint(THREADS) == 0u || b < total_next)
-          STAGE_TW_NEXT[k] = tw[(split_item(b, per_next).y % NSN) * (uint(N) / (NSN * RN))];
+          STAGE_TW_NEXT[k] = tw[STAGE_TWIDDLE_INDEX(split_item(b, per_next).y, RN, NSN)];
       }
     }
   }
@@ -62,7 +62,7 @@ void STAGE_FN(uint q) {
           v[r] = lm[lidx(lj.x, i)];
       }
       if (NS > 1u) {
-        uint step = (lj.y % NS) * (uint(N) / (NS * R));
+        uint step = STAGE_TWIDDLE_INDEX(lj.y, R, NS);
 #if TWIDDLE_POWERS
 #if PREFETCH_TWIDDLES
         twiddle_by_powers(v, STAGE_TW_THIS[k], R);

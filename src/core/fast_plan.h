@@ -455,4 +455,64 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
   return with_some ? with_some : first;
 }
 
+/// Both axes' routes of a width x height image: rows are width-point lines over height lines,
+/// columns the other way round.
+struct ImageRoutes {
+  AxisRoute rows, cols;
+  /// The scratch both axes share (the larger need; 0 when neither is Bluestein), in elements.
+  std::uint64_t scratch_elements() const {
+    return std::max(rows.scratch_elements(cols.n), cols.scratch_elements(rows.n));
+  }
+};
+
+/// route_axis for both axes; empty where either has no route or the image is over the kernels'
+/// 32-bit indices (width x height >= 2^31).
+inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                              const Tuning& tuning) {
+  if (width == 0 || height == 0 || width > (1u << 30) || height > (1u << 30) ||
+      std::uint64_t{width} * height >= (std::uint64_t{1} << 31))
+    return std::nullopt;
+  const auto w = static_cast<std::uint32_t>(width), h = static_cast<std::uint32_t>(height);
+  auto rows = route_axis(Axis::rows, w, h, limits, tuning);
+  auto cols = route_axis(Axis::cols, h, w, limits, tuning);
+  if (!rows || !cols) return std::nullopt;
+  return ImageRoutes{*rows, *cols};
+}
+
+/// The kernels' compile-time modes of Bluestein's two passes (#define names).
+inline constexpr const char* bluestein_in = "BLUESTEIN_IN";
+inline constexpr const char* bluestein_out = "BLUESTEIN_OUT";
+
+/// One dispatch of an axis on the fast path, the same in both backends.
+struct AxisPass {
+  /// Kernel mode: nullptr (a direct pass, in place on the image), bluestein_in (image ->
+  /// scratch) or bluestein_out (scratch -> image).
+  const char* mode = nullptr;
+  std::string name;        ///< timing record: "fast_rows", "fast_cols_inv(L=8960; chirp out)", ...
+  std::uint64_t bytes = 0;  ///< what the pass reads and writes (image, scratch, the tables once)
+  float conj_sign = 1.0f;   ///< +1 forward, -1 inverse (conj(DFT(conj x)))
+  float scale = 1.0f;       ///< applied by the last stores
+};
+
+/// The passes of `route` over `lines` lines in `direction`: one in-place pass for a direct axis
+/// (scale 1/n for the inverse); for Bluestein, the forward L-point pass (image times the chirp
+/// in, spectrum times the filter out into the scratch) and the inverse L-point pass (the first
+/// n bins times the chirp back into the image). The inner FFTs run forward then inverse whatever
+/// the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads and the
+/// last stores, and the inner 1/L and the outer 1/n are one factor.
+inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t lines, Direction direction) {
+  const std::string axis = route.plan.axis == Axis::rows ? "rows" : "cols";
+  const bool forward = direction == Direction::forward;
+  const float conj_sign = forward ? 1.0f : -1.0f;
+  const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
+  if (!route.bluestein())
+    return {{nullptr, "fast_" + axis, 2 * n * lines * c, conj_sign, forward ? 1.0f : static_cast<float>(1.0 / static_cast<double>(n))}};
+  const std::string length = "(L=" + std::to_string(l);
+  const double scale = 1.0 / static_cast<double>(l) / (forward ? 1.0 : static_cast<double>(n));
+  return {{bluestein_in, "fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
+           conj_sign, 1.0f},
+          {bluestein_out, "fast_" + axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c, conj_sign,
+           static_cast<float>(scale)}};
+}
+
 }  // namespace fftscope::fast

@@ -18,6 +18,10 @@ std::string fast_build_options(const fast::AxisPlan& plan, const std::string& ex
   return options;
 }
 
+namespace {
+std::string mode_option(const char* mode) { return std::string(" -D ") + mode + "=1"; }
+}  // namespace
+
 fast::DeviceLimits fast_limits(cl_device_id device) {
   fast::DeviceLimits limits;
   limits.local_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
@@ -36,20 +40,13 @@ ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue
       limits_(fast_limits(device)),
       max_alloc_(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE)) {}
 
-std::optional<fast::AxisRoute> ClFastPath::route_for(Axis axis, std::size_t n, std::size_t lines) const {
-  if (n == 0 || lines == 0 || n > (1u << 30) || lines > (1u << 30)) return std::nullopt;
-  return fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits_, tuning_);
+std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size_t height) const {
+  auto routes = fast::route_image(width, height, limits_, tuning_);
+  if (routes && max_alloc_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_alloc_) return std::nullopt;
+  return routes;
 }
 
-bool ClFastPath::supports(std::size_t width, std::size_t height) const {
-  // 32-bit indices in the kernel.
-  if (width * height >= (std::size_t{1} << 31)) return false;
-  const auto rows = route_for(Axis::rows, width, height);
-  const auto cols = route_for(Axis::cols, height, width);
-  if (!rows || !cols) return false;
-  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
-  return max_alloc_ == 0 || scratch * sizeof(Complex) <= max_alloc_;
-}
+bool ClFastPath::supports(std::size_t width, std::size_t height) const { return routes(width, height).has_value(); }
 
 Mem ClFastPath::upload_table(const std::vector<Complex>& table, const char* what) {
   cl_int err = CL_SUCCESS;
@@ -64,9 +61,9 @@ std::size_t ClFastPath::build_kernels(AxisState& state) {
   const fast::AxisPlan& plan = state.route.plan;
   const bool bluestein = state.route.bluestein();
   state.kernel =
-      programs_.kernel({"fast_fft.cl", fast_build_options(plan, bluestein ? " -D BLUESTEIN_IN=1" : "")}, "fast_fft");
+      programs_.kernel({"fast_fft.cl", fast_build_options(plan, bluestein ? mode_option(fast::bluestein_in) : "")}, "fast_fft");
   state.kernel_out =
-      bluestein ? programs_.kernel({"fast_fft.cl", fast_build_options(plan, " -D BLUESTEIN_OUT=1")}, "fast_fft") : nullptr;
+      bluestein ? programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::bluestein_out))}, "fast_fft") : nullptr;
   std::size_t fewest = 0;
   for (cl_kernel k : {state.kernel, state.kernel_out}) {
     if (!k) continue;
@@ -124,15 +121,14 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   scratch_.reset();
   extra_bytes_ = 0;
   width_ = height_ = 0;
-  const auto rows = route_for(Axis::rows, width, height);
-  const auto cols = route_for(Axis::cols, height, width);
-  if (!rows || !cols || !supports(width, height))
+  const auto image = routes(width, height);
+  if (!image)
     throw BackendError("OpenCL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits local memory, or over 32-bit indices or the largest "
                        "allocation)");
-  auto row_state = make_axis(*rows, height);
-  auto col_state = make_axis(*cols, width);
-  const std::uint64_t scratch = std::max(row_state.route.scratch_elements(height), col_state.route.scratch_elements(width));
+  auto row_state = make_axis(image->rows, height);
+  auto col_state = make_axis(image->cols, width);
+  const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) {
     cl_int err = CL_SUCCESS;
     scratch_ = Mem(clCreateBuffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex), nullptr, &err));
@@ -191,33 +187,21 @@ void ClFastPath::enqueue_fft(cl_kernel kernel, const AxisState& axis, cl_mem dat
 void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out) {
   const fast::AxisRoute& route = axis.route;
   if (!axis.kernel) return;
-  const std::string axis_name = route.plan.axis == Axis::rows ? "rows" : "cols";
-  const cl_float conj_sign = direction == Direction::forward ? 1.0f : -1.0f;
-  const std::uint64_t n = route.n, l = route.l, lines = route.plan.axis == Axis::rows ? height_ : width_;
-  constexpr std::uint64_t c = sizeof(Complex);
-  if (!route.bluestein()) {
-    const float scale = direction == Direction::forward ? 1.0f : static_cast<float>(1.0 / route.n);
-    return enqueue_fft(axis.kernel, axis, data, conj_sign, scale, "fast_" + axis_name, 2 * n * lines * c, out);
+  const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
+  if (route.bluestein()) {
+    // Both passes: the image (argument 6) beside the scratch (argument 0), chirp, filter, n.
+    cl_mem chirp = axis.chirp.get(), filter = axis.filter.get();
+    for (cl_kernel k : {axis.kernel, axis.kernel_out}) {
+      set_arg(k, 6, data);
+      set_arg(k, 7, chirp);
+      set_arg(k, 8, filter);
+      set_arg(k, 9, static_cast<cl_uint>(route.n));
+    }
   }
-  // Bluestein: the forward L-point pass reads the image times the chirp and stores its spectrum
-  // times the filter into the scratch; the inverse L-point pass reads the scratch and stores
-  // the first n bins times the chirp into the image. The inner FFTs run forward then inverse
-  // whatever the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads
-  // and the last stores.
-  cl_mem chirp = axis.chirp.get(), filter = axis.filter.get();
-  for (cl_kernel k : {axis.kernel, axis.kernel_out}) {
-    set_arg(k, 6, data);
-    set_arg(k, 7, chirp);
-    set_arg(k, 8, filter);
-    set_arg(k, 9, static_cast<cl_uint>(n));
+  for (fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) {
+    enqueue_fft(pass.mode == fast::bluestein_out ? axis.kernel_out : axis.kernel, axis, pass.mode ? scratch_.get() : data, pass.conj_sign,
+                pass.scale, std::move(pass.name), pass.bytes, out);
   }
-  const std::string length = "(L=" + std::to_string(l);
-  enqueue_fft(axis.kernel, axis, scratch_.get(), conj_sign, 1.0f,
-              "fast_" + axis_name + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c, out);
-  // The inner inverse's 1/L and, for the outer inverse, 1/n: one factor.
-  const double scale = 1.0 / static_cast<double>(l) / (direction == Direction::forward ? 1.0 : static_cast<double>(n));
-  enqueue_fft(axis.kernel_out, axis, scratch_.get(), conj_sign, static_cast<float>(scale),
-              "fast_" + axis_name + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c, out);
 }
 
 std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction) {

@@ -78,7 +78,8 @@ class ClFastPath {
     Mem chirp, filter;  // Bluestein only: N and L values
   };
   const AxisState& state(Axis axis) const { return axis == Axis::rows ? *row_state_ : *col_state_; }
-  std::optional<fast::AxisRoute> route_for(Axis axis, std::size_t n, std::size_t lines) const;
+  /// Both axes' routes, where this device takes them (the scratch within its largest allocation).
+  std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
   AxisState make_axis(const fast::AxisRoute& route, std::size_t lines);
   std::size_t build_kernels(AxisState& state);
   Mem upload_table(const std::vector<Complex>& table, const char* what);

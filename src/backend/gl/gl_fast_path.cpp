@@ -12,12 +12,6 @@
 namespace fftscope::detail {
 namespace {
 
-std::optional<fast::AxisRoute> route_for(Axis axis, std::size_t n, std::size_t lines, const fast::DeviceLimits& limits,
-                                         const fast::Tuning& tuning) {
-  if (n == 0 || lines == 0 || n > (1u << 30) || lines > (1u << 30)) return std::nullopt;
-  return fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines), limits, tuning);
-}
-
 std::uint64_t max_storage_block() {
   GLint64 bytes = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &bytes);
@@ -70,17 +64,17 @@ unsigned GlFastPath::make_table(const std::vector<Complex>& table) {
   return id;
 }
 
-bool GlFastPath::supports(std::size_t width, std::size_t height) const {
-  if (width * height >= (std::size_t{1} << 31)) return false;  // 32-bit indices in the shader
+std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size_t height) const {
+  auto routes = fast::route_image(width, height, limits_, tuning_);
+  if (!routes) return std::nullopt;
   // GL guarantees 65535 groups per dimension; the shader flattens x and y.
-  const auto rows = route_for(Axis::rows, width, height, limits_, tuning_);
-  const auto cols = route_for(Axis::cols, height, width, limits_, tuning_);
-  if (!rows || !cols) return false;
-  const std::uint64_t most = std::max(rows->plan.groups(height), cols->plan.groups(width));
-  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
-  if (max_block_ != 0 && scratch * sizeof(Complex) > max_block_) return false;
-  return most <= std::uint64_t{65535} * 65535;
+  const std::uint64_t most = std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(width));
+  if (most > std::uint64_t{65535} * 65535) return std::nullopt;
+  if (max_block_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_block_) return std::nullopt;
+  return routes;
 }
+
+bool GlFastPath::supports(std::size_t width, std::size_t height) const { return routes(width, height).has_value(); }
 
 ProgramKey GlFastPath::key(const fast::AxisPlan& plan, const char* mode) const {
   ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
@@ -95,23 +89,24 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   rows_.reset();
   cols_.reset();
   width_ = height_ = 0;
-  if (!supports(width, height))
+  const auto image = routes(width, height);
+  if (!image)
     throw BackendError("OpenGL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
                        "shader storage block)");
-  auto rows = route_for(Axis::rows, width, height, limits_, tuning_);
-  auto cols = route_for(Axis::cols, height, width, limits_, tuning_);
+  const fast::AxisRoute* rows = &image->rows;
+  const fast::AxisRoute* cols = &image->cols;
   // Compile now, so a shader error surfaces here rather than in the first dispatch.
-  for (const fast::AxisRoute* route : {&*rows, &*cols}) {
+  for (const fast::AxisRoute* route : {rows, cols}) {
     if (route->plan.radices.empty()) continue;
     if (!route->bluestein()) {
       programs_.get(key(route->plan));
       continue;
     }
-    programs_.get(key(route->plan, "BLUESTEIN_IN"));
-    programs_.get(key(route->plan, "BLUESTEIN_OUT"));
+    programs_.get(key(route->plan, fast::bluestein_in));
+    programs_.get(key(route->plan, fast::bluestein_out));
   }
-  const std::uint64_t scratch = std::max(rows->scratch_elements(height), cols->scratch_elements(width));
+  const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) {
     glGenBuffers(1, &scratch_);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, scratch_);
@@ -119,7 +114,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     extra_bytes_ += scratch * sizeof(Complex);
   }
-  for (auto [route, tables] : {std::pair{&*rows, &row_tables_}, std::pair{&*cols, &col_tables_}}) {
+  for (auto [route, tables] : {std::pair{rows, &row_tables_}, std::pair{cols, &col_tables_}}) {
     tables->twiddles = make_table(fast::twiddle_table(route->plan.n));
     if (route->bluestein()) {
       const fast::BluesteinFloatTables bluestein = fast::bluestein_tables(route->n, route->l);
@@ -127,8 +122,8 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
       tables->filter = make_table(bluestein.filter);
     }
   }
-  rows_ = rows;
-  cols_ = cols;
+  rows_ = image->rows;
+  cols_ = image->cols;
   width_ = width;
   height_ = height;
 }
@@ -172,26 +167,12 @@ void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const char* mode, co
 void GlFastPath::dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer,
                                Direction direction) {
   if (route.plan.radices.empty()) return;  // length 1: nothing to do
-  const std::string axis_name = route.plan.axis == Axis::rows ? "rows" : "cols";
-  const float conj_sign = direction == Direction::forward ? 1.0f : -1.0f;
-  const std::uint64_t n = route.n, l = route.l, lines = route.plan.axis == Axis::rows ? height_ : width_;
-  constexpr std::uint64_t c = sizeof(Complex);
-  if (!route.bluestein()) {
-    const float scale = direction == Direction::forward ? 1.0f : static_cast<float>(1.0 / route.n);
-    return dispatch_fft(route, nullptr, tables, buffer, 0, conj_sign, scale, "fast_" + axis_name, 2 * n * lines * c);
-  }
-  // Bluestein: the forward L-point pass reads the image times the chirp and stores its spectrum
-  // times the filter into the scratch; the inverse L-point pass reads the scratch and stores
-  // the first n bins times the chirp into the image. The inner FFTs run forward then inverse
-  // whatever the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads
-  // and the last stores.
-  const std::string length = "(L=" + std::to_string(l);
-  dispatch_fft(route, "BLUESTEIN_IN", tables, scratch_, buffer, conj_sign, 1.0f,
-               "fast_" + axis_name + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c);
-  // The inner inverse's 1/L and, for the outer inverse, 1/n: one factor.
-  const double scale = 1.0 / static_cast<double>(l) / (direction == Direction::forward ? 1.0 : static_cast<double>(n));
-  dispatch_fft(route, "BLUESTEIN_OUT", tables, scratch_, buffer, conj_sign, static_cast<float>(scale),
-               "fast_" + axis_name + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c);
+  const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
+  // A direct pass works in place on the image; Bluestein's passes on the scratch (binding 0)
+  // beside the image (binding 2).
+  for (fast::AxisPass& pass : fast::axis_passes(route, lines, direction))
+    dispatch_fft(route, pass.mode, tables, pass.mode ? scratch_ : buffer, pass.mode ? buffer : 0, pass.conj_sign,
+                 pass.scale, std::move(pass.name), pass.bytes);
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {

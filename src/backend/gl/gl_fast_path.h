@@ -57,13 +57,15 @@ class GlFastPath {
   /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
   /// diagnostics such as binaries.
   unsigned program_id(Axis axis) {
-    return programs_.get(key(plan(axis), route(axis).bluestein() ? "BLUESTEIN_IN" : nullptr)).id;
+    return programs_.get(key(plan(axis), route(axis).bluestein() ? fast::bluestein_in : nullptr)).id;
   }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
   /// tables and the Bluestein scratch.
   std::uint64_t extra_bytes() const { return extra_bytes_; }
 
  private:
+  /// Both axes' routes, where this context takes them (group counts, the largest storage block).
+  std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
   struct Tables {
     unsigned twiddles = 0, chirp = 0, filter = 0;  // GLuint buffers; chirp and filter: Bluestein only
   };
@@ -73,7 +75,7 @@ class GlFastPath {
   void dispatch_fft(const fast::AxisRoute& route, const char* mode, const Tables& tables, unsigned data,
                     unsigned image, float conj_sign, float scale, std::string name, std::uint64_t bytes);
   unsigned make_table(const std::vector<Complex>& table);
-  /// The program of `plan`, with `mode` (e.g. "BLUESTEIN_IN") defined as 1 where given.
+  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given.
   ProgramKey key(const fast::AxisPlan& plan, const char* mode = nullptr) const;
   void release_tables();
 
