@@ -479,9 +479,11 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   return ImageRoutes{*rows, *cols};
 }
 
-/// The kernels' compile-time modes of Bluestein's two passes (#define names).
-inline constexpr const char* bluestein_in = "BLUESTEIN_IN";
-inline constexpr const char* bluestein_out = "BLUESTEIN_OUT";
+/// The kernels' compile-time modes of Bluestein's two passes (#define names). Compare modes by
+/// content (std::strcmp), not by pointer: a literal's address may differ between translation
+/// units (the sanitizer build does not merge them).
+inline constexpr char bluestein_in[] = "BLUESTEIN_IN";
+inline constexpr char bluestein_out[] = "BLUESTEIN_OUT";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
 struct AxisPass {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "core/errors.h"
@@ -199,7 +200,7 @@ void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction,
     }
   }
   for (fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) {
-    enqueue_fft(pass.mode == fast::bluestein_out ? axis.kernel_out : axis.kernel, axis, pass.mode ? scratch_.get() : data, pass.conj_sign,
+    enqueue_fft(pass.mode && std::strcmp(pass.mode, fast::bluestein_out) == 0 ? axis.kernel_out : axis.kernel, axis, pass.mode ? scratch_.get() : data, pass.conj_sign,
                 pass.scale, std::move(pass.name), pass.bytes, out);
   }
 }
