@@ -466,6 +466,11 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
                          STAGE0_STEP % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.cl: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each work-item's own"
 #endif
+// LOCAL_HALVES (exchange through half the local memory) exists in fast_fft.comp only: NVIDIA's
+// OpenCL keeps up to 228 KiB of local memory per multiprocessor, where its GL keeps about 48.
+#if defined(LOCAL_HALVES) && LOCAL_HALVES
+#error "fast_fft.cl: LOCAL_HALVES is a GLSL-only option (fast_fft.comp)"
+#endif
 
 // w_this: this stage's twiddles (stage_twiddles), w_next: filled for the stage (R_NEXT, NS_NEXT)
 // (both only with PREFETCH_TWIDDLES). pre: the split's y_q values (source SRC_PRE).

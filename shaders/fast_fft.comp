@@ -142,7 +142,21 @@ uniform uint u_row_pitch;
 uniform float u_conj_sign;
 uniform float u_scale;
 
+// LOCAL_HALVES 1 (the host's AxisPlan::local_halves): stages exchange through a float array, real
+// parts then imaginary parts, so a group holds half the shared memory. NVIDIA's GL keeps about
+// 48 KiB of shared memory per multiprocessor for compute (measured: one group of 32 KiB, two of
+// 24 KiB, three of 16 KiB resident), where its OpenCL has up to 228 KiB: a 4096-point line in
+// vec2 left one group per multiprocessor. Each exchange then takes four barriers instead of two,
+// and a stage's inputs come from the registers the previous exchange filled (g_in).
+#ifndef LOCAL_HALVES
+#define LOCAL_HALVES 0
+#endif
+#if LOCAL_HALVES != 0
+shared float lm_half[LOCAL_ELEMS];
+vec2 g_in[HOLD];  // this stage's inputs, as the previous stage's exchange left them
+#else
 shared vec2 lm[LOCAL_ELEMS];
+#endif
 
 uint g_first_line;  // first image line of this work-group
 
@@ -260,6 +274,9 @@ vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per eleme
 #if STAGE0_FROM_PRE != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && (AXIS_COLS != 0 || LINES == 1) && \
                               (LINES * (M / RADIX_0)) % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.comp: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each invocation's own"
+#endif
+#if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
+#error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
 #endif
 
 // One function per stage, stamped out of fast_stage.glsl with the stage's radix and span as

@@ -6,7 +6,8 @@
 // i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), does the radix-R DFT and writes
 // (j - j % NS) R + j % NS + r NS. The first stage reads the buffer (FIRST_FROM_GLOBAL), the last
 // writes it (a Bluestein pass: through bluestein_store); the others go through shared memory, in
-// place (all reads, barrier, all writes, barrier).
+// place (all reads, barrier, all writes, barrier); with LOCAL_HALVES (fast_fft.comp) a stage
+// instead exchanges its outputs for the next stage's inputs, real parts then imaginary parts.
 //
 // Defines needed (set by fast_fft.comp before each inclusion): STAGE_FN, STAGE_R, STAGE_NS,
 // STAGE_FIRST (1 for stage 0), STAGE_LAST (1 for the last stage); with PREFETCH_TWIDDLES, the
@@ -59,7 +60,11 @@ void STAGE_FN(uint q) {
           v[r] = g_pre[(k + r * (STAGE0_STEP / uint(THREADS))) * uint(PRE_RADIX) + q];
 #endif
         else
+#if LOCAL_HALVES
+          v[r] = g_in[k * R + r];
+#else
           v[r] = lm[lidx(lj.x, i)];
+#endif
       }
       if (NS > 1u) {
         uint step = STAGE_TWIDDLE_INDEX(lj.y, R, NS);
@@ -77,7 +82,38 @@ void STAGE_FN(uint q) {
       for (uint r = 0u; r < R; ++r) hold[k * R + r] = v[r];
     }
   }
+#if LOCAL_HALVES
+  if (!to_global) {
+    // Real parts, then imaginary parts: write this stage's outputs, read the next stage's inputs.
+    const uint RN = uint(STAGE_R_NEXT);
+    const uint per_next = uint(M) / RN;
+    const uint total_next = uint(LINES) * per_next;
+    const uint count_next = (total_next + uint(THREADS) - 1u) / uint(THREADS);
+    for (uint part = 0u; part < 2u; ++part) {
+      sync_shared();  // every read of the previous exchange is done
+      for (uint k = 0u; k < count; ++k) {
+        uint b = tid + k * uint(THREADS);
+        if (total % uint(THREADS) == 0u || b < total) {
+          uvec2 lj = split_item(b, per);
+          uint p = lj.y % NS;
+          uint base = (lj.y - p) * R + p;
+          for (uint r = 0u; r < R; ++r) lm_half[lidx(lj.x, base + r * NS)] = hold[k * R + r][part];
+        }
+      }
+      sync_shared();
+      for (uint k = 0u; k < count_next; ++k) {
+        uint b = tid + k * uint(THREADS);
+        if (total_next % uint(THREADS) == 0u || b < total_next) {
+          uvec2 lj = split_item(b, per_next);
+          for (uint r = 0u; r < RN; ++r) g_in[k * RN + r][part] = lm_half[lidx(lj.x, lj.y + r * per_next)];
+        }
+      }
+    }
+    return;
+  }
+#else
   if (!to_global) sync_shared();
+#endif
   for (uint k = 0u; k < count; ++k) {
     uint b = tid + k * uint(THREADS);
     if (total % uint(THREADS) == 0u || b < total) {
@@ -101,9 +137,13 @@ void STAGE_FN(uint q) {
           }
         }
       } else {
+#if !LOCAL_HALVES
         for (uint r = 0u; r < R; ++r) lm[lidx(lj.x, base + r * NS)] = hold[k * R + r];
+#endif
       }
     }
   }
+#if !LOCAL_HALVES
   if (!to_global) sync_shared();
+#endif
 }

@@ -62,6 +62,14 @@ struct Tuning {
   /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; a split by 7 (2401)
   /// ran 1.8x slower, and GL lost with the split by 3 too (docs/fast_path.md).
   std::uint32_t first_split_odd_max = 3;
+  /// Unsplit plans whose stages would exchange more than this many bytes of local memory as
+  /// complex values exchange real and imaginary parts in turn through half of it
+  /// (AxisPlan::local_halves; 0: never). GL only: NVIDIA's GL keeps about 48 KiB of shared
+  /// memory per multiprocessor for compute (one group of 32 KiB resident, two of 24, three of
+  /// 16), its OpenCL up to 228. H100, GL: 4096-point rows 140 -> 112 us, 3125-point rows
+  /// 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
+  /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
+  std::uint32_t local_halves_above = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -74,6 +82,7 @@ inline Tuning gl_default_tuning() {
   t.first_split_odd_max = 1;  // GL 2187^2 columns: 108 us as 2 lines unsplit, 112 us as 4 split by 3
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
+  t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   return t;
 }
 
@@ -94,6 +103,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "max_threads") t.max_threads = static_cast<std::uint32_t>(value);
     if (name == "local_bytes_cap") t.local_bytes_cap = value;
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
+    if (name == "local_halves_above") t.local_halves_above = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
     if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
@@ -119,6 +129,10 @@ struct AxisPlan {
   /// b = b' + r lines M / R_0 with that step a multiple of the threads (columns; rows with one
   /// line per group), and every work-item holds the same count (lines M a multiple of threads).
   bool stage0_from_registers = false;
+  /// Stages exchange through a float array, real parts then imaginary parts (LOCAL_HALVES, GLSL
+  /// only; Tuning::local_halves_above): half the local memory, four barriers per exchange
+  /// instead of two. Unsplit plans without an epilogue only.
+  bool local_halves = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -128,7 +142,7 @@ struct AxisPlan {
   std::uint32_t hold = 0;
   std::uint32_t pre_hold = 0;
 
-  std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * 8; }
+  std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * (local_halves ? 4 : 8); }
   /// Work-groups for `lines` image lines on this axis.
   std::uint64_t groups(std::uint64_t lines) const { return (lines + lines_per_group - 1) / lines_per_group; }
   /// NAME, VALUE pairs, in a fixed order.
@@ -142,6 +156,7 @@ struct AxisPlan {
         {"TWIDDLE_POWERS", twiddle_powers ? "1" : "0"},
         {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
+        {"LOCAL_HALVES", local_halves ? "1" : "0"},
         {"LINES", std::to_string(lines_per_group)},
         {"THREADS", std::to_string(threads)},
         {"LINE_STRIDE", std::to_string(line_stride)},
@@ -163,7 +178,7 @@ struct AxisPlan {
         << pre_radix << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
-    s << "), " << threads << " threads, " << local_bytes() << " B local";
+    s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
     return s.str();
   }
 };
@@ -278,6 +293,8 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
         const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
         plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
       }
+      plan.local_halves = tuning.local_halves_above != 0 && p == 1 && plan.radices.size() > 1 &&
+                          plan.local_bytes() > tuning.local_halves_above;
       return plan;
     }
   }
@@ -296,8 +313,9 @@ inline std::optional<AxisPlan> plan_real_columns(std::size_t width, std::size_t 
   return plan;
 }
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
-                                                 const Tuning& tuning) {
+                                                 Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
+  tuning.local_halves_above = 0;  // the display epilogue reads the last stage's outputs in local memory
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -311,6 +329,7 @@ inline std::optional<AxisPlan> plan_r2c_rows(std::size_t width, std::size_t heig
                                              Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
   const auto m = static_cast<std::uint32_t>(width / 2);
+  tuning.local_halves_above = 0;  // the R2C epilogue reads the last stage's outputs in local memory
   for (;; tuning.row_elements /= 2) {
     auto plan = plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits, tuning);
     if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;

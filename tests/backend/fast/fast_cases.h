@@ -95,6 +95,11 @@ struct FastScheduleCase {
 inline constexpr FastScheduleCase fast_schedule_cases[] = {{2048, 6, true}, {960, 512, true}, {96, 100, false}};
 inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, every plan (default: split plans)
 
+/// Sizes whose unsplit plans GL exchanges through half its shared memory by default
+/// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and
+/// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split).
+inline constexpr FastSize fast_halves_cases[] = {{3000, 4}, {2, 1800}};
+
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
 /// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the
 /// padded lines split too; columns 512 split), the last with the direct split through the buffer

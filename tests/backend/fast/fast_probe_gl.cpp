@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -54,12 +55,24 @@ void measure_copy(GLsizeiptr bytes, int runs) {
     }
     return median(ms);
   };
-  for (const char* type : {"vec2", "vec4"}) {
-    const std::string text = std::string("#version 430 core\nlayout(local_size_x = 256) in;\n") +
-                             "layout(std430, binding = 0) readonly buffer S { " + type + " s[]; };\n" +
-                             "layout(std430, binding = 1) writeonly buffer D { " + type + " d[]; };\n" +
-                             "void main() { uint i = gl_GlobalInvocationID.y * 65535u * 256u + gl_GlobalInvocationID.x;"
-                             " if (i < uint(s.length())) d[i] = s[i]; }\n";
+  struct CopyKind {
+    const char* type;
+    GLuint bytes_per;
+    GLuint per_invocation;
+  };
+  for (const CopyKind kind : {CopyKind{"vec2", 8, 1}, CopyKind{"double", 8, 1}, CopyKind{"vec4", 16, 1},
+                              CopyKind{"vec2", 8, 4}, CopyKind{"double", 8, 4}}) {
+    // Element j of an invocation at i + j * stride: every load instruction of a warp coalesces.
+    const auto elems = static_cast<GLuint>(bytes / kind.bytes_per);
+    const GLuint invocations = elems / kind.per_invocation;
+    const std::string text =
+        std::string("#version 430 core\nlayout(local_size_x = 256) in;\n") + "layout(std430, binding = 0) readonly buffer S { " +
+        kind.type + " s[]; };\n" + "layout(std430, binding = 1) writeonly buffer D { " + kind.type + " d[]; };\n" +
+        "void main() { uint i = gl_GlobalInvocationID.y * 65535u * 256u + gl_GlobalInvocationID.x;\n" +
+        " if (i < " + std::to_string(invocations) + "u) {\n" + " " + kind.type + " v[" +
+        std::to_string(kind.per_invocation) + "];\n" + " for (uint j = 0u; j < " + std::to_string(kind.per_invocation) +
+        "u; ++j) v[j] = s[i + j * " + std::to_string(invocations) + "u];\n" + " for (uint j = 0u; j < " +
+        std::to_string(kind.per_invocation) + "u; ++j) d[i + j * " + std::to_string(invocations) + "u] = v[j]; } }\n";
     const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
     const char* src_text = text.c_str();
     glShaderSource(shader, 1, &src_text, nullptr);
@@ -67,8 +80,7 @@ void measure_copy(GLsizeiptr bytes, int runs) {
     const GLuint program = glCreateProgram();
     glAttachShader(program, shader);
     glLinkProgram(program);
-    const auto elems = static_cast<GLuint>(bytes / (type[3] == '2' ? 8 : 16));
-    const GLuint groups = (elems + 255) / 256, gx = std::min<GLuint>(groups, 65535), gy = (groups + gx - 1) / gx;
+    const GLuint groups = (invocations + 255) / 256, gx = std::min<GLuint>(groups, 65535), gy = (groups + gx - 1) / gx;
     const double ms = timed([&] {
       glUseProgram(program);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, src);
@@ -76,8 +88,9 @@ void measure_copy(GLsizeiptr bytes, int runs) {
       glDispatchCompute(gx, gy, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
-    std::printf("GL compute copy (%s) %lld MB: %.1f us, %.0f GB/s (read + write)\n", type,
-                static_cast<long long>(bytes >> 20), ms * 1e3, 2.0 * static_cast<double>(bytes) / (ms * 1e6));
+    std::printf("GL compute copy (%s, %u per invocation) %lld MB: %.1f us, %.0f GB/s (read + write)\n", kind.type,
+                kind.per_invocation, static_cast<long long>(bytes >> 20), ms * 1e3,
+                2.0 * static_cast<double>(bytes) / (ms * 1e6));
     glDeleteProgram(program);
     glDeleteShader(shader);
   }
@@ -91,6 +104,133 @@ void measure_copy(GLsizeiptr bytes, int runs) {
   glDeleteQueries(1, &query);
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
+}
+
+// Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, or the
+// synthetic kernels of measure_occupancy): each group's invocation 0 writes its multiprocessor
+// (gl_SMIDNV), its start and end clock (clock2x32ARB, low word) and its dispatch's group count
+// at a slot it takes from rec[0]. Clocks compare only within one multiprocessor.
+struct GroupRecord {
+  GLuint sm, start, end, groups;
+};
+constexpr GLuint max_group_records = 1u << 16;
+constexpr GLuint residency_binding = 7;
+
+GLuint make_record_buffer() {
+  const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(16 + 16 * std::size_t{max_group_records}), nullptr);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, residency_binding, buffer);
+  return buffer;
+}
+
+void clear_records(GLuint buffer) {
+  const GLuint zero[4] = {0, 0, 0, 0};
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
+}
+
+std::vector<GroupRecord> read_records(GLuint buffer) {
+  glFinish();
+  GLuint count = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
+  std::vector<GroupRecord> records(std::min(count, max_group_records));
+  if (!records.empty())
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(GroupRecord)),
+                       records.data());
+  return records;
+}
+
+// Per multiprocessor: the most groups that ran at once (start/end intervals), and group length.
+void report_residency(const std::string& what, const std::vector<GroupRecord>& records) {
+  std::vector<std::vector<std::pair<GLuint, GLuint>>> per_sm;
+  std::vector<double> lengths;
+  for (const auto& r : records) {
+    if (r.sm >= per_sm.size()) per_sm.resize(r.sm + 1);
+    per_sm[r.sm].emplace_back(r.start, r.end);
+    lengths.push_back(static_cast<double>(r.end - r.start));
+  }
+  std::vector<double> concurrency, groups_per_sm, spans;
+  for (auto& intervals : per_sm) {
+    if (intervals.empty()) continue;
+    GLuint base = intervals[0].first;
+    for (auto& [a, b] : intervals)
+      if (static_cast<std::int32_t>(a - base) < 0) base = a;
+    std::vector<std::pair<std::int64_t, int>> events;  // (time, +1 start / -1 end); ends first on ties
+    std::int64_t last = 0;
+    for (auto& [a, b] : intervals) {
+      events.emplace_back(static_cast<std::int64_t>(a - base), 1);
+      events.emplace_back(static_cast<std::int64_t>(b - base), -1);
+      last = std::max<std::int64_t>(last, b - base);
+    }
+    std::sort(events.begin(), events.end());
+    int now = 0, most = 0;
+    for (auto& e : events) most = std::max(most, now += e.second);
+    concurrency.push_back(most);
+    groups_per_sm.push_back(static_cast<double>(intervals.size()));
+    spans.push_back(static_cast<double>(last));
+  }
+  if (concurrency.empty()) {
+    std::printf("residency %s: no records\n", what.c_str());
+    return;
+  }
+  std::sort(concurrency.begin(), concurrency.end());
+  std::printf("residency %s: %zu groups on %zu SMs (%.1f each); most at once per SM: min %.0f median %.0f max %.0f; "
+              "group length median %.0f cycles; SM busy median %.0f cycles\n",
+              what.c_str(), records.size(), concurrency.size(), median(groups_per_sm), concurrency.front(),
+              median(concurrency), concurrency.back(), median(lengths), median(spans));
+}
+
+// Synthetic groups that hold `shared_bytes` of shared memory and spin ~20k cycles: how many GL
+// keeps resident per multiprocessor for a given group size and shared-memory use.
+void measure_occupancy() {
+  const GLuint records = make_record_buffer();
+  GLint sms = 132;
+  glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
+  for (GLuint threads : {128u, 256u, 512u, 1024u}) {
+    for (GLuint shared_bytes : {0u, 8192u, 16384u, 24576u, 32768u, 40960u, 49152u}) {
+      const GLuint words = std::max(1u, shared_bytes / 4);
+      const std::string text =
+          "#version 430 core\n#extension GL_ARB_shader_clock : require\n#extension GL_NV_shader_thread_group : require\n"
+          "layout(local_size_x = " + std::to_string(threads) + ") in;\nshared float sh[" + std::to_string(words) +
+          "];\nlayout(std430, binding = 7) buffer R { uint rec[]; };\n"
+          "void main() {\n uint slot = 0u;\n uint me = gl_LocalInvocationIndex;\n"
+          " if (me == 0u) { slot = atomicAdd(rec[0], 1u); rec[4u + 4u * slot] = gl_SMIDNV;"
+          " rec[5u + 4u * slot] = clock2x32ARB().x; rec[7u + 4u * slot] = gl_NumWorkGroups.x; }\n"
+          " for (uint i = me; i < " + std::to_string(words) + "u; i += " + std::to_string(threads) + "u) sh[i] = float(i);\n"
+          " barrier();\n float acc = sh[(me * 7u) % " + std::to_string(words) + "u];\n"
+          " uint t0 = clock2x32ARB().x;\n while (clock2x32ARB().x - t0 < 20000u) acc = acc * 1.0001 + 0.5;\n"
+          " barrier();\n if (me == 0u) { rec[6u + 4u * slot] = clock2x32ARB().x; if (acc == 12345.0) rec[1] = 1u; }\n}\n";
+      const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+      const char* src_text = text.c_str();
+      glShaderSource(shader, 1, &src_text, nullptr);
+      glCompileShader(shader);
+      GLint ok = 0;
+      glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+      if (!ok) {
+        char log[2048] = {};
+        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+        std::printf("occupancy shader failed: %s\n", log);
+        glDeleteShader(shader);
+        return;
+      }
+      const GLuint program = glCreateProgram();
+      glAttachShader(program, shader);
+      glLinkProgram(program);
+      glUseProgram(program);
+      const GLuint groups = static_cast<GLuint>(sms) * 24;
+      for (int warm = 0; warm < 3; ++warm) {
+        clear_records(records);
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+      }
+      report_residency("synthetic " + std::to_string(threads) + " invocations, " + std::to_string(shared_bytes) +
+                           " B shared",
+                       read_records(records));
+      glDeleteProgram(program);
+      glDeleteShader(shader);
+    }
+  }
+  glDeleteBuffers(1, &records);
 }
 
 }  // namespace
@@ -116,6 +256,7 @@ int main(int argc, char** argv) {
     ProgramCache programs(SourceFiles({}, dir ? dir : FFTSCOPE_TEST_SOURCE_DIR "/shaders"), "#version 430 core");
     DispatchTimers timers(DispatchTimers::Mode::gpu);
     if (std::getenv("FFTSCOPE_GL_COPY")) measure_copy(GLsizeiptr{128} << 20, runs);
+    if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {
@@ -159,6 +300,20 @@ int main(int argc, char** argv) {
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
       glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, data.data());
       const double error = test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward));
+      if (std::getenv("FFTSCOPE_GL_RESIDENCY")) {
+        const GLuint records = make_record_buffer();
+        for (int warm = 0; warm < 3; ++warm) {
+          clear_records(records);
+          fast_path.dispatch(buffer, Direction::forward);
+        }
+        const auto all = read_records(records);
+        // Slots are taken in dispatch order: the rows' groups first.
+        const std::size_t row_groups = all.empty() ? 0 : all[0].groups;
+        const std::string name = std::to_string(w) + "x" + std::to_string(h);
+        report_residency(name + " rows", std::vector<GroupRecord>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(row_groups, all.size()))));
+        report_residency(name + " cols", std::vector<GroupRecord>(all.begin() + static_cast<std::ptrdiff_t>(std::min(row_groups, all.size())), all.end()));
+        glDeleteBuffers(1, &records);
+      }
       // Warm-up by time, not count: the GPU's clocks ramp up over a fraction of a second, and
       // a short warm-up on an idle GPU measured up to 1.7x slower.
       {

@@ -178,6 +178,28 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
 }
 
+// The exchange through half the shared memory (real parts, then imaginary parts) and the plain
+// complex exchange give the same transforms.
+TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const auto [w, h] : test::fast_halves_cases) {
+    for (const bool halves : {true, false}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      if (!halves) tuning.local_halves_above = 0;
+      GlFastPath probe(*env->programs, nullptr, tuning);
+      probe.prepare(w, h);
+      const Axis long_axis = w > h ? Axis::rows : Axis::cols;
+      EXPECT_EQ(probe.plan(long_axis).local_halves, halves) << probe.plan(long_axis).describe();
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        const double err = run_fast(*env, w, h, d, tuning, 11 + w + halves);
+        EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " halves " << halves;
+      }
+    }
+  }
+}
+
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
 // axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
 // an inverse L-point pass from the scratch into the image (times the chirp).

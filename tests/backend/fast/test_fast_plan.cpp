@@ -125,6 +125,35 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
             defines.end());
 }
 
+// GL's exchange through half the local memory: unsplit plans above the threshold only, with
+// half the bytes; never in OpenCL's defaults or in the display epilogues' plans.
+TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning gl = fast::gl_default_tuning();
+  bool some = false;
+  for (std::uint32_t n : {256u, 1000u, 1024u, 2048u, 2187u, 2401u, 3125u, 4000u, 4096u, 8192u}) {
+    for (Axis axis : {Axis::rows, Axis::cols}) {
+      const auto p = fast::plan_axis(axis, n, n, nvidia, gl);
+      ASSERT_TRUE(p.has_value()) << n;
+      const std::uint64_t complex_bytes = std::uint64_t{p->local_elems} * 8;
+      const bool wanted = p->pre_radix == 1 && p->radices.size() > 1 && complex_bytes > gl.local_halves_above;
+      EXPECT_EQ(p->local_halves, wanted) << p->describe();
+      EXPECT_EQ(p->local_bytes(), p->local_halves ? complex_bytes / 2 : complex_bytes) << p->describe();
+      some |= p->local_halves;
+      EXPECT_FALSE(fast::plan_axis(axis, n, n, nvidia, fast::Tuning{})->local_halves) << n;
+    }
+  }
+  EXPECT_TRUE(some) << "no plan took the halves";
+  // 4096-point rows (34816 B as complex values) do, 2048-point rows (17408 B) do not.
+  EXPECT_TRUE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->local_halves);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_halves);
+  EXPECT_FALSE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_halves);
+  EXPECT_FALSE(fast::plan_r2c_rows(8192, 4096, nvidia, gl)->local_halves);
+  const auto defines = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"LOCAL_HALVES", "1"}),
+            defines.end());
+}
+
 TEST(FastPlan, LargePrimeFactorsAreNotSupported) {
   const fast::DeviceLimits limits;
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 17, 8, limits, {}).has_value());
