@@ -18,6 +18,11 @@
 //     step in registers: y_q[n] = w_N^(n q) sum_m x[n + m M] w_P^(m q); then, for each q in
 //     turn, the M-point FFT of y_q through local memory, written to X[q + PRE_RADIX k]. One
 //     read and one write per element, but P values per element stay live in registers.
+//   SPLIT_DIT 1 (with SPLIT_GLOBAL 0 and STAGE0_FROM_PRE): decimation in time through registers:
+//     every work-item loads x[P n + q] for all q (q = 0 first), runs the M-point FFT of each q
+//     from its registers and keeps the outputs in registers, then combines
+//     X[k + m M] = sum_q w_P^(q m) (w_N^(q k) Y_q[k]) and stores. Sub-transform 0 needs only the
+//     first 1/P of the loads, so the rest arrive while it computes (DIF needs all of them first).
 //   SPLIT_GLOBAL 1: decimation in time through the buffer itself: the M-point FFT of each
 //     x[P n + q] is written back in place (times w_N^(q k)), then one radix-P pass combines them.
 //     The extra round trip stays in the group's own lines (L2-resident), and registers stay
@@ -466,6 +471,12 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
                          STAGE0_STEP % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.cl: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each work-item's own"
 #endif
+#ifndef SPLIT_DIT
+#define SPLIT_DIT 0
+#endif
+#if SPLIT_DIT && !(STAGE0_FROM_PRE && !FAST_EPILOGUE)
+#error "fast_fft.cl: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
+#endif
 // LOCAL_HALVES (exchange through half the local memory) exists in fast_fft.comp only: NVIDIA's
 // OpenCL keeps up to 228 KiB of local memory per multiprocessor, where its GL keeps about 48.
 #if defined(LOCAL_HALVES) && LOCAL_HALVES
@@ -475,7 +486,7 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 // w_this: this stage's twiddles (stage_twiddles), w_next: filled for the stage (R_NEXT, NS_NEXT)
 // (both only with PREFETCH_TWIDDLES). pre: the split's y_q values (source SRC_PRE).
 FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global const float2* restrict tw,
-                           __local float2* lm, const float2* pre,
+                           __local float2* lm, const float2* pre, float2* keep,
                       const uint R, const uint NS, const uint source, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
                       const float scale, const float2* w_this, float2* w_next, const uint R_NEXT,
@@ -538,6 +549,16 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
       const uint2 lj = split_item(b, per);
       const uint p = lj.y % NS;
       const uint base = (lj.y - p) * R + p;
+#if SPLIT_DIT
+      if (to_global) {
+        // Sub-transform q's outputs stay in registers for the combine (see the kernel).
+#pragma unroll
+        for (uint r = 0; r < MAX_RADIX; ++r)
+          if (r < R) keep[q * HOLD + k * R + r] = hold[k * R + r];
+      } else
+#else
+      (void)keep;
+#endif
       if (to_global) {
         // One branch around all R stores (not one per store).
         const uint line = first_line + lj.x;
@@ -568,7 +589,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
   if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR
+#define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR, KEEP_PTR
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
@@ -607,6 +628,28 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #define PRE_PTR pre
 #else
 #define PRE_PTR ((const float2*)0)
+#endif
+#if SPLIT_DIT
+#define KEEP_PTR keep
+#else
+#define KEEP_PTR ((float2*)0)
+#endif
+#if NUM_STAGES == 1
+#define RADIX_LAST RADIX_0
+#elif NUM_STAGES == 2
+#define RADIX_LAST RADIX_1
+#elif NUM_STAGES == 3
+#define RADIX_LAST RADIX_2
+#elif NUM_STAGES == 4
+#define RADIX_LAST RADIX_3
+#elif NUM_STAGES == 5
+#define RADIX_LAST RADIX_4
+#elif NUM_STAGES == 6
+#define RADIX_LAST RADIX_5
+#elif NUM_STAGES == 7
+#define RADIX_LAST RADIX_6
+#else
+#define RADIX_LAST RADIX_7
 #endif
 #if OUTPUT_BUFFER
 #define OUTPUT_PARAM , __global float2* restrict out
@@ -669,6 +712,94 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
         for (uint m = 0; m < PRE_RADIX; ++m) {
           const float2 x = pre[k * PRE_RADIX + m];
           data[gaddr(line, ln.y + m * M, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+        }
+      }
+    }
+  }
+#elif SPLIT_DIT
+  const uint tid = get_local_id(0);
+  const uint ptotal = LINES * M;
+  const uint pcount = (ptotal + THREADS - 1) / THREADS;
+  float2 pre[PRE_HOLD];
+  float2 keep[PRE_RADIX * HOLD];
+  // x[P i + q], sub-transform 0's elements first.
+#pragma unroll
+  for (uint q = 0; q < PRE_RADIX; ++q) {
+#pragma unroll
+    for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
+      const uint b = tid + k * THREADS;
+      if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
+        const uint2 ln = split_item(b, M);
+        pre[k * PRE_RADIX + q] = load_global(LOAD_SRC, first_line + ln.x, PRE_RADIX * ln.y + q, lines, row_pitch,
+                                             conj_sign);
+      }
+    }
+  }
+  RUN_STAGES(SRC_PRE, 0)
+  RUN_STAGES(SRC_PRE, 1)
+#if PRE_RADIX > 2
+  RUN_STAGES(SRC_PRE, 2)
+#endif
+#if PRE_RADIX > 3
+  RUN_STAGES(SRC_PRE, 3)
+#endif
+#if PRE_RADIX > 4
+  RUN_STAGES(SRC_PRE, 4)
+#endif
+#if PRE_RADIX > 5
+  RUN_STAGES(SRC_PRE, 5)
+  RUN_STAGES(SRC_PRE, 6)
+#endif
+#if PRE_RADIX > 7
+  RUN_STAGES(SRC_PRE, 7)
+#endif
+#if PRE_RADIX > 8
+  RUN_STAGES(SRC_PRE, 8)
+  RUN_STAGES(SRC_PRE, 9)
+  RUN_STAGES(SRC_PRE, 10)
+#endif
+#if PRE_RADIX > 11
+  RUN_STAGES(SRC_PRE, 11)
+  RUN_STAGES(SRC_PRE, 12)
+#endif
+  // Combine: output k of every sub-transform sits in the same work-item (the last stage's
+  // layout does not depend on q), so the radix-P step runs in registers.
+  {
+    const uint per = M / RADIX_LAST;
+    const uint total = LINES * per;
+    const uint count = (total + THREADS - 1) / THREADS;
+    const uint NS = M / RADIX_LAST;
+#pragma unroll
+    for (uint k = 0; k < HOLD; ++k) {
+      const uint b = tid + k * THREADS;
+      if (k < count) if (total % THREADS == 0 || b < total) {
+        const uint2 lj = split_item(b, per);
+        const uint p = lj.y % NS;
+        const uint base = (lj.y - p) * RADIX_LAST + p;
+        const uint line = first_line + lj.x;
+#pragma unroll
+        for (uint r = 0; r < RADIX_LAST; ++r) {
+          const uint i = base + r * NS;
+          float2 v[MAX_RADIX];
+#pragma unroll
+          for (uint q = 0; q < PRE_RADIX; ++q) v[q] = keep[q * HOLD + k * RADIX_LAST + r];
+#if TWIDDLE_POWERS
+          twiddle_by_powers(v, tw[i], PRE_RADIX);
+#else
+#pragma unroll
+          for (uint q = 1; q < PRE_RADIX; ++q) v[q] = cmul(v[q], tw[q * i]);
+#endif
+          small_dft(v, PRE_RADIX);
+          if (line < lines) {
+#pragma unroll
+            for (uint m = 0; m < PRE_RADIX; ++m) {
+#if BLUESTEIN
+              bluestein_store(data, line, i + m * M, v[m], row_pitch, conj_sign, scale BLUESTEIN_ARGS);
+#else
+              OUT_PTR[gaddr(line, i + m * M, row_pitch)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
+#endif
+            }
+          }
         }
       }
     }

@@ -275,6 +275,9 @@ vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per eleme
                               (LINES * (M / RADIX_0)) % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.comp: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each invocation's own"
 #endif
+#if defined(SPLIT_DIT) && SPLIT_DIT != 0
+#error "fast_fft.comp: SPLIT_DIT (the split decimating in time through registers) is OpenCL-only (fast_fft.cl)"
+#endif
 #if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
 #error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
 #endif

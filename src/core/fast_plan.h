@@ -70,6 +70,11 @@ struct Tuning {
   /// 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
+  /// Splits whose first stage reads the registers (AxisPlan::stage0_from_registers) decimate in
+  /// time instead of in frequency (AxisPlan::split_dit; OpenCL only): 0 never, 1 row splits,
+  /// 2 every split. H100, OpenCL: 8192-point rows (2 x 4096) 490 -> 391 us; columns lost
+  /// (8192-point 823 -> 840, 2048-point 22.4 -> 26.2, 4096-point 145.5 -> 146.5).
+  std::uint32_t split_dit = 1;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -83,6 +88,7 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
+  t.split_dit = 0;                   // fast_fft.cl only
   return t;
 }
 
@@ -104,6 +110,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "local_bytes_cap") t.local_bytes_cap = value;
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
     if (name == "local_halves_above") t.local_halves_above = static_cast<std::uint32_t>(value);
+    if (name == "split_dit") t.split_dit = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
     if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
@@ -133,6 +140,11 @@ struct AxisPlan {
   /// only; Tuning::local_halves_above): half the local memory, four barriers per exchange
   /// instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
+  /// The split through registers decimates in time (SPLIT_DIT, OpenCL only): each work-item
+  /// loads x[P n + q], runs sub-transform q from its registers and keeps its outputs there, then
+  /// combines them with one radix-P step and stores. Sub-transform 0 needs a 1/P of the loads,
+  /// so the others arrive while it runs. Only with stage0_from_registers, no epilogue.
+  bool split_dit = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -157,6 +169,7 @@ struct AxisPlan {
         {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
+        {"SPLIT_DIT", split_dit ? "1" : "0"},
         {"LINES", std::to_string(lines_per_group)},
         {"THREADS", std::to_string(threads)},
         {"LINE_STRIDE", std::to_string(line_stride)},
@@ -174,7 +187,10 @@ struct AxisPlan {
     std::ostringstream s;
     s << to_string(axis) << " n=" << n << ": " << lines_per_group << " lines/group, ";
     if (pre_radix > 1)
-      s << (split_global ? "split (buffer) " : stage0_from_registers ? "split (registers, stage 0 from them) " : "split (registers) ")
+      s << (split_global            ? "split (buffer) "
+            : split_dit             ? "split (registers, in time) "
+            : stage0_from_registers ? "split (registers, stage 0 from them) "
+                                    : "split (registers) ")
         << pre_radix << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
@@ -293,6 +309,7 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
         const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
         plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
       }
+      plan.split_dit = plan.stage0_from_registers && (tuning.split_dit == 2 || (tuning.split_dit == 1 && axis == Axis::rows));
       plan.local_halves = tuning.local_halves_above != 0 && p == 1 && plan.radices.size() > 1 &&
                           plan.local_bytes() > tuning.local_halves_above;
       return plan;
@@ -316,6 +333,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
                                                  Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
   tuning.local_halves_above = 0;  // the display epilogue reads the last stage's outputs in local memory
+  tuning.split_dit = 0;
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -330,6 +348,7 @@ inline std::optional<AxisPlan> plan_r2c_rows(std::size_t width, std::size_t heig
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
   const auto m = static_cast<std::uint32_t>(width / 2);
   tuning.local_halves_above = 0;  // the R2C epilogue reads the last stage's outputs in local memory
+  tuning.split_dit = 0;
   for (;; tuning.row_elements /= 2) {
     auto plan = plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits, tuning);
     if (plan && plan->pre_radix == 1 && !plan->radices.empty()) return plan;

@@ -154,6 +154,36 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
             defines.end());
 }
 
+// OpenCL's split in time: row splits by default, every split with 2, only where the first
+// stage reads the registers; never in GL's defaults or the display epilogues' plans.
+TEST(FastPlan, SplitInTimeFollowsItsRules) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  for (const std::uint32_t mode : {0u, 1u, 2u}) {
+    fast::Tuning tuning;
+    tuning.split_dit = mode;
+    for (std::uint32_t n : {1024u, 2048u, 4000u, 4096u, 8192u}) {
+      for (Axis axis : {Axis::rows, Axis::cols}) {
+        const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
+        ASSERT_TRUE(p.has_value()) << n;
+        const bool wanted = p->stage0_from_registers && (mode == 2 || (mode == 1 && axis == Axis::rows));
+        EXPECT_EQ(p->split_dit, wanted) << mode << ' ' << p->describe();
+        EXPECT_FALSE(fast::plan_axis(axis, n, n, nvidia, fast::gl_default_tuning())->split_dit) << n;
+      }
+    }
+  }
+  const auto rows = fast::plan_axis(Axis::rows, 8192, 8192, nvidia, fast::Tuning{});
+  EXPECT_TRUE(rows->split_dit) << rows->describe();  // 2 x 4096, the first stage from the registers
+  const auto defines = rows->defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SPLIT_DIT", "1"}),
+            defines.end());
+  EXPECT_FALSE(fast::plan_axis(Axis::cols, 8192, 8192, nvidia, fast::Tuning{})->split_dit);
+  // A display row split that could go in time (first stage from the registers) does not: the
+  // display epilogue follows the split in frequency.
+  const auto display = fast::plan_display_rows(16384, 64, nvidia, fast::Tuning{});
+  EXPECT_TRUE(display->stage0_from_registers) << display->describe();
+  EXPECT_FALSE(display->split_dit) << display->describe();
+}
+
 TEST(FastPlan, LargePrimeFactorsAreNotSupported) {
   const fast::DeviceLimits limits;
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 17, 8, limits, {}).has_value());
