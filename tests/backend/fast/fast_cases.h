@@ -103,8 +103,9 @@ inline constexpr FastScheduleCase fast_split_in_time_cases[] = {{2048, 6, true},
 
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and
-/// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split).
-inline constexpr FastSize fast_halves_cases[] = {{3000, 4}, {2, 1800}};
+/// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split),
+/// and 1800-point columns of 4 lines, which fit only by their halves (61 KiB as complex values).
+inline constexpr FastSize fast_halves_cases[] = {{3000, 4}, {2, 1800}, {4, 1800}};
 
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
 /// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the

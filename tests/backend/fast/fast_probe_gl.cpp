@@ -174,10 +174,10 @@ void report_residency(const std::string& what, const std::vector<GroupRecord>& r
     return;
   }
   std::sort(concurrency.begin(), concurrency.end());
-  std::printf("residency %s: %zu groups on %zu SMs (%.1f each); most at once per SM: min %.0f median %.0f max %.0f; "
-              "group length median %.0f cycles; SM busy median %.0f cycles\n",
-              what.c_str(), records.size(), concurrency.size(), median(groups_per_sm), concurrency.front(),
-              median(concurrency), concurrency.back(), median(lengths), median(spans));
+  std::printf("residency %s: %zu groups on %zu SMs (ids up to %zu; %.1f each); most at once per SM: min %.0f median "
+              "%.0f max %.0f; group length median %.0f cycles; SM busy median %.0f cycles\n",
+              what.c_str(), records.size(), concurrency.size(), per_sm.size() - 1, median(groups_per_sm),
+              concurrency.front(), median(concurrency), concurrency.back(), median(lengths), median(spans));
 }
 
 // Synthetic groups that hold `shared_bytes` of shared memory and spin ~20k cycles: how many GL

@@ -192,6 +192,8 @@ TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
       probe.prepare(w, h);
       const Axis long_axis = w > h ? Axis::rows : Axis::cols;
       EXPECT_EQ(probe.plan(long_axis).local_halves, halves) << probe.plan(long_axis).describe();
+      if (halves && w == 4)  // four columns that fit only by their halves
+        EXPECT_EQ(probe.plan(Axis::cols).lines_per_group, 4u) << probe.plan(Axis::cols).describe();
       for (const Direction d : {Direction::forward, Direction::inverse}) {
         const double err = run_fast(*env, w, h, d, tuning, 11 + w + halves);
         EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " halves " << halves;

@@ -87,9 +87,11 @@ TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
   ASSERT_TRUE(cl_2401.has_value());
   EXPECT_EQ(cl_2401->lines_per_group, 2u) << cl_2401->describe();
   EXPECT_EQ(cl_2401->pre_radix, 1u) << cl_2401->describe();
+  // GL takes no split by 3 in the first round either: 4 lines unsplit, which fit by their
+  // halves (LocalHalvesOnlyForLargeUnsplitPlans).
   const auto gl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::gl_default_tuning());
   ASSERT_TRUE(gl_2187.has_value());
-  EXPECT_EQ(gl_2187->lines_per_group, 2u) << gl_2187->describe();
+  EXPECT_EQ(gl_2187->lines_per_group, 4u) << gl_2187->describe();
   EXPECT_EQ(gl_2187->pre_radix, 1u) << gl_2187->describe();
 }
 
@@ -137,6 +139,8 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
       ASSERT_TRUE(p.has_value()) << n;
       const std::uint64_t complex_bytes = std::uint64_t{p->local_elems} * 8;
       const bool wanted = p->pre_radix == 1 && p->radices.size() > 1 && complex_bytes > gl.local_halves_above;
+      if (p->local_halves && complex_bytes > nvidia.local_bytes)  // fits only by its halves
+        EXPECT_TRUE(axis == Axis::cols && p->lines_per_group == 4) << p->describe();
       EXPECT_EQ(p->local_halves, wanted) << p->describe();
       EXPECT_EQ(p->local_bytes(), p->local_halves ? complex_bytes / 2 : complex_bytes) << p->describe();
       some |= p->local_halves;
@@ -147,6 +151,10 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
   // 4096-point rows (34816 B as complex values) do, 2048-point rows (17408 B) do not.
   EXPECT_TRUE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_halves);
+  // 2187-point columns: 4 lines unsplit in halves (74 KiB as complex values), not 2.
+  const auto cols_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, gl);
+  EXPECT_TRUE(cols_2187->local_halves && cols_2187->lines_per_group == 4 && cols_2187->pre_radix == 1)
+      << cols_2187->describe();
   EXPECT_FALSE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_r2c_rows(8192, 4096, nvidia, gl)->local_halves);
   const auto defines = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->defines();
