@@ -275,8 +275,34 @@ vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per eleme
                               (LINES * (M / RADIX_0)) % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.comp: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each invocation's own"
 #endif
-#if defined(SPLIT_DIT) && SPLIT_DIT != 0
-#error "fast_fft.comp: SPLIT_DIT (the split decimating in time through registers) is OpenCL-only (fast_fft.cl)"
+// SPLIT_DIT 1 (the host's AxisPlan::split_dit): the split decimates in time through registers
+// (as in fast_fft.cl): each invocation loads x[P n + q] for every q, runs sub-transform q from
+// g_pre, keeps its outputs in g_keep, and ends with the radix-P combine and the stores.
+#ifndef SPLIT_DIT
+#define SPLIT_DIT 0
+#endif
+#if SPLIT_DIT != 0 && (STAGE0_FROM_PRE == 0 || FAST_EPILOGUE != 0)
+#error "fast_fft.comp: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
+#endif
+#if NUM_STAGES == 1
+#define RADIX_LAST RADIX_0
+#elif NUM_STAGES == 2
+#define RADIX_LAST RADIX_1
+#elif NUM_STAGES == 3
+#define RADIX_LAST RADIX_2
+#elif NUM_STAGES == 4
+#define RADIX_LAST RADIX_3
+#elif NUM_STAGES == 5
+#define RADIX_LAST RADIX_4
+#elif NUM_STAGES == 6
+#define RADIX_LAST RADIX_5
+#elif NUM_STAGES == 7
+#define RADIX_LAST RADIX_6
+#else
+#define RADIX_LAST RADIX_7
+#endif
+#if SPLIT_DIT != 0
+vec2 g_keep[PRE_RADIX * HOLD];  // sub-transform q's outputs at q * HOLD + the last stage's slot
 #endif
 #if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
 #error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
@@ -542,6 +568,84 @@ void main() {
         for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
           vec2 x = pre[k * uint(PRE_RADIX) + m];
           data[gaddr(line, ln.y + m * uint(M))] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+        }
+      }
+    }
+  }
+#elif SPLIT_DIT
+  const uint ptotal = uint(LINES) * uint(M);
+  const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
+  // x[P i + q], sub-transform 0's elements first.
+  for (uint q = 0u; q < uint(PRE_RADIX); ++q) {
+    for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
+      uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+      if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
+        uvec2 ln = split_item(b, uint(M));
+        g_pre[k * uint(PRE_RADIX) + q] = load_global(g_first_line + ln.x, uint(PRE_RADIX) * ln.y + q);
+      }
+    }
+  }
+  run_stages(0u);
+  run_stages(1u);
+#if PRE_RADIX > 2
+  run_stages(2u);
+#endif
+#if PRE_RADIX > 3
+  run_stages(3u);
+#endif
+#if PRE_RADIX > 4
+  run_stages(4u);
+#endif
+#if PRE_RADIX > 5
+  run_stages(5u);
+  run_stages(6u);
+#endif
+#if PRE_RADIX > 7
+  run_stages(7u);
+#endif
+#if PRE_RADIX > 8
+  run_stages(8u);
+  run_stages(9u);
+  run_stages(10u);
+#endif
+#if PRE_RADIX > 11
+  run_stages(11u);
+  run_stages(12u);
+#endif
+  // Combine: output k of every sub-transform sits in the same invocation (the last stage's
+  // layout does not depend on q), so the radix-P step runs in registers.
+  {
+    const uint RL = uint(RADIX_LAST);
+    const uint per = uint(M) / RL;
+    const uint total = uint(LINES) * per;
+    const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
+    const uint NS = uint(M) / RL;
+    for (uint k = 0u; k < count; ++k) {
+      uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+      if (total % uint(THREADS) == 0u || b < total) {
+        uvec2 lj = split_item(b, per);
+        uint p = lj.y % NS;
+        uint base = (lj.y - p) * RL + p;
+        uint line = g_first_line + lj.x;
+        for (uint r = 0u; r < RL; ++r) {
+          uint i = base + r * NS;
+          vec2 v[MAX_RADIX];
+          for (uint q = 0u; q < uint(PRE_RADIX); ++q) v[q] = g_keep[q * uint(HOLD) + k * RL + r];
+#if TWIDDLE_POWERS
+          twiddle_by_powers(v, tw[i], uint(PRE_RADIX));
+#else
+          for (uint q = 1u; q < uint(PRE_RADIX); ++q) v[q] = cmul_fast(v[q], tw[q * i]);
+#endif
+          small_dft(v, uint(PRE_RADIX));
+          if (line < u_lines) {
+            for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
+#if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
+              bluestein_store(line, i + m * uint(M), v[m]);
+#else
+              OUT_DATA[gaddr(line, i + m * uint(M))] = vec2(v[m].x, u_conj_sign * v[m].y) * u_scale;
+#endif
+            }
+          }
         }
       }
     }

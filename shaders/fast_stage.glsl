@@ -120,6 +120,12 @@ void STAGE_FN(uint q) {
       uvec2 lj = split_item(b, per);
       uint p = lj.y % NS;
       uint base = (lj.y - p) * R + p;
+#if SPLIT_DIT
+      if (to_global) {
+        // Sub-transform q's outputs stay in registers for the combine (fast_fft.comp).
+        for (uint r = 0u; r < R; ++r) g_keep[q * uint(HOLD) + k * R + r] = hold[k * R + r];
+      } else
+#endif
       if (to_global) {
         // One branch around all R stores (not one per store).
         uint line = g_first_line + lj.x;

@@ -71,7 +71,7 @@ struct Tuning {
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
   /// Splits whose first stage reads the registers (AxisPlan::stage0_from_registers) decimate in
-  /// time instead of in frequency (AxisPlan::split_dit; OpenCL only): 0 never, 1 row splits,
+  /// time instead of in frequency (AxisPlan::split_dit): 0 never, 1 row splits,
   /// 2 every split. H100, OpenCL: 8192-point rows (2 x 4096) 490 -> 391 us; columns lost
   /// (8192-point 823 -> 840, 2048-point 22.4 -> 26.2, 4096-point 145.5 -> 146.5).
   std::uint32_t split_dit = 1;
@@ -88,7 +88,7 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
-  t.split_dit = 0;                   // fast_fft.cl only
+  t.split_dit = 0;
   return t;
 }
 
@@ -140,7 +140,7 @@ struct AxisPlan {
   /// only; Tuning::local_halves_above): half the local memory, four barriers per exchange
   /// instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
-  /// The split through registers decimates in time (SPLIT_DIT, OpenCL only): each work-item
+  /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers and keeps its outputs there, then
   /// combines them with one radix-P step and stores. Sub-transform 0 needs a 1/P of the loads,
   /// so the others arrive while it runs. Only with stage0_from_registers, no epilogue.

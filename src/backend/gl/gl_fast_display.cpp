@@ -63,7 +63,6 @@ RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
 GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
     : programs_(programs), timers_(timers), tuning_(tuning) {
   tuning_.split_global = 0;  // the display epilogue follows the split through registers only
-  tuning_.split_dit = 0;      // fast_fft.comp splits in frequency only
   // The display epilogue's range needs 8 bytes of shared memory beside the lines.
   limits_ = fast_limits();
   limits_.local_bytes = limits_.local_bytes > 16 ? limits_.local_bytes - 16 : 0;

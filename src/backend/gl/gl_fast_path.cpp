@@ -38,9 +38,7 @@ fast::DeviceLimits fast_limits() {
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
-    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()), max_block_(max_storage_block()) {
-  tuning_.split_dit = 0;  // fast_fft.comp splits in frequency only (SPLIT_DIT is fast_fft.cl's)
-}
+    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()), max_block_(max_storage_block()) {}
 
 GlFastPath::~GlFastPath() { release_tables(); }
 

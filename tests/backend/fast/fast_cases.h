@@ -97,9 +97,9 @@ inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, eve
 
 /// OpenCL's split in time (Tuning::split_dit) against the split in frequency: under the split
 /// cap, 2048 x 6 splits its rows and 960 x 512 its columns with the first stage from the
-/// registers (radix 8 at most), and 509 x 6 its Bluestein rows (509 padded to 1024 points, split
-/// 4 x 256, the chirp and filter in the split's loads and stores).
-inline constexpr FastScheduleCase fast_split_in_time_cases[] = {{2048, 6, true}, {960, 512, true}, {509, 6, true}};
+/// registers (radix 8 at most), and 2 x 509 its Bluestein columns (509 padded to 1024 points,
+/// 2 columns split 8 x 128, the chirp and filter in the split's loads and stores).
+inline constexpr FastScheduleCase fast_split_in_time_cases[] = {{2048, 6, true}, {960, 512, true}, {2, 509, true}};
 
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and

@@ -178,6 +178,38 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
 }
 
+// The split decimating in time through registers (SPLIT_DIT) against the split in frequency,
+// on rows, on columns and on a Bluestein axis's padded lines (test::fast_split_in_time_cases).
+TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool rows_in_time = false, cols_in_time = false, bluestein_in_time = false;
+  for (const auto& [w, h, split_cap] : test::fast_split_in_time_cases) {
+    for (const std::uint32_t in_time : {0u, 2u}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+      if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
+      tuning.split_dit = in_time;
+      GlFastPath probe(*env->programs, nullptr, tuning);
+      probe.prepare(w, h);
+      for (const Axis axis : {Axis::rows, Axis::cols}) {
+        const fast::AxisPlan& plan = probe.plan(axis);
+        EXPECT_EQ(plan.split_dit, in_time != 0 && plan.stage0_from_registers) << plan.describe();
+        (axis == Axis::rows ? rows_in_time : cols_in_time) |= plan.split_dit;
+        bluestein_in_time |= plan.split_dit && probe.route(axis).bluestein();
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        const double err = run_fast(*env, w, h, d, tuning, 17 + w + in_time);
+        EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " in time " << in_time;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_in_time) << "no case split rows in time";
+  EXPECT_TRUE(cols_in_time) << "no case split columns in time";
+  EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+}
+
 // The exchange through half the shared memory (real parts, then imaginary parts) and the plain
 // complex exchange give the same transforms.
 TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
