@@ -72,8 +72,9 @@ struct Tuning {
   std::uint32_t local_halves_above = 0;
   /// Splits whose first stage reads the registers (AxisPlan::stage0_from_registers) decimate in
   /// time instead of in frequency (AxisPlan::split_dit): 0 never, 1 row splits,
-  /// 2 every split. H100, OpenCL: 8192-point rows (2 x 4096) 490 -> 391 us; columns lost
-  /// (8192-point 823 -> 840, 2048-point 22.4 -> 26.2, 4096-point 145.5 -> 146.5).
+  /// 2 every split. H100: 8192-point rows (2 x 4096) 490 -> 391 us on OpenCL, 556 -> 483 on GL;
+  /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
+  /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 1;
 };
 
@@ -88,7 +89,6 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
-  t.split_dit = 0;
   return t;
 }
 

@@ -95,7 +95,7 @@ struct FastScheduleCase {
 inline constexpr FastScheduleCase fast_schedule_cases[] = {{2048, 6, true}, {960, 512, true}, {96, 100, false}};
 inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, every plan (default: split plans)
 
-/// OpenCL's split in time (Tuning::split_dit) against the split in frequency: under the split
+/// The split in time (Tuning::split_dit) against the split in frequency: under the split
 /// cap, 2048 x 6 splits its rows and 960 x 512 its columns with the first stage from the
 /// registers (radix 8 at most), and 2 x 509 its Bluestein columns (509 padded to 1024 points,
 /// 2 columns split 8 x 128, the chirp and filter in the split's loads and stores).
