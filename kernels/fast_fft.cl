@@ -437,6 +437,8 @@ FAST_INLINE void bluestein_store(__global float2* data, const uint line, const u
 // writes go to local memory, or to global element q + PRE_RADIX i (last stage).
 // Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS).
 FAST_INLINE uint stage_twiddle_index(const uint j, const uint R, const uint NS) { return (j % NS) * (N / (NS * R)); }
+// Where output 0 of butterfly j of the stage (R, NS) goes; output r goes r NS further.
+FAST_INLINE uint stage_output_base(const uint j, const uint R, const uint NS) { return (j - j % NS) * R + j % NS; }
 
 // w_(NS R)^(j % NS) of each of this work-item's butterflies j of the stage (R, NS), into w[k]
 // (nothing for the first stage, NS 1, or an unused one, R 1).
@@ -547,8 +549,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
     const uint b = tid + k * THREADS;
     if (k < count) if (total % THREADS == 0 || b < total) {
       const uint2 lj = split_item(b, per);
-      const uint p = lj.y % NS;
-      const uint base = (lj.y - p) * R + p;
+      const uint base = stage_output_base(lj.y, R, NS);
 #if SPLIT_DIT
       if (to_global) {
         // Sub-transform q's outputs stay in registers for the combine (see the kernel).
@@ -774,8 +775,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       const uint b = tid + k * THREADS;
       if (k < count) if (total % THREADS == 0 || b < total) {
         const uint2 lj = split_item(b, per);
-        const uint p = lj.y % NS;
-        const uint base = (lj.y - p) * RADIX_LAST + p;
+        const uint base = stage_output_base(lj.y, RADIX_LAST, NS);
         const uint line = first_line + lj.x;
 #pragma unroll
         for (uint r = 0; r < RADIX_LAST; ++r) {

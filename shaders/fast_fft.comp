@@ -253,6 +253,8 @@ void sync_shared() {
 // Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS). A macro, so
 // the stage's literal R and NS fold into it (see the stage functions below).
 #define STAGE_TWIDDLE_INDEX(j, R, NS) (((j) % (NS)) * (uint(N) / ((NS) * (R))))
+// Where output 0 of butterfly j of the stage (R, NS) goes; output r goes r NS further.
+#define STAGE_OUTPUT_BASE(j, R, NS) (((j) - (j) % (NS)) * (R) + (j) % (NS))
 
 // Stage twiddles (PREFETCH_TWIDDLES): stage s reads g_tw_a (odd s) or g_tw_b (even s) and fills
 // the other for stage s + 1.
@@ -624,8 +626,7 @@ void main() {
       uint b = gl_LocalInvocationID.x + k * uint(THREADS);
       if (total % uint(THREADS) == 0u || b < total) {
         uvec2 lj = split_item(b, per);
-        uint p = lj.y % NS;
-        uint base = (lj.y - p) * RL + p;
+        uint base = STAGE_OUTPUT_BASE(lj.y, RL, NS);
         uint line = g_first_line + lj.x;
         for (uint r = 0u; r < RL; ++r) {
           uint i = base + r * NS;

@@ -95,8 +95,7 @@ void STAGE_FN(uint q) {
         uint b = tid + k * uint(THREADS);
         if (total % uint(THREADS) == 0u || b < total) {
           uvec2 lj = split_item(b, per);
-          uint p = lj.y % NS;
-          uint base = (lj.y - p) * R + p;
+          uint base = STAGE_OUTPUT_BASE(lj.y, R, NS);
           for (uint r = 0u; r < R; ++r) lm_half[lidx(lj.x, base + r * NS)] = hold[k * R + r][part];
         }
       }
@@ -118,8 +117,7 @@ void STAGE_FN(uint q) {
     uint b = tid + k * uint(THREADS);
     if (total % uint(THREADS) == 0u || b < total) {
       uvec2 lj = split_item(b, per);
-      uint p = lj.y % NS;
-      uint base = (lj.y - p) * R + p;
+      uint base = STAGE_OUTPUT_BASE(lj.y, R, NS);
 #if SPLIT_DIT
       if (to_global) {
         // Sub-transform q's outputs stay in registers for the combine (fast_fft.comp).
