@@ -717,11 +717,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       }
     }
   }
-#elif SPLIT_DIT
+#else
   const uint tid = get_local_id(0);
   const uint ptotal = LINES * M;
   const uint pcount = (ptotal + THREADS - 1) / THREADS;
   float2 pre[PRE_HOLD];
+#if SPLIT_DIT
   float2 keep[PRE_RADIX * HOLD];
   // x[P i + q], sub-transform 0's elements first.
 #pragma unroll
@@ -736,79 +737,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       }
     }
   }
-  RUN_STAGES(SRC_PRE, 0)
-  RUN_STAGES(SRC_PRE, 1)
-#if PRE_RADIX > 2
-  RUN_STAGES(SRC_PRE, 2)
-#endif
-#if PRE_RADIX > 3
-  RUN_STAGES(SRC_PRE, 3)
-#endif
-#if PRE_RADIX > 4
-  RUN_STAGES(SRC_PRE, 4)
-#endif
-#if PRE_RADIX > 5
-  RUN_STAGES(SRC_PRE, 5)
-  RUN_STAGES(SRC_PRE, 6)
-#endif
-#if PRE_RADIX > 7
-  RUN_STAGES(SRC_PRE, 7)
-#endif
-#if PRE_RADIX > 8
-  RUN_STAGES(SRC_PRE, 8)
-  RUN_STAGES(SRC_PRE, 9)
-  RUN_STAGES(SRC_PRE, 10)
-#endif
-#if PRE_RADIX > 11
-  RUN_STAGES(SRC_PRE, 11)
-  RUN_STAGES(SRC_PRE, 12)
-#endif
-  // Combine: output k of every sub-transform sits in the same work-item (the last stage's
-  // layout does not depend on q), so the radix-P step runs in registers.
-  {
-    const uint per = M / RADIX_LAST;
-    const uint total = LINES * per;
-    const uint count = (total + THREADS - 1) / THREADS;
-    const uint NS = M / RADIX_LAST;
-#pragma unroll
-    for (uint k = 0; k < HOLD; ++k) {
-      const uint b = tid + k * THREADS;
-      if (k < count) if (total % THREADS == 0 || b < total) {
-        const uint2 lj = split_item(b, per);
-        const uint base = stage_output_base(lj.y, RADIX_LAST, NS);
-        const uint line = first_line + lj.x;
-#pragma unroll
-        for (uint r = 0; r < RADIX_LAST; ++r) {
-          const uint i = base + r * NS;
-          float2 v[MAX_RADIX];
-#pragma unroll
-          for (uint q = 0; q < PRE_RADIX; ++q) v[q] = keep[q * HOLD + k * RADIX_LAST + r];
-#if TWIDDLE_POWERS
-          twiddle_by_powers(v, tw[i], PRE_RADIX);
 #else
-#pragma unroll
-          for (uint q = 1; q < PRE_RADIX; ++q) v[q] = cmul(v[q], tw[q * i]);
-#endif
-          small_dft(v, PRE_RADIX);
-          if (line < lines) {
-#pragma unroll
-            for (uint m = 0; m < PRE_RADIX; ++m) {
-#if BLUESTEIN
-              bluestein_store(data, line, i + m * M, v[m], row_pitch, conj_sign, scale BLUESTEIN_ARGS);
-#else
-              OUT_PTR[gaddr(line, i + m * M, row_pitch)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
-#endif
-            }
-          }
-        }
-      }
-    }
-  }
-#else
-  const uint tid = get_local_id(0);
-  const uint ptotal = LINES * M;
-  const uint pcount = (ptotal + THREADS - 1) / THREADS;
-  float2 pre[PRE_HOLD];
 #pragma unroll
   for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
     const uint b = tid + k * THREADS;
@@ -829,6 +758,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       for (uint qq = 0; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = v[qq];
     }
   }
+#endif
   // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for
   // compilers to unroll, and pre[] must only see constant indices to stay in registers.
 #if STAGE0_FROM_PRE
@@ -877,6 +807,48 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #if PRE_RADIX > 11
   SUB_TRANSFORM(11)
   SUB_TRANSFORM(12)
+#endif
+#if SPLIT_DIT
+  // Combine: output k of every sub-transform sits in the same work-item (the last stage's
+  // layout does not depend on q), so the radix-P step runs in registers.
+  {
+    const uint per = M / RADIX_LAST;  // also the last stage's span
+    const uint total = LINES * per;
+    const uint count = (total + THREADS - 1) / THREADS;
+#pragma unroll
+    for (uint k = 0; k < HOLD; ++k) {
+      const uint b = tid + k * THREADS;
+      if (k < count) if (total % THREADS == 0 || b < total) {
+        const uint2 lj = split_item(b, per);
+        const uint base = stage_output_base(lj.y, RADIX_LAST, per);
+        const uint line = first_line + lj.x;
+#pragma unroll
+        for (uint r = 0; r < RADIX_LAST; ++r) {
+          const uint i = base + r * per;
+          float2 v[MAX_RADIX];
+#pragma unroll
+          for (uint q = 0; q < PRE_RADIX; ++q) v[q] = keep[q * HOLD + k * RADIX_LAST + r];
+#if TWIDDLE_POWERS
+          twiddle_by_powers(v, tw[i], PRE_RADIX);
+#else
+#pragma unroll
+          for (uint q = 1; q < PRE_RADIX; ++q) v[q] = cmul(v[q], tw[q * i]);
+#endif
+          small_dft(v, PRE_RADIX);
+          if (line < lines) {
+#pragma unroll
+            for (uint m = 0; m < PRE_RADIX; ++m) {
+#if BLUESTEIN
+              bluestein_store(data, line, i + m * M, v[m], row_pitch, conj_sign, scale BLUESTEIN_ARGS);
+#else
+              OUT_PTR[gaddr(line, i + m * M, row_pitch)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
+#endif
+            }
+          }
+        }
+      }
+    }
+  }
 #endif
 #endif
   EPILOGUE_END

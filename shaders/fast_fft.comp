@@ -574,9 +574,10 @@ void main() {
       }
     }
   }
-#elif SPLIT_DIT
+#else
   const uint ptotal = uint(LINES) * uint(M);
   const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
+#if SPLIT_DIT
   // x[P i + q], sub-transform 0's elements first.
   for (uint q = 0u; q < uint(PRE_RADIX); ++q) {
     for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
@@ -587,73 +588,7 @@ void main() {
       }
     }
   }
-  run_stages(0u);
-  run_stages(1u);
-#if PRE_RADIX > 2
-  run_stages(2u);
-#endif
-#if PRE_RADIX > 3
-  run_stages(3u);
-#endif
-#if PRE_RADIX > 4
-  run_stages(4u);
-#endif
-#if PRE_RADIX > 5
-  run_stages(5u);
-  run_stages(6u);
-#endif
-#if PRE_RADIX > 7
-  run_stages(7u);
-#endif
-#if PRE_RADIX > 8
-  run_stages(8u);
-  run_stages(9u);
-  run_stages(10u);
-#endif
-#if PRE_RADIX > 11
-  run_stages(11u);
-  run_stages(12u);
-#endif
-  // Combine: output k of every sub-transform sits in the same invocation (the last stage's
-  // layout does not depend on q), so the radix-P step runs in registers.
-  {
-    const uint RL = uint(RADIX_LAST);
-    const uint per = uint(M) / RL;
-    const uint total = uint(LINES) * per;
-    const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
-    const uint NS = uint(M) / RL;
-    for (uint k = 0u; k < count; ++k) {
-      uint b = gl_LocalInvocationID.x + k * uint(THREADS);
-      if (total % uint(THREADS) == 0u || b < total) {
-        uvec2 lj = split_item(b, per);
-        uint base = STAGE_OUTPUT_BASE(lj.y, RL, NS);
-        uint line = g_first_line + lj.x;
-        for (uint r = 0u; r < RL; ++r) {
-          uint i = base + r * NS;
-          vec2 v[MAX_RADIX];
-          for (uint q = 0u; q < uint(PRE_RADIX); ++q) v[q] = g_keep[q * uint(HOLD) + k * RL + r];
-#if TWIDDLE_POWERS
-          twiddle_by_powers(v, tw[i], uint(PRE_RADIX));
 #else
-          for (uint q = 1u; q < uint(PRE_RADIX); ++q) v[q] = cmul_fast(v[q], tw[q * i]);
-#endif
-          small_dft(v, uint(PRE_RADIX));
-          if (line < u_lines) {
-            for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
-#if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
-              bluestein_store(line, i + m * uint(M), v[m]);
-#else
-              OUT_DATA[gaddr(line, i + m * uint(M))] = vec2(v[m].x, u_conj_sign * v[m].y) * u_scale;
-#endif
-            }
-          }
-        }
-      }
-    }
-  }
-#else
-  const uint ptotal = uint(LINES) * uint(M);
-  const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
   for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
     uint b = gl_LocalInvocationID.x + k * uint(THREADS);
     if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
@@ -669,6 +604,7 @@ void main() {
       for (uint qq = 0u; qq < uint(PRE_RADIX); ++qq) g_pre[k * uint(PRE_RADIX) + qq] = v[qq];
     }
   }
+#endif
   sub_transform(0u);
   sub_transform(1u);
 #if PRE_RADIX > 2
@@ -695,6 +631,44 @@ void main() {
 #if PRE_RADIX > 11
   sub_transform(11u);
   sub_transform(12u);
+#endif
+#if SPLIT_DIT
+  // Combine: output k of every sub-transform sits in the same invocation (the last stage's
+  // layout does not depend on q), so the radix-P step runs in registers.
+  {
+    const uint RL = uint(RADIX_LAST);
+    const uint per = uint(M) / RL;  // also the last stage's span
+    const uint total = uint(LINES) * per;
+    const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
+    for (uint k = 0u; k < count; ++k) {
+      uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+      if (total % uint(THREADS) == 0u || b < total) {
+        uvec2 lj = split_item(b, per);
+        uint base = STAGE_OUTPUT_BASE(lj.y, RL, per);
+        uint line = g_first_line + lj.x;
+        for (uint r = 0u; r < RL; ++r) {
+          uint i = base + r * per;
+          vec2 v[MAX_RADIX];
+          for (uint q = 0u; q < uint(PRE_RADIX); ++q) v[q] = g_keep[q * uint(HOLD) + k * RL + r];
+#if TWIDDLE_POWERS
+          twiddle_by_powers(v, tw[i], uint(PRE_RADIX));
+#else
+          for (uint q = 1u; q < uint(PRE_RADIX); ++q) v[q] = cmul_fast(v[q], tw[q * i]);
+#endif
+          small_dft(v, uint(PRE_RADIX));
+          if (line < u_lines) {
+            for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
+#if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
+              bluestein_store(line, i + m * uint(M), v[m]);
+#else
+              OUT_DATA[gaddr(line, i + m * uint(M))] = vec2(v[m].x, u_conj_sign * v[m].y) * u_scale;
+#endif
+            }
+          }
+        }
+      }
+    }
+  }
 #endif
 #endif
   EPILOGUE_END();
