@@ -37,7 +37,8 @@
 //   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13 or 16; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
-//   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below.
+//   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
+//   LIVE_BLOCKS (their splits hold only the live part of a padded line, see below).
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -479,11 +480,52 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #if SPLIT_DIT && !(STAGE0_FROM_PRE && !FAST_EPILOGUE)
 #error "fast_fft.cl: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
 #endif
+// LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
+// LIVE_BLOCKS blocks of M points of a padded line are live. Pass 1's inputs past n are zero, so
+// it holds x[j + b M] for b < LIVE_BLOCKS (not all PRE_RADIX y_q) and forms
+// y_q[j] = w_N^(q j) sum_b x[j + b M] w_P^(q b) when sub-transform q reads it (split_value).
+// Pass 2 stores only bins k < n, so it decimates in time without holding its inputs:
+// sub-transform q reads x[P i + q] from the scratch itself, and its outputs Y_q[i] are added,
+// times w_N^(q k), to the accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the
+// work-item owns (SPLIT_ACCUMULATE: X[k] = sum_q w_N^(q k) Y_q[k mod M]); they are stored after
+// the last sub-transform. Registers per element: LIVE_BLOCKS instead of PRE_RADIX.
+#ifndef LIVE_BLOCKS
+#define LIVE_BLOCKS 0
+#endif
+#if LIVE_BLOCKS && !(BLUESTEIN && PRE_RADIX > 1 && !SPLIT_GLOBAL && !SPLIT_DIT && LIVE_BLOCKS < PRE_RADIX)
+#error "fast_fft.cl: LIVE_BLOCKS needs a Bluestein pass split through registers in frequency"
+#endif
+#define SPLIT_ACCUMULATE (BLUESTEIN_OUT && LIVE_BLOCKS)
+#if SPLIT_ACCUMULATE
+// Pass 2 reads the scratch in every sub-transform: the plan's first stage from the registers is
+// pass 1's.
+#undef STAGE0_FROM_PRE
+#define STAGE0_FROM_PRE 0
+#endif
+// Values the split holds per element: y_q for every q, or the live inputs.
+#define PRE_PER (LIVE_BLOCKS ? LIVE_BLOCKS : PRE_RADIX)
 // LOCAL_HALVES (exchange through half the local memory) exists in fast_fft.comp only: NVIDIA's
 // OpenCL keeps up to 228 KiB of local memory per multiprocessor, where its GL keeps about 48.
 #if defined(LOCAL_HALVES) && LOCAL_HALVES
 #error "fast_fft.cl: LOCAL_HALVES is a GLSL-only option (fast_fft.comp)"
 #endif
+
+// y_q of element k of this work-item's split (elements THREADS apart): as the DIF step left it
+// in pre[], or formed from the live inputs (LIVE_BLOCKS; q is a constant after inlining, so
+// the w_P^(q b) reads are of fixed entries).
+FAST_INLINE float2 split_value(const float2* pre, __global const float2* restrict tw, const uint k, const uint q) {
+#if LIVE_BLOCKS
+  float2 y = pre[k * LIVE_BLOCKS];
+#pragma unroll
+  for (uint b = 1; b < LIVE_BLOCKS; ++b)
+    y += q == 0 ? pre[k * LIVE_BLOCKS + b] : cmul(pre[k * LIVE_BLOCKS + b], tw[((q * b) % PRE_RADIX) * M]);
+  const uint j = split_item(get_local_id(0) + k * THREADS, M).y;
+  return q == 0 ? y : cmul(y, tw[q * j]);
+#else
+  (void)tw;
+  return pre[k * PRE_RADIX + q];
+#endif
+}
 
 // w_this: this stage's twiddles (stage_twiddles), w_next: filled for the stage (R_NEXT, NS_NEXT)
 // (both only with PREFETCH_TWIDDLES). pre: the split's y_q values (source SRC_PRE).
@@ -517,10 +559,10 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         if (r < R) {
           const uint i = lj.y + r * per;
           if (source == SRC_GLOBAL)
-            v[r] = load_global(LOAD_SRC, first_line + lj.x, SPLIT_GLOBAL ? PRE_RADIX * i + q : i, lines,
-                               row_pitch, conj_sign);
+            // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
+            v[r] = load_global(LOAD_SRC, first_line + lj.x, PRE_RADIX * i + q, lines, row_pitch, conj_sign);
           else if (source == SRC_PRE)
-            v[r] = pre[(k + r * (STAGE0_STEP / THREADS)) * PRE_RADIX + q];
+            v[r] = split_value(pre, tw, k + r * (STAGE0_STEP / THREADS), q);
           else
             v[r] = lm[LIDX(lj.x, i)];
         }
@@ -556,6 +598,21 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #pragma unroll
         for (uint r = 0; r < MAX_RADIX; ++r)
           if (r < R) keep[q * HOLD + k * R + r] = hold[k * R + r];
+      } else
+#elif SPLIT_ACCUMULATE
+      if (to_global) {
+        // Y_q[i] w_N^(q (i + s M)) into the accumulators of bins i + s M (see LIVE_BLOCKS).
+#pragma unroll
+        for (uint r = 0; r < MAX_RADIX; ++r) {
+          if (r < R) {
+            const float2 x = q == 0 ? hold[k * R + r] : cmul(hold[k * R + r], tw[q * (base + r * NS)]);
+#pragma unroll
+            for (uint s = 0; s < LIVE_BLOCKS; ++s) {
+              const float2 t = q == 0 || s == 0 ? x : cmul(x, tw[((q * s) % PRE_RADIX) * M]);
+              keep[s * HOLD + k * R + r] = q == 0 ? t : keep[s * HOLD + k * R + r] + t;
+            }
+          }
+        }
       } else
 #else
       (void)keep;
@@ -625,12 +682,12 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #error "fast_fft.cl: OUTPUT_BUFFER needs the split through registers (SPLIT_GLOBAL 0)"
 #endif
 // The split's registers, for stages reading SRC_PRE (a null pointer where there is no split).
-#if PRE_RADIX > 1 && !SPLIT_GLOBAL
+#if PRE_RADIX > 1 && !SPLIT_GLOBAL && !SPLIT_ACCUMULATE
 #define PRE_PTR pre
 #else
 #define PRE_PTR ((const float2*)0)
 #endif
-#if SPLIT_DIT
+#if SPLIT_DIT || SPLIT_ACCUMULATE
 #define KEEP_PTR keep
 #else
 #define KEEP_PTR ((float2*)0)
@@ -721,7 +778,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   const uint tid = get_local_id(0);
   const uint ptotal = LINES * M;
   const uint pcount = (ptotal + THREADS - 1) / THREADS;
+#if SPLIT_ACCUMULATE
+  // Nothing is loaded ahead: each sub-transform reads its own inputs.
+  float2 keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
+  (void)ptotal;
+  (void)pcount;
+#else
   float2 pre[PRE_HOLD];
+#endif
 #if SPLIT_DIT
   float2 keep[PRE_RADIX * HOLD];
   // x[P i + q], sub-transform 0's elements first.
@@ -737,7 +801,19 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       }
     }
   }
-#else
+#elif LIVE_BLOCKS && !SPLIT_ACCUMULATE
+  // The live inputs only (see LIVE_BLOCKS); split_value forms y_q from them.
+#pragma unroll
+  for (uint k = 0; k < PRE_HOLD / LIVE_BLOCKS; ++k) {
+    const uint b = tid + k * THREADS;
+    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
+      const uint2 ln = split_item(b, M);
+#pragma unroll
+      for (uint m = 0; m < LIVE_BLOCKS; ++m)
+        pre[k * LIVE_BLOCKS + m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
+    }
+  }
+#elif !SPLIT_ACCUMULATE
 #pragma unroll
   for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
     const uint b = tid + k * THREADS;
@@ -761,20 +837,23 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
   // One sub-transform per q, expanded by the preprocessor: a loop over q is too large for
   // compilers to unroll, and pre[] must only see constant indices to stay in registers.
-#if STAGE0_FROM_PRE
+#if SPLIT_ACCUMULATE
   // (The first stage's own barrier orders its local writes after the previous sub-transform's
   // reads.)
+#define SUB_TRANSFORM(Q) RUN_STAGES(SRC_GLOBAL, (Q))
+#elif STAGE0_FROM_PRE
+  // (As above.)
 #define SUB_TRANSFORM(Q)   \
   RUN_STAGES(SRC_PRE, (Q)) \
   EPILOGUE(Q)
 #else
 #define SUB_TRANSFORM(Q)                                                  \
   barrier(CLK_LOCAL_MEM_FENCE); /* the previous sub-transform's reads */  \
-  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {                      \
+  for (uint k = 0; k < PRE_HOLD / PRE_PER; ++k) {                        \
     const uint b = tid + k * THREADS;                                     \
     if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {            \
       const uint2 ln = split_item(b, M);                                  \
-      lm[LIDX(ln.x, ln.y)] = pre[k * PRE_RADIX + (Q)];                    \
+      lm[LIDX(ln.x, ln.y)] = split_value(pre, tw, k, (Q));                \
     }                                                                     \
   }                                                                       \
   barrier(CLK_LOCAL_MEM_FENCE);                                           \
@@ -808,9 +887,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   SUB_TRANSFORM(11)
   SUB_TRANSFORM(12)
 #endif
-#if SPLIT_DIT
-  // Combine: output k of every sub-transform sits in the same work-item (the last stage's
-  // layout does not depend on q), so the radix-P step runs in registers.
+#if SPLIT_DIT || SPLIT_ACCUMULATE
+  // Output k of every sub-transform sits in the same work-item (the last stage's layout does not
+  // depend on q): the combine's radix-P step runs in registers (SPLIT_DIT), the accumulated
+  // bins are stored from them (SPLIT_ACCUMULATE).
   {
     const uint per = M / RADIX_LAST;  // also the last stage's span
     const uint total = LINES * per;
@@ -825,6 +905,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #pragma unroll
         for (uint r = 0; r < RADIX_LAST; ++r) {
           const uint i = base + r * per;
+#if SPLIT_ACCUMULATE
+          if (line < lines) {
+#pragma unroll
+            for (uint s = 0; s < LIVE_BLOCKS; ++s)
+              bluestein_store(data, line, i + s * M, keep[s * HOLD + k * RADIX_LAST + r], row_pitch, conj_sign,
+                              scale BLUESTEIN_ARGS);
+          }
+#else
           float2 v[MAX_RADIX];
 #pragma unroll
           for (uint q = 0; q < PRE_RADIX; ++q) v[q] = keep[q * HOLD + k * RADIX_LAST + r];
@@ -845,6 +933,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
             }
           }
+#endif
         }
       }
     }

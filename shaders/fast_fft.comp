@@ -20,7 +20,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
-//   BLUESTEIN_IN / BLUESTEIN_OUT (below).
+//   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -261,15 +261,57 @@ void sync_shared() {
 vec2 g_tw_a[HOLD];
 vec2 g_tw_b[HOLD];
 
-// The first stage reads the buffer unless the split goes through registers.
-#define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0)
+// LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
+// LIVE_BLOCKS blocks of M points of a padded line are live (as in fast_fft.cl). Pass 1 holds
+// x[j + b M] for b < LIVE_BLOCKS and forms y_q[j] = w_N^(q j) sum_b x[j + b M] w_P^(q b) when
+// sub-transform q reads it (split_value); pass 2 (SPLIT_ACCUMULATE) decimates in time, each
+// sub-transform reading its x[P i + q] from the scratch and adding Y_q[i] w_N^(q k) to the
+// accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the invocation owns, stored after
+// the last one.
+#ifndef LIVE_BLOCKS
+#define LIVE_BLOCKS 0
+#endif
+#ifndef SPLIT_DIT
+#define SPLIT_DIT 0
+#endif
+#if LIVE_BLOCKS != 0 && !((BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0) && PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && \
+                          SPLIT_DIT == 0 && LIVE_BLOCKS < PRE_RADIX)
+#error "fast_fft.comp: LIVE_BLOCKS needs a Bluestein pass split through registers in frequency"
+#endif
+#define SPLIT_ACCUMULATE (BLUESTEIN_OUT != 0 && LIVE_BLOCKS != 0)
+// Values the split holds per element: y_q for every q, or the live inputs.
+#define PRE_PER (LIVE_BLOCKS != 0 ? LIVE_BLOCKS : PRE_RADIX)
 
-#if PRE_RADIX > 1 && SPLIT_GLOBAL == 0
-vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per element
+// The first stage reads the buffer unless the split holds its inputs in registers.
+#define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE)
+
+#if PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !SPLIT_ACCUMULATE
+vec2 g_pre[PRE_HOLD];  // this invocation's elements: PRE_PER values each
+
+// y_q of element k of this invocation's split (elements THREADS apart): as the DIF step left it
+// in g_pre, or formed from the live inputs (LIVE_BLOCKS).
+vec2 split_value(uint k, uint q) {
+#if LIVE_BLOCKS != 0
+  vec2 y = g_pre[k * uint(LIVE_BLOCKS)];
+  for (uint b = 1u; b < uint(LIVE_BLOCKS); ++b) {
+    vec2 x = g_pre[k * uint(LIVE_BLOCKS) + b];
+    y += q == 0u ? x : cmul_fast(x, tw[((q * b) % uint(PRE_RADIX)) * uint(M)]);
+  }
+  uint j = split_item(gl_LocalInvocationID.x + k * uint(THREADS), uint(M)).y;
+  return q == 0u ? y : cmul_fast(y, tw[q * j]);
+#else
+  return g_pre[k * uint(PRE_RADIX) + q];
+#endif
+}
 #endif
 // STAGE0_FROM_PRE 1 (the host's AxisPlan::stage0_from_registers): the split's first stage reads
 // y_q straight from g_pre (as in fast_fft.cl): no shared-memory write, read and barrier before it.
+// Pass 2 with LIVE_BLOCKS reads the scratch in every sub-transform: the plan's flag is pass 1's.
 #ifndef STAGE0_FROM_PRE
+#define STAGE0_FROM_PRE 0
+#endif
+#if SPLIT_ACCUMULATE
+#undef STAGE0_FROM_PRE
 #define STAGE0_FROM_PRE 0
 #endif
 #define STAGE0_STEP (uint(LINES) * (uint(M) / uint(RADIX_0)))
@@ -280,9 +322,6 @@ vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per eleme
 // SPLIT_DIT 1 (the host's AxisPlan::split_dit): the split decimates in time through registers
 // (as in fast_fft.cl): each invocation loads x[P n + q] for every q, runs sub-transform q from
 // g_pre, keeps its outputs in g_keep, and ends with the radix-P combine and the stores.
-#ifndef SPLIT_DIT
-#define SPLIT_DIT 0
-#endif
 #if SPLIT_DIT != 0 && (STAGE0_FROM_PRE == 0 || FAST_EPILOGUE != 0)
 #error "fast_fft.comp: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
 #endif
@@ -305,6 +344,8 @@ vec2 g_pre[PRE_HOLD];  // y_q of this invocation's elements, PRE_RADIX per eleme
 #endif
 #if SPLIT_DIT != 0
 vec2 g_keep[PRE_RADIX * HOLD];  // sub-transform q's outputs at q * HOLD + the last stage's slot
+#elif SPLIT_ACCUMULATE
+vec2 g_keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
 #endif
 #if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
 #error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
@@ -507,9 +548,10 @@ void run_stages(const uint q) {
 
 #if PRE_RADIX > 1 && SPLIT_GLOBAL == 0
 // Sub-transform q: y_q into shared memory (or straight into the first stage), then its M-point
-// stages, written to X[q + P k].
+// stages, written to X[q + P k] (SPLIT_ACCUMULATE: its inputs from the buffer, its outputs added
+// to the bins' accumulators).
 void sub_transform(const uint q) {
-#if STAGE0_FROM_PRE != 0
+#if SPLIT_ACCUMULATE || STAGE0_FROM_PRE != 0
   // (The first stage's own barrier orders its shared writes after the previous reads.)
   run_stages(q);
   EPILOGUE(q);
@@ -517,11 +559,11 @@ void sub_transform(const uint q) {
   const uint ptotal = uint(LINES) * uint(M);
   const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
   sync_shared();  // the previous sub-transform's last reads are done
-  for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
+  for (uint k = 0u; k < uint(PRE_HOLD / PRE_PER); ++k) {
     uint b = gl_LocalInvocationID.x + k * uint(THREADS);
     if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
       uvec2 ln = split_item(b, uint(M));
-      lm[lidx(ln.x, ln.y)] = g_pre[k * uint(PRE_RADIX) + q];
+      lm[lidx(ln.x, ln.y)] = split_value(k, q);
     }
   }
   sync_shared();
@@ -588,7 +630,17 @@ void main() {
       }
     }
   }
-#else
+#elif LIVE_BLOCKS != 0 && !SPLIT_ACCUMULATE
+  // The live inputs only (see LIVE_BLOCKS); split_value forms y_q from them.
+  for (uint k = 0u; k < uint(PRE_HOLD / LIVE_BLOCKS); ++k) {
+    uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+    if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
+      uvec2 ln = split_item(b, uint(M));
+      for (uint m = 0u; m < uint(LIVE_BLOCKS); ++m)
+        g_pre[k * uint(LIVE_BLOCKS) + m] = load_global(g_first_line + ln.x, ln.y + m * uint(M));
+    }
+  }
+#elif !SPLIT_ACCUMULATE
   for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
     uint b = gl_LocalInvocationID.x + k * uint(THREADS);
     if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
@@ -632,9 +684,10 @@ void main() {
   sub_transform(11u);
   sub_transform(12u);
 #endif
-#if SPLIT_DIT
-  // Combine: output k of every sub-transform sits in the same invocation (the last stage's
-  // layout does not depend on q), so the radix-P step runs in registers.
+#if SPLIT_DIT || SPLIT_ACCUMULATE
+  // Output k of every sub-transform sits in the same invocation (the last stage's layout does
+  // not depend on q): the combine's radix-P step runs in registers (SPLIT_DIT), the accumulated
+  // bins are stored from them (SPLIT_ACCUMULATE).
   {
     const uint RL = uint(RADIX_LAST);
     const uint per = uint(M) / RL;  // also the last stage's span
@@ -648,6 +701,12 @@ void main() {
         uint line = g_first_line + lj.x;
         for (uint r = 0u; r < RL; ++r) {
           uint i = base + r * per;
+#if SPLIT_ACCUMULATE
+          if (line < u_lines) {
+            for (uint s = 0u; s < uint(LIVE_BLOCKS); ++s)
+              bluestein_store(line, i + s * uint(M), g_keep[s * uint(HOLD) + k * RL + r]);
+          }
+#else
           vec2 v[MAX_RADIX];
           for (uint q = 0u; q < uint(PRE_RADIX); ++q) v[q] = g_keep[q * uint(HOLD) + k * RL + r];
 #if TWIDDLE_POWERS
@@ -665,6 +724,7 @@ void main() {
 #endif
             }
           }
+#endif
         }
       }
     }

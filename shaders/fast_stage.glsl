@@ -53,11 +53,12 @@ void STAGE_FN(uint q) {
       vec2 v[MAX_RADIX];
       for (uint r = 0u; r < R; ++r) {
         uint i = lj.y + r * per;
+        // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
         if (from_global)
-          v[r] = load_global(g_first_line + lj.x, SPLIT_GLOBAL != 0 ? uint(PRE_RADIX) * i + q : i);
+          v[r] = load_global(g_first_line + lj.x, uint(PRE_RADIX) * i + q);
 #if STAGE0_FROM_PRE != 0
         else if (from_pre)
-          v[r] = g_pre[(k + r * (STAGE0_STEP / uint(THREADS))) * uint(PRE_RADIX) + q];
+          v[r] = split_value(k + r * (STAGE0_STEP / uint(THREADS)), q);
 #endif
         else
 #if LOCAL_HALVES
@@ -122,6 +123,17 @@ void STAGE_FN(uint q) {
       if (to_global) {
         // Sub-transform q's outputs stay in registers for the combine (fast_fft.comp).
         for (uint r = 0u; r < R; ++r) g_keep[q * uint(HOLD) + k * R + r] = hold[k * R + r];
+      } else
+#elif SPLIT_ACCUMULATE
+      if (to_global) {
+        // Y_q[i] w_N^(q (i + s M)) into the accumulators of bins i + s M (see LIVE_BLOCKS).
+        for (uint r = 0u; r < R; ++r) {
+          vec2 x = q == 0u ? hold[k * R + r] : cmul_fast(hold[k * R + r], tw[q * (base + r * NS)]);
+          for (uint s = 0u; s < uint(LIVE_BLOCKS); ++s) {
+            vec2 t = q == 0u || s == 0u ? x : cmul_fast(x, tw[((q * s) % uint(PRE_RADIX)) * uint(M)]);
+            g_keep[s * uint(HOLD) + k * R + r] = q == 0u ? t : g_keep[s * uint(HOLD) + k * R + r] + t;
+          }
+        }
       } else
 #endif
       if (to_global) {

@@ -76,6 +76,9 @@ struct Tuning {
   /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
   /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 1;
+  /// 1: Bluestein splits hold only the live part of a padded line (AxisPlan::live_blocks), 0:
+  /// every value as for any split. H100: see docs/fast_path.md.
+  std::uint32_t prune_padding = 1;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -111,6 +114,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
     if (name == "local_halves_above") t.local_halves_above = static_cast<std::uint32_t>(value);
     if (name == "split_dit") t.split_dit = static_cast<std::uint32_t>(value);
+    if (name == "prune_padding") t.prune_padding = static_cast<std::uint32_t>(value);
     if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
     if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
     if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
@@ -145,6 +149,14 @@ struct AxisPlan {
   /// combines them with one radix-P step and stores. Sub-transform 0 needs a 1/P of the loads,
   /// so the others arrive while it runs. Only with stage0_from_registers, no epilogue.
   bool split_dit = false;
+  /// Bluestein splits (Tuning::prune_padding): only the first live_blocks blocks of m points of
+  /// a padded line are live (LIVE_BLOCKS; 0: all): pass 1's inputs past the axis length are
+  /// zero and pass 2's bins past it are dropped. Pass 1 then holds x[j + b m] for b <
+  /// live_blocks and forms each y_q when sub-transform q reads it; pass 2 decimates in time,
+  /// each sub-transform reading its inputs from the scratch and adding its share to
+  /// accumulators of the live bins. A work-item holds live_blocks values per element instead
+  /// of pre_radix (Bluestein: L >= 2n - 1, so at most about half).
+  std::uint32_t live_blocks = 0;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -170,6 +182,7 @@ struct AxisPlan {
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
+        {"LIVE_BLOCKS", std::to_string(live_blocks)},
         {"LINES", std::to_string(lines_per_group)},
         {"THREADS", std::to_string(threads)},
         {"LINE_STRIDE", std::to_string(line_stride)},
@@ -192,6 +205,7 @@ struct AxisPlan {
             : stage0_from_registers ? "split (registers, stage 0 from them) "
                                     : "split (registers) ")
         << pre_radix << " x " << m << ' ';
+    if (live_blocks > 0) s << "live " << live_blocks << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
@@ -246,9 +260,11 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
 }
 
 /// Plans one axis: n-point transforms of `lines` lines. Empty when n has a prime factor above
-/// 13 or no layout fits the device (the backend then runs the fused pipeline instead).
+/// 13 or no layout fits the device (the backend then runs the fused pipeline instead). `live`
+/// (Bluestein's padded lines: the axis length; 0: n): only points below it are read as nonzero
+/// or stored, which lets a split hold fewer values (AxisPlan::live_blocks).
 inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
-                                         const Tuning& tuning) {
+                                         const Tuning& tuning, std::uint32_t live = 0) {
   if (n == 0 || lines == 0) return std::nullopt;
   const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
@@ -310,14 +326,18 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
         const auto per_stage = static_cast<std::uint32_t>((butterflies + plan.threads - 1) / plan.threads * r);
         plan.hold = std::max(plan.hold, per_stage);
       }
-      plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads * p);
+      const std::uint32_t live_blocks = live != 0 && live < n ? (live + plan.m - 1) / plan.m : p;
+      if (p > 1 && !plan.split_global && tuning.prune_padding != 0 && live_blocks < p) plan.live_blocks = live_blocks;
+      plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads *
+                                                 (plan.live_blocks > 0 ? plan.live_blocks : p));
       if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
       if (tuning.stage0_from_registers != 0 && p > 1 && !plan.split_global && !plan.radices.empty() &&
           (axis == Axis::cols || b == 1)) {
         const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
         plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
       }
-      plan.split_dit = plan.stage0_from_registers && (tuning.split_dit == 2 || (tuning.split_dit == 1 && axis == Axis::rows));
+      plan.split_dit = plan.stage0_from_registers && plan.live_blocks == 0 &&
+                       (tuning.split_dit == 2 || (tuning.split_dit == 1 && axis == Axis::rows));
       plan.local_halves = halves;
       return plan;
     }
@@ -459,11 +479,12 @@ struct AxisRoute {
 /// plan_axis for Bluestein's padded lines of length l: its two passes fold the chirp and the
 /// filter into the first loads and the last stores (BLUESTEIN_IN / BLUESTEIN_OUT in
 /// kernels/fast_fft.cl), which the split through the buffer does not follow, so the split goes
-/// through registers whatever tuning.split_global says. Empty where plan_axis is.
-inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t l, std::uint32_t lines,
+/// through registers whatever tuning.split_global says. Only the first n points of a padded
+/// line are live (AxisPlan::live_blocks). Empty where plan_axis is.
+inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t n, std::uint32_t l, std::uint32_t lines,
                                                    const DeviceLimits& limits, Tuning tuning) {
   tuning.split_global = 0;
-  auto plan = plan_axis(axis, l, lines, limits, tuning);
+  auto plan = plan_axis(axis, l, lines, limits, tuning, n);
   if (!plan || plan->radices.empty()) return std::nullopt;
   return plan;
 }
@@ -475,9 +496,10 @@ inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t l, s
 /// slower as 1 column than as 4 on the H100), the first candidate that plans with
 /// min(4, lines, col_lines) columns is taken instead, else the first with 2, else that L: the
 /// candidates lie within [2n - 1, 2^ceil(log2(2n - 1))], less than a factor 2 apart in L, and a
-/// quarter-used sector costs more than that. With the CL defaults no candidate of n > 4096 gets
-/// 2 columns (a split plan holds lines · L / threads values per work-item, at most max_pre_hold:
-/// 2 · 8197 / 256 > 64). Empty when neither route works.
+/// quarter-used sector costs more than that. A split plan holds about lines · n / threads values
+/// per work-item (its live blocks; lines · L / threads without Tuning::prune_padding), at most
+/// max_pre_hold: with the CL defaults 4099-point columns get 2 per group (4 would need 64.05).
+/// Empty when neither route works.
 inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                            const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;
@@ -487,7 +509,7 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
   std::optional<AxisRoute> first, with_some;
   for (const std::uint32_t l : bluestein_lengths(n)) {
     if (std::uint64_t{l} * lines >= (std::uint64_t{1} << 31)) continue;
-    auto inner = plan_bluestein_axis(axis, l, lines, limits, tuning);
+    auto inner = plan_bluestein_axis(axis, n, l, lines, limits, tuning);
     if (!inner) continue;
     const AxisRoute route{n, l, *inner};
     if (!first) {

@@ -95,7 +95,7 @@ ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisRoute& route, std::s
     const auto n = static_cast<std::uint32_t>(lines);
     std::optional<fast::AxisPlan> again;
     if (smaller.max_threads >= 32)
-      again = route.bluestein() ? fast::plan_bluestein_axis(plan.axis, plan.n, n, limits_, smaller)
+      again = route.bluestein() ? fast::plan_bluestein_axis(plan.axis, route.n, plan.n, n, limits_, smaller)
                                 : fast::plan_axis(plan.axis, plan.n, n, limits_, smaller);
     if (!again || again->threads > kernel_max)
       throw BackendError("OpenCL fast path: " + route.describe() + " needs " + std::to_string(plan.threads) +

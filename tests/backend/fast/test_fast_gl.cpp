@@ -191,6 +191,7 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
       tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
       if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
       tuning.split_dit = in_time;
+      tuning.prune_padding = 0;  // the Bluestein split in time holds every value (LiveBlocks below)
       GlFastPath probe(*env->programs, nullptr, tuning);
       probe.prepare(w, h);
       for (const Axis axis : {Axis::rows, Axis::cols}) {
@@ -208,6 +209,46 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   EXPECT_TRUE(rows_in_time) << "no case split rows in time";
   EXPECT_TRUE(cols_in_time) << "no case split columns in time";
   EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+}
+
+// Bluestein splits holding only the live part of their padded lines (pass 1 forms each y_q from
+// the live inputs, pass 2 accumulates the live bins sub-transform by sub-transform) against
+// holding every value, with the first stage from the registers and through local memory.
+TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool pruned_from_registers = false, pruned_through_local = false;
+  for (const auto& [w, h] : test::fast_live_blocks_cases) {
+    for (const std::uint32_t prune : {0u, 1u}) {
+      for (const std::uint32_t stage0 : {0u, 1u}) {
+        fast::Tuning tuning = fast::gl_default_tuning();
+      tuning.max_radix = 8;
+      tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+        tuning.local_bytes_cap = test::fast_split_local_bytes;
+        tuning.row_elements = 1024;  // one padded row per group
+        tuning.prune_padding = prune;
+        tuning.stage0_from_registers = stage0;
+        GlFastPath probe(*env->programs, nullptr, tuning);
+        probe.prepare(w, h);
+        const Axis axis = w < h ? Axis::cols : Axis::rows;
+        ASSERT_TRUE(probe.route(axis).bluestein());
+        const fast::AxisPlan& plan = probe.plan(axis);
+        ASSERT_GT(plan.pre_radix, 1u) << plan.describe();
+        EXPECT_EQ(plan.live_blocks, prune != 0 ? (probe.route(axis).n + plan.m - 1) / plan.m : 0u)
+            << plan.describe();
+        EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
+        if (plan.live_blocks > 0) (plan.stage0_from_registers ? pruned_from_registers : pruned_through_local) = true;
+        for (const Direction d : {Direction::forward, Direction::inverse}) {
+          double tolerance = 0;
+          const double err = run_fast(*env, w, h, d, tuning, 29 + w + 2 * prune + stage0, &tolerance);
+          EXPECT_LT(err, tolerance) << w << "x" << h << " prune " << prune << " stage0 " << stage0;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(pruned_from_registers) << "no pruned split read its first stage from the registers";
+  EXPECT_TRUE(pruned_through_local) << "no pruned split went through local memory first";
 }
 
 // The exchange through half the shared memory (real parts, then imaginary parts) and the plain

@@ -266,7 +266,7 @@ TEST(FastBluestein, RoutesLargePrimesThroughBluesteinAndSmoothLengthsDirectly) {
       for (std::uint32_t earlier : lengths) {
         if (earlier == route->l) break;
         // Passed over: no plan, or (columns) fewer than 2 columns per group where the chosen has more.
-        const auto skipped = fast::plan_bluestein_axis(axis, earlier, lines, nvidia, tuning);
+        const auto skipped = fast::plan_bluestein_axis(axis, n, earlier, lines, nvidia, tuning);
         EXPECT_TRUE(!skipped || (axis == Axis::cols && skipped->lines_per_group < 2 &&
                                  route->plan.lines_per_group > skipped->lines_per_group))
             << n << " " << earlier;
@@ -280,9 +280,14 @@ TEST(FastBluestein, RoutesLargePrimesThroughBluesteinAndSmoothLengthsDirectly) {
       EXPECT_EQ(route->scratch_elements(lines), std::uint64_t{route->l} * lines);
     }
   }
-  // Lengths whose padded lines the device cannot take (L > 16384 needs more than max_pre_hold
-  // registers per work-item at 256 threads) are refused: the backend runs the fused pipeline.
-  EXPECT_FALSE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, tuning).has_value());
+  // Lengths whose padded lines the device cannot take are refused (the backend runs the fused
+  // pipeline): a split holds about n / 256 live values per work-item at 256 threads, at most
+  // max_pre_hold (64), so 4 · 4099 is over; 2 · 4099 plans (without pruning it would hold L / 256).
+  EXPECT_FALSE(fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, tuning).has_value());
+  EXPECT_TRUE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, tuning).has_value());
+  fast::Tuning unpruned = tuning;
+  unpruned.prune_padding = 0;
+  EXPECT_FALSE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, unpruned).has_value());
   const auto direct = fast::route_axis(Axis::rows, 4096, 4096, nvidia, tuning);
   ASSERT_TRUE(direct.has_value());
   EXPECT_FALSE(direct->bluestein());
@@ -296,11 +301,12 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   // group but a later one (2880 = 2^6·3^2·5) as two.
   fast::Tuning tuning;
   tuning.max_pre_hold = 16;
+  tuning.prune_padding = 0;  // the rule alone (pruning changes which candidates fit)
   const std::uint32_t n = 1401, lines = 64;
   const auto lengths = fast::bluestein_lengths(n);
   std::optional<fast::AxisPlan> first;
   for (std::uint32_t l : lengths)
-    if ((first = fast::plan_bluestein_axis(Axis::cols, l, lines, nvidia, tuning))) break;
+    if ((first = fast::plan_bluestein_axis(Axis::cols, n, l, lines, nvidia, tuning))) break;
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->n, 3072u);
   EXPECT_EQ(first->lines_per_group, 1u) << first->describe();
@@ -310,26 +316,65 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   EXPECT_GE(cols->plan.lines_per_group, 2u) << cols->describe();
   // No candidate before it plans with 2 columns or more (and none at all with 4 here).
   for (std::uint32_t l : lengths) {
-    const auto p = fast::plan_bluestein_axis(Axis::cols, l, lines, nvidia, tuning);
+    const auto p = fast::plan_bluestein_axis(Axis::cols, n, l, lines, nvidia, tuning);
     EXPECT_TRUE(!p || p->lines_per_group < 4) << p->describe();
     if (l == cols->l) break;
     EXPECT_TRUE(!p || p->lines_per_group < 2) << p->describe();
   }
   // Rows, and a single column, keep the first candidate that plans.
   EXPECT_EQ(fast::route_axis(Axis::rows, n, lines, nvidia, tuning)->l,
-            fast::plan_bluestein_axis(Axis::rows, 3072, lines, nvidia, tuning) ? 3072u : 0u);
+            fast::plan_bluestein_axis(Axis::rows, n, 3072, lines, nvidia, tuning) ? 3072u : 0u);
   EXPECT_EQ(fast::route_axis(Axis::cols, n, 1, nvidia, tuning)->l, 3072u);
-  // The CL defaults: every candidate of 4099 (L > 8192) plans as one column per group, so the
-  // rule's first choice stays.
-  const auto big = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{});
+  // The CL defaults without pruning: every candidate of 4099 (L > 8192) plans as one column per
+  // group, so the rule's first choice stays.
+  fast::Tuning cl_unpruned;
+  cl_unpruned.prune_padding = 0;
+  const auto big = fast::route_axis(Axis::cols, 4099, 4099, nvidia, cl_unpruned);
   ASSERT_TRUE(big.has_value());
   EXPECT_EQ(big->l, 8960u);
   EXPECT_EQ(big->plan.lines_per_group, 1u);
-  // GL's defaults (512 threads): two columns at the rule's first choice already.
-  const auto gl = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::gl_default_tuning());
+  // GL's defaults without pruning (512 threads): two columns at the rule's first choice already.
+  fast::Tuning gl_unpruned = fast::gl_default_tuning();
+  gl_unpruned.prune_padding = 0;
+  const auto gl = fast::route_axis(Axis::cols, 4099, 4099, nvidia, gl_unpruned);
   ASSERT_TRUE(gl.has_value());
   EXPECT_EQ(gl->l, 8960u);
   EXPECT_EQ(gl->plan.lines_per_group, 2u);
+}
+
+TEST(FastBluestein, SplitsHoldOnlyTheLiveBlocks) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  // 4099 points padded to 8960: the defaults' splits hold ceil(4099 / m) of their pre_radix
+  // values per element, so more columns fit a group than with every value held.
+  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    for (Axis axis : {Axis::rows, Axis::cols}) {
+      const auto route = fast::route_axis(axis, 4099, 4099, nvidia, tuning);
+      ASSERT_TRUE(route.has_value());
+      const fast::AxisPlan& p = route->plan;
+      ASSERT_EQ(p.n, 8960u) << p.describe();
+      ASSERT_GT(p.pre_radix, 1u) << p.describe();
+      EXPECT_EQ(p.live_blocks, (4099 + p.m - 1) / p.m) << p.describe();
+      EXPECT_LT(p.live_blocks, p.pre_radix) << p.describe();
+      EXPECT_EQ(p.pre_hold, (std::uint64_t{p.lines_per_group} * p.m + p.threads - 1) / p.threads * p.live_blocks)
+          << p.describe();
+      EXPECT_LE(p.pre_hold, tuning.max_pre_hold) << p.describe();
+      EXPECT_FALSE(p.split_dit) << p.describe();  // pass 2 decimates in time its own way
+      EXPECT_NE(p.describe().find("live "), std::string::npos) << p.describe();
+    }
+  }
+  // OpenCL: 2 columns per group (1 without pruning, above); GL: 4 (2 without).
+  EXPECT_EQ(fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{})->plan.lines_per_group, 2u);
+  EXPECT_EQ(fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::gl_default_tuning())->plan.lines_per_group, 4u);
+  // Direct axes and unsplit padded lines hold everything: nothing to prune.
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 4096, 4096, nvidia, fast::Tuning{})->live_blocks, 0u);
+  const auto short_line = fast::route_axis(Axis::rows, 97, 64, nvidia, fast::Tuning{});
+  ASSERT_TRUE(short_line.has_value());
+  EXPECT_EQ(short_line->plan.pre_radix, 1u);
+  EXPECT_EQ(short_line->plan.live_blocks, 0u);
+  // The define the kernels read.
+  const auto defines = fast::route_axis(Axis::rows, 4099, 4099, nvidia, fast::Tuning{})->plan.defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"LIVE_BLOCKS", "1"}),
+            defines.end());
 }
 
 TEST(FastBluestein, BluesteinPlansSplitThroughRegisters) {
@@ -404,11 +449,15 @@ TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
     EXPECT_GE(e.bluestein, scratch + tables) << w << "x" << h;
     EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein);
   }
-  // Smooth sizes: nothing extra; nor where the fast path has no route at all (3^9 = 19683-point
-  // lines fit no split into 48 KiB, and their padded lines neither: the teaching pipeline runs).
+  // Smooth sizes: nothing extra; nor where the fast path has no route at all (3^10 = 59049-point
+  // lines fit no split into 48 KiB, and their padded lines neither, even holding only their
+  // live part: the teaching pipeline runs). 3^9 = 19683 has one now (GL's 512 threads).
   EXPECT_EQ(estimate_transform_memory(4096, 4000).bluestein, 0u);
-  EXPECT_FALSE(fast::route_axis(Axis::rows, 19683, 8, fast::DeviceLimits{}, fast::Tuning{}).has_value());
-  EXPECT_EQ(estimate_transform_memory(19683, 8).bluestein, 0u);
+  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()})
+    EXPECT_FALSE(fast::route_axis(Axis::rows, 59049, 8, fast::DeviceLimits{}, tuning).has_value());
+  EXPECT_EQ(estimate_transform_memory(59049, 8).bluestein, 0u);
+  EXPECT_TRUE(fast::route_axis(Axis::rows, 19683, 8, fast::DeviceLimits{}, fast::gl_default_tuning()).has_value());
+  EXPECT_GT(estimate_transform_memory(19683, 8).bluestein, 0u);
 }
 
 }  // namespace
