@@ -38,7 +38,7 @@
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
-//   LIVE_BLOCKS (their splits hold only the live part of a padded line, see below).
+//   LIVE_BLOCKS, LIVE_INPUTS (their splits use that only part of a padded line is live, see below).
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -461,6 +461,7 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #define SRC_LOCAL 0
 #define SRC_GLOBAL 1
 #define SRC_PRE 2
+#define SRC_AHEAD 3  // loaded by the previous sub-transform's first stage (SPLIT_ACCUMULATE)
 // STAGE0_FROM_PRE 1 (the host's AxisPlan::stage0_from_registers): the split's first stage reads
 // y_q straight from pre[]: element b of the split and input r of butterfly b' coincide when
 // b = b' + r LINES M / RADIX_0 and that step is a whole number of THREADS (columns keep the line
@@ -481,29 +482,42 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #error "fast_fft.cl: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
 #endif
 // LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
-// LIVE_BLOCKS blocks of M points of a padded line are live. Pass 1's inputs past n are zero, so
-// it holds x[j + b M] for b < LIVE_BLOCKS (not all PRE_RADIX y_q) and forms
-// y_q[j] = w_N^(q j) sum_b x[j + b M] w_P^(q b) when sub-transform q reads it (split_value).
-// Pass 2 stores only bins k < n, so it decimates in time without holding its inputs:
-// sub-transform q reads x[P i + q] from the scratch itself, and its outputs Y_q[i] are added,
-// times w_N^(q k), to the accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the
-// work-item owns (SPLIT_ACCUMULATE: X[k] = sum_q w_N^(q k) Y_q[k mod M]); they are stored after
-// the last sub-transform. Registers per element: LIVE_BLOCKS instead of PRE_RADIX.
+// LIVE_BLOCKS blocks of M points of a padded line are live. Pass 2 stores only bins k < n, so
+// it decimates in time without holding its inputs (SPLIT_ACCUMULATE): sub-transform q reads
+// x[P i + q] from the scratch, and its outputs Y_q[i] are added, times w_N^(q k), to the
+// accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the work-item owns
+// (X[k] = sum_q w_N^(q k) Y_q[k mod M]); they are stored after the last sub-transform.
+// LIVE_INPUTS 1 (AxisPlan::live_inputs): pass 1's inputs past n are zero, so it holds
+// x[j + b M] for b < LIVE_BLOCKS (not all PRE_RADIX y_q) and forms
+// y_q[j] = w_N^(q j) sum_b x[j + b M] w_P^(q b) when sub-transform q reads it (split_value):
+// LIVE_BLOCKS registers per element instead of PRE_RADIX (LIVE_HELD).
 #ifndef LIVE_BLOCKS
 #define LIVE_BLOCKS 0
 #endif
-#if LIVE_BLOCKS && !(BLUESTEIN && PRE_RADIX > 1 && !SPLIT_GLOBAL && !SPLIT_DIT && LIVE_BLOCKS < PRE_RADIX)
-#error "fast_fft.cl: LIVE_BLOCKS needs a Bluestein pass split through registers in frequency"
+#ifndef LIVE_INPUTS
+#define LIVE_INPUTS 0
 #endif
+#if LIVE_BLOCKS && !(BLUESTEIN && PRE_RADIX > 1 && !SPLIT_GLOBAL && LIVE_BLOCKS < PRE_RADIX)
+#error "fast_fft.cl: LIVE_BLOCKS needs a Bluestein pass split through registers"
+#endif
+#if LIVE_INPUTS && !(LIVE_BLOCKS && !SPLIT_DIT)
+#error "fast_fft.cl: LIVE_INPUTS needs LIVE_BLOCKS and the split in frequency"
+#endif
+#define LIVE_HELD (BLUESTEIN_IN && LIVE_INPUTS)
 #define SPLIT_ACCUMULATE (BLUESTEIN_OUT && LIVE_BLOCKS)
+// SPLIT_ACCUMULATE: the first stage of sub-transform q issues the loads of sub-transform q + 1's
+// inputs into registers (ahead[]), so their latency passes while q computes (H100: 4099-point
+// rows' second pass 320 -> 254 us).
 #if SPLIT_ACCUMULATE
-// Pass 2 reads the scratch in every sub-transform: the plan's first stage from the registers is
-// pass 1's.
+// Pass 2 reads the scratch in every sub-transform: the plan's first stage from the registers
+// and split in time are pass 1's.
 #undef STAGE0_FROM_PRE
 #define STAGE0_FROM_PRE 0
+#undef SPLIT_DIT
+#define SPLIT_DIT 0
 #endif
 // Values the split holds per element: y_q for every q, or the live inputs.
-#define PRE_PER (LIVE_BLOCKS ? LIVE_BLOCKS : PRE_RADIX)
+#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
 // LOCAL_HALVES (exchange through half the local memory) exists in fast_fft.comp only: NVIDIA's
 // OpenCL keeps up to 228 KiB of local memory per multiprocessor, where its GL keeps about 48.
 #if defined(LOCAL_HALVES) && LOCAL_HALVES
@@ -511,10 +525,10 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #endif
 
 // y_q of element k of this work-item's split (elements THREADS apart): as the DIF step left it
-// in pre[], or formed from the live inputs (LIVE_BLOCKS; q is a constant after inlining, so
+// in pre[], or formed from the live inputs (LIVE_HELD; q is a constant after inlining, so
 // the w_P^(q b) reads are of fixed entries).
 FAST_INLINE float2 split_value(const float2* pre, __global const float2* restrict tw, const uint k, const uint q) {
-#if LIVE_BLOCKS
+#if LIVE_HELD
   float2 y = pre[k * LIVE_BLOCKS];
 #pragma unroll
   for (uint b = 1; b < LIVE_BLOCKS; ++b)
@@ -530,7 +544,7 @@ FAST_INLINE float2 split_value(const float2* pre, __global const float2* restric
 // w_this: this stage's twiddles (stage_twiddles), w_next: filled for the stage (R_NEXT, NS_NEXT)
 // (both only with PREFETCH_TWIDDLES). pre: the split's y_q values (source SRC_PRE).
 FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global const float2* restrict tw,
-                           __local float2* lm, const float2* pre, float2* keep,
+                           __local float2* lm, const float2* pre, float2* keep, float2* ahead,
                       const uint R, const uint NS, const uint source, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
                       const float scale, const float2* w_this, float2* w_next, const uint R_NEXT,
@@ -561,10 +575,16 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
           if (source == SRC_GLOBAL)
             // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
             v[r] = load_global(LOAD_SRC, first_line + lj.x, PRE_RADIX * i + q, lines, row_pitch, conj_sign);
+          else if (source == SRC_AHEAD)
+            v[r] = ahead[k * R + r];
           else if (source == SRC_PRE)
             v[r] = split_value(pre, tw, k + r * (STAGE0_STEP / THREADS), q);
           else
             v[r] = lm[LIDX(lj.x, i)];
+#if SPLIT_ACCUMULATE
+          if (source != SRC_LOCAL && q + 1 < PRE_RADIX)
+            ahead[k * R + r] = load_global(LOAD_SRC, first_line + lj.x, PRE_RADIX * i + q + 1, lines, row_pitch, conj_sign);
+#endif
         }
       }
       if (NS > 1) {
@@ -647,7 +667,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
   if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR, KEEP_PTR
+#define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR, KEEP_PTR, AHEAD_PTR
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
 // The last stage writes global memory, or local memory when an epilogue finishes the pass.
 #define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
@@ -686,6 +706,11 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #define PRE_PTR pre
 #else
 #define PRE_PTR ((const float2*)0)
+#endif
+#if SPLIT_ACCUMULATE
+#define AHEAD_PTR ahead
+#else
+#define AHEAD_PTR ((float2*)0)
 #endif
 #if SPLIT_DIT || SPLIT_ACCUMULATE
 #define KEEP_PTR keep
@@ -781,6 +806,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #if SPLIT_ACCUMULATE
   // Nothing is loaded ahead: each sub-transform reads its own inputs.
   float2 keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
+  float2 ahead[HOLD];               // the next sub-transform's first-stage inputs
   (void)ptotal;
   (void)pcount;
 #else
@@ -801,7 +827,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       }
     }
   }
-#elif LIVE_BLOCKS && !SPLIT_ACCUMULATE
+#elif LIVE_HELD
   // The live inputs only (see LIVE_BLOCKS); split_value forms y_q from them.
 #pragma unroll
   for (uint k = 0; k < PRE_HOLD / LIVE_BLOCKS; ++k) {
@@ -840,7 +866,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #if SPLIT_ACCUMULATE
   // (The first stage's own barrier orders its local writes after the previous sub-transform's
   // reads.)
-#define SUB_TRANSFORM(Q) RUN_STAGES(SRC_GLOBAL, (Q))
+#define SUB_TRANSFORM(Q) RUN_STAGES((Q) > 0 ? SRC_AHEAD : SRC_GLOBAL, (Q))
 #elif STAGE0_FROM_PRE
   // (As above.)
 #define SUB_TRANSFORM(Q)   \

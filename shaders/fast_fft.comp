@@ -262,25 +262,38 @@ vec2 g_tw_a[HOLD];
 vec2 g_tw_b[HOLD];
 
 // LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
-// LIVE_BLOCKS blocks of M points of a padded line are live (as in fast_fft.cl). Pass 1 holds
-// x[j + b M] for b < LIVE_BLOCKS and forms y_q[j] = w_N^(q j) sum_b x[j + b M] w_P^(q b) when
-// sub-transform q reads it (split_value); pass 2 (SPLIT_ACCUMULATE) decimates in time, each
-// sub-transform reading its x[P i + q] from the scratch and adding Y_q[i] w_N^(q k) to the
-// accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the invocation owns, stored after
-// the last one.
+// LIVE_BLOCKS blocks of M points of a padded line are live (as in fast_fft.cl). Pass 2
+// (SPLIT_ACCUMULATE) decimates in time, each sub-transform reading its x[P i + q] from the
+// scratch (the next one's loads issued by its first stage into g_ahead) and adding
+// Y_q[i] w_N^(q k) to the accumulators of the bins k = i + s M (s < LIVE_BLOCKS) that the
+// invocation owns, stored after the last one. LIVE_INPUTS 1 (AxisPlan::live_inputs): pass 1
+// holds x[j + b M] for b < LIVE_BLOCKS only and forms y_q[j] = w_N^(q j) sum_b x[j + b M]
+// w_P^(q b) when sub-transform q reads it (split_value; LIVE_HELD).
 #ifndef LIVE_BLOCKS
 #define LIVE_BLOCKS 0
+#endif
+#ifndef LIVE_INPUTS
+#define LIVE_INPUTS 0
 #endif
 #ifndef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
 #if LIVE_BLOCKS != 0 && !((BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0) && PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && \
-                          SPLIT_DIT == 0 && LIVE_BLOCKS < PRE_RADIX)
-#error "fast_fft.comp: LIVE_BLOCKS needs a Bluestein pass split through registers in frequency"
+                          LIVE_BLOCKS < PRE_RADIX)
+#error "fast_fft.comp: LIVE_BLOCKS needs a Bluestein pass split through registers"
 #endif
+#if LIVE_INPUTS != 0 && !(LIVE_BLOCKS != 0 && SPLIT_DIT == 0)
+#error "fast_fft.comp: LIVE_INPUTS needs LIVE_BLOCKS and the split in frequency"
+#endif
+#define LIVE_HELD (BLUESTEIN_IN != 0 && LIVE_INPUTS != 0)
 #define SPLIT_ACCUMULATE (BLUESTEIN_OUT != 0 && LIVE_BLOCKS != 0)
+#if SPLIT_ACCUMULATE
+// The plan's split in time is pass 1's.
+#undef SPLIT_DIT
+#define SPLIT_DIT 0
+#endif
 // Values the split holds per element: y_q for every q, or the live inputs.
-#define PRE_PER (LIVE_BLOCKS != 0 ? LIVE_BLOCKS : PRE_RADIX)
+#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
 
 // The first stage reads the buffer unless the split holds its inputs in registers.
 #define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE)
@@ -289,9 +302,9 @@ vec2 g_tw_b[HOLD];
 vec2 g_pre[PRE_HOLD];  // this invocation's elements: PRE_PER values each
 
 // y_q of element k of this invocation's split (elements THREADS apart): as the DIF step left it
-// in g_pre, or formed from the live inputs (LIVE_BLOCKS).
+// in g_pre, or formed from the live inputs (LIVE_HELD).
 vec2 split_value(uint k, uint q) {
-#if LIVE_BLOCKS != 0
+#if LIVE_HELD
   vec2 y = g_pre[k * uint(LIVE_BLOCKS)];
   for (uint b = 1u; b < uint(LIVE_BLOCKS); ++b) {
     vec2 x = g_pre[k * uint(LIVE_BLOCKS) + b];
@@ -346,6 +359,7 @@ vec2 split_value(uint k, uint q) {
 vec2 g_keep[PRE_RADIX * HOLD];  // sub-transform q's outputs at q * HOLD + the last stage's slot
 #elif SPLIT_ACCUMULATE
 vec2 g_keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
+vec2 g_ahead[HOLD];               // the next sub-transform's first-stage inputs
 #endif
 #if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
 #error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
@@ -630,7 +644,7 @@ void main() {
       }
     }
   }
-#elif LIVE_BLOCKS != 0 && !SPLIT_ACCUMULATE
+#elif LIVE_HELD
   // The live inputs only (see LIVE_BLOCKS); split_value forms y_q from them.
   for (uint k = 0u; k < uint(PRE_HOLD / LIVE_BLOCKS); ++k) {
     uint b = gl_LocalInvocationID.x + k * uint(THREADS);

@@ -53,9 +53,14 @@ void STAGE_FN(uint q) {
       vec2 v[MAX_RADIX];
       for (uint r = 0u; r < R; ++r) {
         uint i = lj.y + r * per;
-        // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
+        // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated:
+        // there the previous sub-transform's first stage loaded it into g_ahead).
         if (from_global)
+#if SPLIT_ACCUMULATE
+          v[r] = q == 0u ? load_global(g_first_line + lj.x, uint(PRE_RADIX) * i) : g_ahead[k * R + r];
+#else
           v[r] = load_global(g_first_line + lj.x, uint(PRE_RADIX) * i + q);
+#endif
 #if STAGE0_FROM_PRE != 0
         else if (from_pre)
           v[r] = split_value(k + r * (STAGE0_STEP / uint(THREADS)), q);
@@ -65,6 +70,10 @@ void STAGE_FN(uint q) {
           v[r] = g_in[k * R + r];
 #else
           v[r] = lm[lidx(lj.x, i)];
+#endif
+#if SPLIT_ACCUMULATE
+        if (from_global && q + 1u < uint(PRE_RADIX))
+          g_ahead[k * R + r] = load_global(g_first_line + lj.x, uint(PRE_RADIX) * i + q + 1u);
 #endif
       }
       if (NS > 1u) {

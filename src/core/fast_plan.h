@@ -76,8 +76,10 @@ struct Tuning {
   /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
   /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 1;
-  /// 1: Bluestein splits hold only the live part of a padded line (AxisPlan::live_blocks), 0:
-  /// every value as for any split. H100: see docs/fast_path.md.
+  /// 1: Bluestein splits use that only the live part of a padded line matters
+  /// (AxisPlan::live_blocks, live_inputs), 0: they run as any split. H100, OpenCL:
+  /// 4099-point rows' second pass 317 -> 254 us, 8191-point 161 -> 133; padded lines up to
+  /// about 2 x 8192 plan (docs/fast_path.md).
   std::uint32_t prune_padding = 1;
 };
 
@@ -151,12 +153,14 @@ struct AxisPlan {
   bool split_dit = false;
   /// Bluestein splits (Tuning::prune_padding): only the first live_blocks blocks of m points of
   /// a padded line are live (LIVE_BLOCKS; 0: all): pass 1's inputs past the axis length are
-  /// zero and pass 2's bins past it are dropped. Pass 1 then holds x[j + b m] for b <
-  /// live_blocks and forms each y_q when sub-transform q reads it; pass 2 decimates in time,
-  /// each sub-transform reading its inputs from the scratch and adding its share to
-  /// accumulators of the live bins. A work-item holds live_blocks values per element instead
-  /// of pre_radix (Bluestein: L >= 2n - 1, so at most about half).
+  /// zero and pass 2's bins past it are dropped. Pass 2 then decimates in time, each
+  /// sub-transform reading its inputs from the scratch (the next one's loads issued during
+  /// the current one) and adding its share to accumulators of the live bins.
   std::uint32_t live_blocks = 0;
+  /// Pass 1 holds x[j + b m] for b < live_blocks only and forms each y_q when sub-transform q
+  /// reads it (LIVE_INPUTS): live_blocks values per element instead of pre_radix (L >= 2n - 1,
+  /// so about half). Only for lines that fit no other way (plan_axis).
+  bool live_inputs = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -183,6 +187,7 @@ struct AxisPlan {
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
         {"LIVE_BLOCKS", std::to_string(live_blocks)},
+        {"LIVE_INPUTS", live_inputs ? "1" : "0"},
         {"LINES", std::to_string(lines_per_group)},
         {"THREADS", std::to_string(threads)},
         {"LINE_STRIDE", std::to_string(line_stride)},
@@ -205,7 +210,7 @@ struct AxisPlan {
             : stage0_from_registers ? "split (registers, stage 0 from them) "
                                     : "split (registers) ")
         << pre_radix << " x " << m << ' ';
-    if (live_blocks > 0) s << "live " << live_blocks << " x " << m << ' ';
+    if (live_blocks > 0) s << (live_inputs ? "live " : "live bins ") << live_blocks << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
@@ -259,12 +264,11 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   return r;
 }
 
-/// Plans one axis: n-point transforms of `lines` lines. Empty when n has a prime factor above
-/// 13 or no layout fits the device (the backend then runs the fused pipeline instead). `live`
-/// (Bluestein's padded lines: the axis length; 0: n): only points below it are read as nonzero
-/// or stored, which lets a split hold fewer values (AxisPlan::live_blocks).
-inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
-                                         const Tuning& tuning, std::uint32_t live = 0) {
+namespace detail {
+/// plan_axis's search; live_inputs: Bluestein's first pass holds only its live inputs.
+inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std::uint32_t lines,
+                                                 const DeviceLimits& limits, const Tuning& tuning, std::uint32_t live,
+                                                 bool live_inputs) {
   if (n == 0 || lines == 0) return std::nullopt;
   const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
@@ -327,22 +331,39 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
         plan.hold = std::max(plan.hold, per_stage);
       }
       const std::uint32_t live_blocks = live != 0 && live < n ? (live + plan.m - 1) / plan.m : p;
-      if (p > 1 && !plan.split_global && tuning.prune_padding != 0 && live_blocks < p) plan.live_blocks = live_blocks;
+      if (p > 1 && !plan.split_global && tuning.prune_padding != 0 && live_blocks < p) {
+        plan.live_blocks = live_blocks;
+        plan.live_inputs = live_inputs;
+      }
       plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads *
-                                                 (plan.live_blocks > 0 ? plan.live_blocks : p));
+                                                 (plan.live_inputs ? plan.live_blocks : p));
       if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
       if (tuning.stage0_from_registers != 0 && p > 1 && !plan.split_global && !plan.radices.empty() &&
           (axis == Axis::cols || b == 1)) {
         const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
         plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
       }
-      plan.split_dit = plan.stage0_from_registers && plan.live_blocks == 0 &&
+      plan.split_dit = plan.stage0_from_registers && !plan.live_inputs &&
                        (tuning.split_dit == 2 || (tuning.split_dit == 1 && axis == Axis::rows));
       plan.local_halves = halves;
       return plan;
     }
   }
   return std::nullopt;
+}
+}  // namespace detail
+
+/// Plans one axis: n-point transforms of `lines` lines. Empty when n has a prime factor above
+/// 13 or no layout fits the device (the backend then runs the fused pipeline instead). `live`
+/// (Bluestein's padded lines: the axis length; 0: n): only points below it are read as nonzero
+/// or stored (AxisPlan::live_blocks). Plans hold every value of the split where they can (the
+/// H100 ran plans that fit more columns per group by holding only the live inputs slower:
+/// docs/fast_path.md); only where none fits that way do they hold the live inputs.
+inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                         const Tuning& tuning, std::uint32_t live = 0) {
+  if (auto plan = detail::plan_axis_holding(axis, n, lines, limits, tuning, live, false)) return plan;
+  if (live == 0 || live >= n || tuning.prune_padding == 0) return std::nullopt;
+  return detail::plan_axis_holding(axis, n, lines, limits, tuning, live, true);
 }
 
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
@@ -496,10 +517,10 @@ inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t n, s
 /// slower as 1 column than as 4 on the H100), the first candidate that plans with
 /// min(4, lines, col_lines) columns is taken instead, else the first with 2, else that L: the
 /// candidates lie within [2n - 1, 2^ceil(log2(2n - 1))], less than a factor 2 apart in L, and a
-/// quarter-used sector costs more than that. A split plan holds about lines · n / threads values
-/// per work-item (its live blocks; lines · L / threads without Tuning::prune_padding), at most
-/// max_pre_hold: with the CL defaults 4099-point columns get 2 per group (4 would need 64.05).
-/// Empty when neither route works.
+/// quarter-used sector costs more than that. A split plan holds lines · L / threads values per
+/// work-item, at most max_pre_hold, so with the CL defaults no candidate of n > 4096 gets 2
+/// columns (2 · 8197 / 256 > 64; holding only the live inputs would give 2, but ran slower:
+/// plan_axis). Empty when neither route works.
 inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                            const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;

@@ -101,11 +101,14 @@ inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, eve
 /// 2 columns split 8 x 128, the chirp and filter in the split's loads and stores).
 inline constexpr FastScheduleCase fast_split_in_time_cases[] = {{2048, 6, true}, {960, 512, true}, {2, 509, true}};
 
-/// Bluestein splits holding only their live blocks (Tuning::prune_padding) against holding every
-/// value, with the first stage from the registers or through local memory, under the split cap
-/// (radix 8 at most, rows one per group): 2 x 509 splits its padded columns (1024 = 8 x 128, 2
-/// columns; 509 points live: 4 blocks of 8) and 509 x 6 its padded rows (1024 = 4 x 256; 2 of 4).
+/// Bluestein splits using their live blocks (Tuning::prune_padding) against not, with the first
+/// stage from the registers or through local memory, under the split cap (radix 8 at most, rows
+/// one per group): 2 x 509 splits its padded columns (1024 = 8 x 128, 2 columns; 509 points
+/// live: 4 blocks of 8) and 509 x 6 its padded rows (1024 = 4 x 256; 2 of 4). Under a register
+/// budget of fast_live_inputs_hold values, which only the live inputs fit, the columns become 1
+/// split 4 x 256 and the rows keep their split, both holding 2 of 4 values per element.
 inline constexpr FastSize fast_live_blocks_cases[] = {{2, 509}, {509, 6}};
+inline constexpr std::uint32_t fast_live_inputs_hold = 16;
 
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and

@@ -126,10 +126,16 @@ int main(int argc, char** argv) {
         }
       }
       std::vector<double> rows_ms, cols_ms, total_ms;
+      std::vector<std::pair<std::string, std::vector<double>>> passes;  // per dispatch
       for (int r = 0; r < runs + 20; ++r) {
         auto d = fast_path.enqueue(buffer.get(), Direction::forward);
         check(clFinish(queue.get()), "clFinish");
         if (r < 20) continue;
+        passes.resize(d.size());
+        for (std::size_t j = 0; j < d.size(); ++j) {
+          passes[j].first = d[j].record.kernel;
+          passes[j].second.push_back(event_ms(d[j].event.get()));
+        }
         // Per axis, the sum of its dispatches (a Bluestein axis has two).
         double row_t = 0, col_t = 0;
         for (auto& x : d) (x.record.axis == Axis::rows ? row_t : col_t) += event_ms(x.event.get());
@@ -154,6 +160,8 @@ int main(int argc, char** argv) {
       std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform\n", (std::to_string(w) + "x" + std::to_string(h)).c_str(),
                   rm * 1e3, cm * 1e3, median(total_ms) * 1e3, rm > 0 ? bytes / (rm * 1e6) : 0, cm > 0 ? bytes / (cm * 1e6) : 0,
                   error, wall_us);
+      if (passes.size() > 2)  // a Bluestein axis: each pass on its own
+        for (auto& [name, ms] : passes) std::printf("  pass %-44s %10.1f us\n", name.c_str(), median(ms) * 1e3);
       std::fflush(stdout);
     }
   } catch (const std::exception& e) {

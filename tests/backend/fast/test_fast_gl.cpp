@@ -191,7 +191,7 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
       tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
       if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
       tuning.split_dit = in_time;
-      tuning.prune_padding = 0;  // the Bluestein split in time holds every value (LiveBlocks below)
+      tuning.prune_padding = 0;  // both Bluestein passes in time (pass 2 would accumulate: LiveBlocks below)
       GlFastPath probe(*env->programs, nullptr, tuning);
       probe.prepare(w, h);
       for (const Axis axis : {Axis::rows, Axis::cols}) {
@@ -211,23 +211,27 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
 }
 
-// Bluestein splits holding only the live part of their padded lines (pass 1 forms each y_q from
-// the live inputs, pass 2 accumulates the live bins sub-transform by sub-transform) against
-// holding every value, with the first stage from the registers and through local memory.
+// Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
+// sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
+// inputs and forms each y_q from them) against splits that do not, with the first stage from the
+// registers and through local memory.
 TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool pruned_from_registers = false, pruned_through_local = false;
+  bool bins = false, inputs_from_registers = false, inputs_through_local = false;
+  // none: prune_padding 0; bins: the default; inputs: a register budget only the live inputs fit.
+  enum class Live { none, bins, inputs };
   for (const auto& [w, h] : test::fast_live_blocks_cases) {
-    for (const std::uint32_t prune : {0u, 1u}) {
+    for (const Live live : {Live::none, Live::bins, Live::inputs}) {
       for (const std::uint32_t stage0 : {0u, 1u}) {
         fast::Tuning tuning = fast::gl_default_tuning();
-      tuning.max_radix = 8;
-      tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+        tuning.max_radix = 8;
+        tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
         tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.row_elements = 1024;  // one padded row per group
-        tuning.prune_padding = prune;
+        tuning.prune_padding = live == Live::none ? 0 : 1;
+        if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
         tuning.stage0_from_registers = stage0;
         GlFastPath probe(*env->programs, nullptr, tuning);
         probe.prepare(w, h);
@@ -235,20 +239,23 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
         ASSERT_TRUE(probe.route(axis).bluestein());
         const fast::AxisPlan& plan = probe.plan(axis);
         ASSERT_GT(plan.pre_radix, 1u) << plan.describe();
-        EXPECT_EQ(plan.live_blocks, prune != 0 ? (probe.route(axis).n + plan.m - 1) / plan.m : 0u)
+        EXPECT_EQ(plan.live_blocks, live != Live::none ? (probe.route(axis).n + plan.m - 1) / plan.m : 0u)
             << plan.describe();
+        EXPECT_EQ(plan.live_inputs, live == Live::inputs) << plan.describe();
         EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
-        if (plan.live_blocks > 0) (plan.stage0_from_registers ? pruned_from_registers : pruned_through_local) = true;
+        bins |= live == Live::bins && plan.live_blocks > 0;
+        if (plan.live_inputs) (plan.stage0_from_registers ? inputs_from_registers : inputs_through_local) = true;
         for (const Direction d : {Direction::forward, Direction::inverse}) {
           double tolerance = 0;
-          const double err = run_fast(*env, w, h, d, tuning, 29 + w + 2 * prune + stage0, &tolerance);
-          EXPECT_LT(err, tolerance) << w << "x" << h << " prune " << prune << " stage0 " << stage0;
+          const double err = run_fast(*env, w, h, d, tuning, 29 + w + 2 * static_cast<int>(live) + stage0, &tolerance);
+          EXPECT_LT(err, tolerance) << w << "x" << h << " live " << static_cast<int>(live) << " stage0 " << stage0;
         }
       }
     }
   }
-  EXPECT_TRUE(pruned_from_registers) << "no pruned split read its first stage from the registers";
-  EXPECT_TRUE(pruned_through_local) << "no pruned split went through local memory first";
+  EXPECT_TRUE(bins) << "no split accumulated its live bins";
+  EXPECT_TRUE(inputs_from_registers) << "no split held its live inputs with the first stage from the registers";
+  EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
 }
 
 // The exchange through half the shared memory (real parts, then imaginary parts) and the plain

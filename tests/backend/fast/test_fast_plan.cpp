@@ -325,15 +325,15 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   EXPECT_EQ(fast::route_axis(Axis::rows, n, lines, nvidia, tuning)->l,
             fast::plan_bluestein_axis(Axis::rows, n, 3072, lines, nvidia, tuning) ? 3072u : 0u);
   EXPECT_EQ(fast::route_axis(Axis::cols, n, 1, nvidia, tuning)->l, 3072u);
-  // The CL defaults without pruning: every candidate of 4099 (L > 8192) plans as one column per
-  // group, so the rule's first choice stays.
+  // The CL defaults (with or without pruning: it keeps the layouts): every candidate of 4099
+  // (L > 8192) plans as one column per group, so the rule's first choice stays.
   fast::Tuning cl_unpruned;
   cl_unpruned.prune_padding = 0;
   const auto big = fast::route_axis(Axis::cols, 4099, 4099, nvidia, cl_unpruned);
   ASSERT_TRUE(big.has_value());
   EXPECT_EQ(big->l, 8960u);
   EXPECT_EQ(big->plan.lines_per_group, 1u);
-  // GL's defaults without pruning (512 threads): two columns at the rule's first choice already.
+  // GL's defaults (512 threads): two columns at the rule's first choice already.
   fast::Tuning gl_unpruned = fast::gl_default_tuning();
   gl_unpruned.prune_padding = 0;
   const auto gl = fast::route_axis(Axis::cols, 4099, 4099, nvidia, gl_unpruned);
@@ -342,38 +342,56 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   EXPECT_EQ(gl->plan.lines_per_group, 2u);
 }
 
-TEST(FastBluestein, SplitsHoldOnlyTheLiveBlocks) {
+TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
-  // 4099 points padded to 8960: the defaults' splits hold ceil(4099 / m) of their pre_radix
-  // values per element, so more columns fit a group than with every value held.
+  // 4099 points padded to 8960: the splits keep the plans they have without pruning (holding
+  // every value) and accumulate only the ceil(4099 / m) live blocks of bins in pass 2.
   for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    fast::Tuning unpruned = tuning;
+    unpruned.prune_padding = 0;
     for (Axis axis : {Axis::rows, Axis::cols}) {
       const auto route = fast::route_axis(axis, 4099, 4099, nvidia, tuning);
-      ASSERT_TRUE(route.has_value());
+      const auto plain = fast::route_axis(axis, 4099, 4099, nvidia, unpruned);
+      ASSERT_TRUE(route.has_value() && plain.has_value());
       const fast::AxisPlan& p = route->plan;
       ASSERT_EQ(p.n, 8960u) << p.describe();
       ASSERT_GT(p.pre_radix, 1u) << p.describe();
       EXPECT_EQ(p.live_blocks, (4099 + p.m - 1) / p.m) << p.describe();
       EXPECT_LT(p.live_blocks, p.pre_radix) << p.describe();
-      EXPECT_EQ(p.pre_hold, (std::uint64_t{p.lines_per_group} * p.m + p.threads - 1) / p.threads * p.live_blocks)
-          << p.describe();
-      EXPECT_LE(p.pre_hold, tuning.max_pre_hold) << p.describe();
-      EXPECT_FALSE(p.split_dit) << p.describe();  // pass 2 decimates in time its own way
-      EXPECT_NE(p.describe().find("live "), std::string::npos) << p.describe();
+      EXPECT_FALSE(p.live_inputs) << p.describe();
+      EXPECT_EQ(plain->plan.live_blocks, 0u);
+      // The same layout as without pruning.
+      EXPECT_EQ(p.pre_radix, plain->plan.pre_radix) << p.describe();
+      EXPECT_EQ(p.lines_per_group, plain->plan.lines_per_group) << p.describe();
+      EXPECT_EQ(p.pre_hold, plain->plan.pre_hold) << p.describe();
+      EXPECT_EQ(p.split_dit, plain->plan.split_dit) << p.describe();
+      EXPECT_NE(p.describe().find("live bins "), std::string::npos) << p.describe();
     }
   }
-  // OpenCL: 2 columns per group (1 without pruning, above); GL: 4 (2 without).
-  EXPECT_EQ(fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{})->plan.lines_per_group, 2u);
-  EXPECT_EQ(fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::gl_default_tuning())->plan.lines_per_group, 4u);
+  // Lines that fit no other way hold only their live inputs: 2 · 4099 rows padded past 16384
+  // points would hold L / 256 > 64 values per work-item, their live part about 8198 / 256.
+  const auto long_rows = fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, fast::Tuning{});
+  ASSERT_TRUE(long_rows.has_value());
+  const fast::AxisPlan& p = long_rows->plan;
+  EXPECT_TRUE(p.live_inputs) << p.describe();
+  EXPECT_EQ(p.pre_hold, (std::uint64_t{p.lines_per_group} * p.m + p.threads - 1) / p.threads * p.live_blocks)
+      << p.describe();
+  EXPECT_LE(p.pre_hold, fast::Tuning{}.max_pre_hold) << p.describe();
+  EXPECT_GT(std::uint64_t{p.lines_per_group} * p.m / p.threads * p.pre_radix, fast::Tuning{}.max_pre_hold)
+      << p.describe();
+  EXPECT_FALSE(p.split_dit) << p.describe();  // pass 1 forms y_q in frequency
+  EXPECT_NE(p.describe().find("live 2 x"), std::string::npos) << p.describe();
   // Direct axes and unsplit padded lines hold everything: nothing to prune.
   EXPECT_EQ(fast::plan_axis(Axis::cols, 4096, 4096, nvidia, fast::Tuning{})->live_blocks, 0u);
   const auto short_line = fast::route_axis(Axis::rows, 97, 64, nvidia, fast::Tuning{});
   ASSERT_TRUE(short_line.has_value());
   EXPECT_EQ(short_line->plan.pre_radix, 1u);
   EXPECT_EQ(short_line->plan.live_blocks, 0u);
-  // The define the kernels read.
+  // The defines the kernels read.
   const auto defines = fast::route_axis(Axis::rows, 4099, 4099, nvidia, fast::Tuning{})->plan.defines();
   EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"LIVE_BLOCKS", "1"}),
+            defines.end());
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"LIVE_INPUTS", "0"}),
             defines.end());
 }
 
