@@ -341,8 +341,13 @@ int main(int argc, char** argv) {
       }
       // Forward transforms only (every other one), after the warm-up; per axis, the sum of its
       // dispatches.
+      std::vector<std::pair<std::string, std::vector<double>>> by_dispatch(per);
       for (std::size_t i = 0; per > 0 && i + per <= records.size(); i += 2 * per) {
         if (i / (2 * per) < 20) continue;
+        for (std::size_t j = 0; j < per; ++j) {
+          by_dispatch[j].first = records[i + j].kernel;
+          by_dispatch[j].second.push_back(records[i + j].milliseconds);
+        }
         double row_t = 0, col_t = 0;
         for (std::size_t j = i; j < i + per; ++j)
           (records[j].axis == Axis::rows ? row_t : col_t) += records[j].milliseconds;
@@ -370,6 +375,9 @@ int main(int argc, char** argv) {
                   (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
                   b / (rm * 1e6), b / (cm * 1e6), error, wall_us,
                   records.empty() || records[0].host_measured ? " (host-timed)" : "");
+      if (by_dispatch.size() > 2)  // a Bluestein axis: each pass on its own
+        for (auto& [name, ms] : by_dispatch)
+          if (!ms.empty()) std::printf("  pass %-44s %10.1f us\n", name.c_str(), median(ms) * 1e3);
       std::fflush(stdout);
     }
   } catch (const std::exception& e) {
