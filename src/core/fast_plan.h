@@ -76,11 +76,13 @@ struct Tuning {
   /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
   /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 1;
-  /// 1: Bluestein splits use that only the live part of a padded line matters
-  /// (AxisPlan::live_blocks, live_inputs), 0: they run as any split. H100, OpenCL:
-  /// 4099-point rows' second pass 317 -> 254 us, 8191-point 161 -> 133; padded lines up to
-  /// about 2 x 8192 plan (docs/fast_path.md).
-  std::uint32_t prune_padding = 1;
+  /// Bluestein splits and the live part of their padded lines (AxisPlan::live_blocks,
+  /// live_inputs): 0 never (they run as any split); 1 where the lines fit no other way (pass 1
+  /// holds only its live inputs: padded lines of about twice as many points plan); 2 also pass 2
+  /// of every split (it accumulates only the live bins). H100, OpenCL: 4099-point rows' second
+  /// pass 316 -> 254 us, 8191-point 163 -> 134, 2053-point columns' 136 -> 122; GL lost with 2
+  /// (4099-point rows 367 -> 432-453, columns 1080 -> 1500-1580), so GL keeps 1.
+  std::uint32_t prune_padding = 2;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -94,6 +96,7 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
+  t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   return t;
 }
 
@@ -152,10 +155,10 @@ struct AxisPlan {
   /// so the others arrive while it runs. Only with stage0_from_registers, no epilogue.
   bool split_dit = false;
   /// Bluestein splits (Tuning::prune_padding): only the first live_blocks blocks of m points of
-  /// a padded line are live (LIVE_BLOCKS; 0: all): pass 1's inputs past the axis length are
-  /// zero and pass 2's bins past it are dropped. Pass 2 then decimates in time, each
-  /// sub-transform reading its inputs from the scratch (the next one's loads issued during
-  /// the current one) and adding its share to accumulators of the live bins.
+  /// a padded line are live (LIVE_BLOCKS; 0: not used): pass 1's inputs past the axis length
+  /// are zero and pass 2's bins past it are dropped. Pass 2 then decimates in time, each
+  /// sub-transform reading its inputs from the scratch (the next one's loads issued during the
+  /// current one) and adding its share to accumulators of the live bins.
   std::uint32_t live_blocks = 0;
   /// Pass 1 holds x[j + b m] for b < live_blocks only and forms each y_q when sub-transform q
   /// reads it (LIVE_INPUTS): live_blocks values per element instead of pre_radix (L >= 2n - 1,
@@ -331,7 +334,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         plan.hold = std::max(plan.hold, per_stage);
       }
       const std::uint32_t live_blocks = live != 0 && live < n ? (live + plan.m - 1) / plan.m : p;
-      if (p > 1 && !plan.split_global && tuning.prune_padding != 0 && live_blocks < p) {
+      if (p > 1 && !plan.split_global && live_blocks < p && (live_inputs || tuning.prune_padding >= 2)) {
         plan.live_blocks = live_blocks;
         plan.live_inputs = live_inputs;
       }

@@ -220,7 +220,8 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   bool bins = false, inputs_from_registers = false, inputs_through_local = false;
-  // none: prune_padding 0; bins: the default; inputs: a register budget only the live inputs fit.
+  // none: prune_padding 0; bins: 2 (pass 2 of every split); inputs: 1 (only where the lines fit
+  // no other way), under a register budget only the live inputs fit.
   enum class Live { none, bins, inputs };
   for (const auto& [w, h] : test::fast_live_blocks_cases) {
     for (const Live live : {Live::none, Live::bins, Live::inputs}) {
@@ -229,7 +230,7 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
         tuning.max_radix = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
         tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.row_elements = 1024;  // one padded row per group
-        tuning.prune_padding = live == Live::none ? 0 : 1;
+        tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
         if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
         tuning.stage0_from_registers = stage0;
         ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);

@@ -345,8 +345,13 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
 TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   // 4099 points padded to 8960: the splits keep the plans they have without pruning (holding
-  // every value) and accumulate only the ceil(4099 / m) live blocks of bins in pass 2.
-  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+  // every value) and accumulate only the ceil(4099 / m) live blocks of bins in pass 2 (the CL
+  // default, prune_padding 2; GL's 1 leaves them as they are).
+  EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 4099, nvidia, fast::gl_default_tuning())->plan.live_blocks, 0u);
+  EXPECT_EQ(fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::gl_default_tuning())->plan.live_blocks, 0u);
+  fast::Tuning gl_bins = fast::gl_default_tuning();
+  gl_bins.prune_padding = 2;
+  for (const fast::Tuning& tuning : {fast::Tuning{}, gl_bins}) {
     fast::Tuning unpruned = tuning;
     unpruned.prune_padding = 0;
     for (Axis axis : {Axis::rows, Axis::cols}) {
@@ -368,8 +373,16 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
       EXPECT_NE(p.describe().find("live bins "), std::string::npos) << p.describe();
     }
   }
-  // Lines that fit no other way hold only their live inputs: 2 · 4099 rows padded past 16384
-  // points would hold L / 256 > 64 values per work-item, their live part about 8198 / 256.
+  // Lines that fit no other way hold only their live inputs (prune_padding 1 or 2): 2 · 4099
+  // rows padded past 16384 points would hold L / 256 > 64 values per OpenCL work-item, their
+  // live part about 8198 / 256; GL's 512 threads fit them whole, and 4 · 4099 by the live part.
+  fast::Tuning cl_fallback;
+  cl_fallback.prune_padding = 1;
+  const auto gl_rows = fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(gl_rows.has_value());
+  EXPECT_TRUE(gl_rows->plan.live_inputs) << gl_rows->plan.describe();
+  EXPECT_FALSE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, fast::gl_default_tuning())->plan.live_inputs);
+  EXPECT_TRUE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, cl_fallback)->plan.live_inputs);
   const auto long_rows = fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, fast::Tuning{});
   ASSERT_TRUE(long_rows.has_value());
   const fast::AxisPlan& p = long_rows->plan;
