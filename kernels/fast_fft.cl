@@ -121,9 +121,9 @@
 // Bluestein (issue 6, docs/fast_path.md): an axis of n points (a prime factor above 13) as a
 // cyclic convolution of the padded length N = L >= 2n - 1, in two passes of this kernel with the
 // chirp c[i] = exp(-i pi i^2 / n) (`chirp`, n values) and the filter spectrum B (`filter`, N
-// values) folded into their loads and stores. `data` is the scratch of N-point lines (addressed
-// as any N-point line: rows line * N + i, columns i * row_pitch + line); `image` holds the n-point
-// lines (rows line * row_pitch + i, columns i * row_pitch + line); `bluestein_n` = n.
+// values) folded into their loads and stores. `data` is the scratch of N-point lines, one after
+// another on either axis (line * N + i); `image` holds the n-point lines (rows
+// line * row_pitch + i, columns i * row_pitch + line); `bluestein_n` = n.
 //   BLUESTEIN_IN 1: the first loads read a[i] = conj?(x[i]) c[i] from `image` for i < n and 0 for
 //     n <= i < N (conj?: conj_sign, the outer direction), so the scratch is never zero-filled; the
 //     last stores write A[k] B[k] scale into `data` (host: scale 1).
@@ -321,9 +321,11 @@ FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
     if (r < R) v[r] = cmul(v[r], p[r]);
 }
 
-// Global index of element i of image line `line`.
+// Global index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose
+// padded lines lie one after another on both axes (a column group's warp then reads runs of
+// 32 / LINES consecutive elements per line instead of row segments of LINES * 8 bytes).
 FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
-#if AXIS_COLS
+#if AXIS_COLS && !BLUESTEIN
   return i * row_pitch + line;
 #else
   (void)row_pitch;

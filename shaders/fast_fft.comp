@@ -91,7 +91,8 @@
 // Bluestein (issue 6): the two passes of an axis of n points (a prime factor above 13) as a
 // cyclic convolution of the padded length N = L, with the chirp (binding 3, c[i] = exp(-i pi i^2 /
 // n), n values) and the filter spectrum (binding 4, B, N values) folded into their loads and
-// stores; `data` is the scratch of N-point lines, binding 2 `image` the image's n-point lines
+// stores; `data` is the scratch of N-point lines one after another (line * N + i, either axis),
+// binding 2 `image` the image's n-point lines
 // (rows line * u_row_pitch + i, columns i * u_row_pitch + line), u_bluestein_n = n. As in
 // fast_fft.cl:
 //   BLUESTEIN_IN 1: loads a[i] = conj?(x[i]) c[i] from `image` (i < n; 0 for the padding), stores
@@ -162,8 +163,10 @@ uint g_first_line;  // first image line of this work-group
 
 uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + (i >> 4u); }
 
+// Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded
+// lines lie one after another on both axes (as in fast_fft.cl).
 uint gaddr(uint line, uint i) {
-#if AXIS_COLS
+#if AXIS_COLS && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0
   return i * u_row_pitch + line;
 #else
   return line * uint(N) + i;

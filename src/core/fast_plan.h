@@ -486,7 +486,7 @@ inline BluesteinFloatTables bluestein_tables(std::uint32_t n, std::uint32_t l) {
 
 /// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan)
 /// or through Bluestein (`plan` is the l-point plan of the padded lines, in a scratch buffer of
-/// l x lines: rows l-point lines one after another, columns with the image's row pitch).
+/// l x lines: l-point lines one after another on either axis).
 struct AxisRoute {
   std::uint32_t n = 0;
   std::uint32_t l = 0;  ///< Bluestein's padded length; 0: direct
