@@ -18,11 +18,12 @@
 //     step in registers: y_q[n] = w_N^(n q) sum_m x[n + m M] w_P^(m q); then, for each q in
 //     turn, the M-point FFT of y_q through local memory, written to X[q + PRE_RADIX k]. One
 //     read and one write per element, but P values per element stay live in registers.
-//   SPLIT_DIT 1 (with SPLIT_GLOBAL 0 and STAGE0_FROM_PRE): decimation in time through registers:
-//     every work-item loads x[P n + q] for all q (q = 0 first), runs the M-point FFT of each q
-//     from its registers and keeps the outputs in registers, then combines
-//     X[k + m M] = sum_q w_P^(q m) (w_N^(q k) Y_q[k]) and stores. Sub-transform 0 needs only the
-//     first 1/P of the loads, so the rest arrive while it computes (DIF needs all of them first).
+//   SPLIT_DIT 1 (with SPLIT_GLOBAL 0): decimation in time through registers: every work-item
+//     loads x[P n + q] for all q (q = 0 first), runs the M-point FFT of each q from its registers
+//     (through local memory first without STAGE0_FROM_PRE) and keeps the outputs in registers,
+//     then combines X[k + m M] = sum_q w_P^(q m) (w_N^(q k) Y_q[k]) and stores contiguous runs
+//     (DIF stores each sub-transform's outputs P apart). Sub-transform 0 needs only the first 1/P
+//     of the loads, so the rest arrive while it computes (DIF needs all of them first).
 //   SPLIT_GLOBAL 1: decimation in time through the buffer itself: the M-point FFT of each
 //     x[P n + q] is written back in place (times w_N^(q k)), then one radix-P pass combines them.
 //     The extra round trip stays in the group's own lines (L2-resident), and registers stay
@@ -480,8 +481,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #ifndef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-#if SPLIT_DIT && !(STAGE0_FROM_PRE && !FAST_EPILOGUE)
-#error "fast_fft.cl: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
+#if SPLIT_DIT && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !FAST_EPILOGUE)
+#error "fast_fft.cl: SPLIT_DIT needs a split through registers and no epilogue"
 #endif
 // LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
 // LIVE_BLOCKS blocks of M points of a padded line are live. Pass 2 stores only bins k < n, so

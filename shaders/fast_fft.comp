@@ -338,8 +338,8 @@ vec2 split_value(uint k, uint q) {
 // SPLIT_DIT 1 (the host's AxisPlan::split_dit): the split decimates in time through registers
 // (as in fast_fft.cl): each invocation loads x[P n + q] for every q, runs sub-transform q from
 // g_pre, keeps its outputs in g_keep, and ends with the radix-P combine and the stores.
-#if SPLIT_DIT != 0 && (STAGE0_FROM_PRE == 0 || FAST_EPILOGUE != 0)
-#error "fast_fft.comp: SPLIT_DIT needs STAGE0_FROM_PRE (a split through registers) and no epilogue"
+#if SPLIT_DIT != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && FAST_EPILOGUE == 0)
+#error "fast_fft.comp: SPLIT_DIT needs a split through registers and no epilogue"
 #endif
 #if NUM_STAGES == 1
 #define RADIX_LAST RADIX_0

@@ -70,9 +70,9 @@ struct Tuning {
   /// 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
-  /// Splits whose first stage reads the registers (AxisPlan::stage0_from_registers) decimate in
-  /// time instead of in frequency (AxisPlan::split_dit): 0 never, 1 row splits,
-  /// 2 every split. H100: 8192-point rows (2 x 4096) 490 -> 391 us on OpenCL, 556 -> 483 on GL;
+  /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
+  /// never, 1 row splits and Bluestein's padded lines (both stored line after line), 2 every
+  /// split. H100: 8192-point rows (2 x 4096) 490 -> 391 us on OpenCL, 556 -> 483 on GL;
   /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
   /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 1;
@@ -150,9 +150,10 @@ struct AxisPlan {
   /// instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
-  /// loads x[P n + q], runs sub-transform q from its registers and keeps its outputs there, then
-  /// combines them with one radix-P step and stores. Sub-transform 0 needs a 1/P of the loads,
-  /// so the others arrive while it runs. Only with stage0_from_registers, no epilogue.
+  /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
+  /// stage0_from_registers) and keeps its outputs there, then combines them with one radix-P
+  /// step and stores contiguous runs. Sub-transform 0 needs a 1/P of the loads, so the others
+  /// arrive while it runs. No epilogue.
   bool split_dit = false;
   /// Bluestein splits (Tuning::prune_padding): only the first live_blocks blocks of m points of
   /// a padded line are live (LIVE_BLOCKS; 0: not used): pass 1's inputs past the axis length
@@ -346,8 +347,12 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
         plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
       }
-      plan.split_dit = plan.stage0_from_registers && !plan.live_inputs &&
-                       (tuning.split_dit == 2 || (tuning.split_dit == 1 && axis == Axis::rows));
+      // A split in time stores contiguous runs (its combine's X[k + m M]) where one in frequency
+      // stores each sub-transform's outputs P apart: rows, and Bluestein's padded lines (the
+      // scratch lies line after line on both axes).
+      const bool line_major = axis == Axis::rows || live != 0;
+      plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
+                       (tuning.split_dit == 2 || (tuning.split_dit == 1 && line_major));
       plan.local_halves = halves;
       return plan;
     }

@@ -162,8 +162,8 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
             defines.end());
 }
 
-// The split in time: row splits by default (both APIs), every split with 2, only where the
-// first stage reads the registers; never in the display epilogues' plans.
+// The split in time: row splits (and Bluestein's padded lines, FastBluestein) by default in both
+// APIs, every split through registers with 2; never in the display epilogues' plans.
 TEST(FastPlan, SplitInTimeFollowsItsRules) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (const std::uint32_t mode : {0u, 1u, 2u}) {
@@ -173,10 +173,11 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
       for (Axis axis : {Axis::rows, Axis::cols}) {
         const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
         ASSERT_TRUE(p.has_value()) << n;
-        const bool wanted = p->stage0_from_registers && (mode == 2 || (mode == 1 && axis == Axis::rows));
+        const bool split = p->pre_radix > 1 && !p->split_global;
+        const bool wanted = split && (mode == 2 || (mode == 1 && axis == Axis::rows));
         EXPECT_EQ(p->split_dit, wanted) << mode << ' ' << p->describe();
         const auto gl = fast::plan_axis(axis, n, n, nvidia, fast::gl_default_tuning());
-        EXPECT_EQ(gl->split_dit, gl->stage0_from_registers && axis == Axis::rows) << gl->describe();
+        EXPECT_EQ(gl->split_dit, gl->pre_radix > 1 && axis == Axis::rows) << gl->describe();
       }
     }
   }
@@ -373,6 +374,10 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
       EXPECT_NE(p.describe().find("live bins "), std::string::npos) << p.describe();
     }
   }
+  // Padded lines split in time on both axes (the scratch is stored line after line): OpenCL's
+  // 4099-point columns (1 per group, split 2 x 4480, through local memory first).
+  const auto cols = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{});
+  EXPECT_TRUE(cols->plan.split_dit && !cols->plan.stage0_from_registers) << cols->plan.describe();
   // Lines that fit no other way hold only their live inputs (prune_padding 1 or 2): 2 · 4099
   // rows padded past 16384 points would hold L / 256 > 64 values per OpenCL work-item, their
   // live part about 8198 / 256; GL's 512 threads fit them whole, and 4 · 4099 by the live part.
