@@ -71,11 +71,13 @@ struct Tuning {
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
   /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
-  /// never, 1 row splits and Bluestein's padded lines (both stored line after line), 2 every
-  /// split. H100: 8192-point rows (2 x 4096) 490 -> 391 us on OpenCL, 556 -> 483 on GL;
-  /// columns lost on both (OpenCL 8192-point 823 -> 840, 2048-point 22.4 -> 26.2; GL 4096-point
-  /// 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
-  std::uint32_t split_dit = 1;
+  /// never; 1 row splits whose first stage reads the registers; 2 row splits and Bluestein's
+  /// padded lines (both stored line after line); 3 every split. H100: 8192-point rows (2 x 4096)
+  /// 490 -> 391 us on OpenCL, 556 -> 483 on GL; OpenCL 4099^2 (Bluestein, the scratch line after
+  /// line) 1593 -> 1440 us with 2; GL's second Bluestein passes lost with 2 (4099-point rows
+  /// 366 -> 504 us), so GL keeps 1; direct columns lost on both (OpenCL 8192-point 823 -> 840,
+  /// 2048-point 22.4 -> 26.2; GL 4096-point 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
+  std::uint32_t split_dit = 2;
   /// Bluestein splits and the live part of their padded lines (AxisPlan::live_blocks,
   /// live_inputs): 0 never (they run as any split); 1 where the lines fit no other way (pass 1
   /// holds only its live inputs: padded lines of about twice as many points plan); 2 also pass 2
@@ -97,6 +99,7 @@ inline Tuning gl_default_tuning() {
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
+  t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
   return t;
 }
 
@@ -352,7 +355,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // scratch lies line after line on both axes).
       const bool line_major = axis == Axis::rows || live != 0;
       plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
-                       (tuning.split_dit == 2 || (tuning.split_dit == 1 && line_major));
+                       (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
+                        (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers));
       plan.local_halves = halves;
       return plan;
     }

@@ -186,7 +186,7 @@ TEST(ClFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   bool rows_in_time = false, cols_in_time = false, bluestein_in_time = false;
   for (const auto& [w, h, split_cap] : test::fast_split_in_time_cases) {
-    for (const std::uint32_t in_time : {0u, 2u}) {
+    for (const std::uint32_t in_time : {0u, 3u}) {
       fast::Tuning tuning;
       tuning.max_radix = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
       if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;

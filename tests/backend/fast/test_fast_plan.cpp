@@ -162,11 +162,12 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
             defines.end());
 }
 
-// The split in time: row splits (and Bluestein's padded lines, FastBluestein) by default in both
-// APIs, every split through registers with 2; never in the display epilogues' plans.
+// The split in time: OpenCL's row splits (and Bluestein's padded lines, FastBluestein) by default,
+// GL's row splits whose first stage reads the registers, every split through registers with 3;
+// never in the display epilogues' plans.
 TEST(FastPlan, SplitInTimeFollowsItsRules) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
-  for (const std::uint32_t mode : {0u, 1u, 2u}) {
+  for (const std::uint32_t mode : {0u, 1u, 2u, 3u}) {
     fast::Tuning tuning;
     tuning.split_dit = mode;
     for (std::uint32_t n : {1024u, 2048u, 4000u, 4096u, 8192u}) {
@@ -174,10 +175,11 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
         const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
         ASSERT_TRUE(p.has_value()) << n;
         const bool split = p->pre_radix > 1 && !p->split_global;
-        const bool wanted = split && (mode == 2 || (mode == 1 && axis == Axis::rows));
+        const bool wanted = split && (mode == 3 || (mode == 2 && axis == Axis::rows) ||
+                                      (mode == 1 && axis == Axis::rows && p->stage0_from_registers));
         EXPECT_EQ(p->split_dit, wanted) << mode << ' ' << p->describe();
         const auto gl = fast::plan_axis(axis, n, n, nvidia, fast::gl_default_tuning());
-        EXPECT_EQ(gl->split_dit, gl->pre_radix > 1 && axis == Axis::rows) << gl->describe();
+        EXPECT_EQ(gl->split_dit, gl->stage0_from_registers && axis == Axis::rows) << gl->describe();
       }
     }
   }
