@@ -35,7 +35,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
-//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13 or 16; product M).
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13, 16 or 25; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
@@ -147,9 +147,13 @@
 #error "fast_fft.cl: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
 
-// Register arrays hold up to 16 values only where a radix-16 stage needs them.
-#if RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
-    RADIX_6 == 16 || RADIX_7 == 16
+// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
+#define HAS_RADIX(R)                                                                                       \
+  (RADIX_0 == (R) || RADIX_1 == (R) || RADIX_2 == (R) || RADIX_3 == (R) || RADIX_4 == (R) || RADIX_5 == (R) || \
+   RADIX_6 == (R) || RADIX_7 == (R))
+#if HAS_RADIX(25)
+#define MAX_RADIX 25
+#elif HAS_RADIX(16)
 #define MAX_RADIX 16
 #else
 #define MAX_RADIX 13
@@ -211,6 +215,54 @@ FAST_INLINE void dft16(float2* v) {
     v[k1 + 4] = y1;
     v[k1 + 8] = y2;
     v[k1 + 12] = y3;
+  }
+}
+
+// Forward radix 25 as 5 x 5, as radix 16: radix-5 DFTs of (v_n2, v_n2+5, ..., v_n2+20),
+// twiddles w25^(n2 k1) (n2 k1 <= 16), radix-5 DFTs across; X[k1 + 5 k2] lands in v[k1 + 5 k2].
+__constant float2 W25[17] = {
+    (float2)(1.00000000000000000f, -0.00000000000000000f),
+    (float2)(0.96858316112863108f, -0.24868988716485479f),
+    (float2)(0.87630668004386358f, -0.48175367410171532f),
+    (float2)(0.72896862742141155f, -0.68454710592868862f),
+    (float2)(0.53582679497899655f, -0.84432792550201508f),
+    (float2)(0.30901699437494745f, -0.95105651629515353f),
+    (float2)(0.06279051952931353f, -0.99802672842827156f),
+    (float2)(-0.18738131458572460f, -0.98228725072868872f),
+    (float2)(-0.42577929156507272f, -0.90482705246601947f),
+    (float2)(-0.63742398974868975f, -0.77051324277578925f),
+    (float2)(-0.80901699437494734f, -0.58778525229247325f),
+    (float2)(-0.92977648588825135f, -0.36812455268467814f),
+    (float2)(-0.99211470131447776f, -0.12533323356430454f),
+    (float2)(-0.99211470131447788f, 0.12533323356430429f),
+    (float2)(-0.92977648588825146f, 0.36812455268467792f),
+    (float2)(-0.80901699437494778f, 0.58778525229247269f),
+    (float2)(-0.63742398974868952f, 0.77051324277578936f)};
+FAST_INLINE void dft25(float2* v) {
+  float2 a[25];
+#pragma unroll
+  for (uint n2 = 0; n2 < 5; ++n2) {
+    float2 x0 = v[n2], x1 = v[n2 + 5], x2 = v[n2 + 10], x3 = v[n2 + 15], x4 = v[n2 + 20];
+    DFT_5(x0, x1, x2, x3, x4)
+    a[5 * n2] = x0;
+    a[5 * n2 + 1] = x1;
+    a[5 * n2 + 2] = x2;
+    a[5 * n2 + 3] = x3;
+    a[5 * n2 + 4] = x4;
+  }
+#pragma unroll
+  for (uint n2 = 1; n2 < 5; ++n2)
+#pragma unroll
+    for (uint k1 = 1; k1 < 5; ++k1) a[5 * n2 + k1] = cmul(a[5 * n2 + k1], W25[n2 * k1]);
+#pragma unroll
+  for (uint k1 = 0; k1 < 5; ++k1) {
+    float2 y0 = a[k1], y1 = a[5 + k1], y2 = a[10 + k1], y3 = a[15 + k1], y4 = a[20 + k1];
+    DFT_5(y0, y1, y2, y3, y4)
+    v[k1] = y0;
+    v[k1 + 5] = y1;
+    v[k1 + 10] = y2;
+    v[k1 + 15] = y3;
+    v[k1 + 20] = y4;
   }
 }
 
@@ -303,6 +355,7 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 8) dft8(v);
   else if (R == 9) dft9(v);
   else if (R == 16) dft16(v);
+  else if (R == 25) dft25(v);
   else if (R == 11) dft_odd(v, 11, COS11, SIN11);
   else if (R == 13) dft_odd(v, 13, COS13, SIN13);
 }

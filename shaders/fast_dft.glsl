@@ -1,12 +1,15 @@
-// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16) on
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25) on
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
-// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 16 where one is 16). Provides MAX_RADIX, cmul_fast(a, b),
+// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 25 or 16 where one is). Provides MAX_RADIX, cmul_fast(a, b),
 // twiddle_by_powers(v, w, R) and small_dft(v, R).
 
-// Register arrays hold up to 16 values only where a radix-16 stage needs them.
-#if RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
+// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
+#if RADIX_0 == 25 || RADIX_1 == 25 || RADIX_2 == 25 || RADIX_3 == 25 || RADIX_4 == 25 || RADIX_5 == 25 || \
+    RADIX_6 == 25 || RADIX_7 == 25
+#define MAX_RADIX 25
+#elif RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
     RADIX_6 == 16 || RADIX_7 == 16
 #define MAX_RADIX 16
 #else
@@ -45,20 +48,21 @@ void dft4_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3) {
 
 void dft4(inout vec2 v[MAX_RADIX]) { dft4_values(v[0], v[1], v[2], v[3]); }
 
-void dft5(inout vec2 v[MAX_RADIX]) {
+void dft5_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3, inout vec2 c4) {
   const float a = 0.30901699437494742, b = 0.95105651629515357, c = 0.80901699437494742, d = 0.58778525229247313;
-  vec2 v0 = v[0];
-  vec2 v1 = a * (v[1] + v[4]) - c * (v[2] + v[3]);
-  vec2 v2 = c * (v[1] + v[4]) - a * (v[2] + v[3]);
-  vec2 v3 = d * (v[1] - v[4]) - b * (v[2] - v[3]);
-  vec2 v4 = b * (v[1] - v[4]) + d * (v[2] - v[3]);
-  vec2 sum = v0 + v[1] + v[2] + v[3] + v[4];
-  v[1] = v0 + v1 + fast_mul_minus_i(v4);
-  v[2] = v0 - v2 + fast_mul_minus_i(v3);
-  v[3] = v0 - v2 - fast_mul_minus_i(v3);
-  v[4] = v0 + v1 - fast_mul_minus_i(v4);
-  v[0] = sum;
+  vec2 v0 = c0;
+  vec2 v1 = a * (c1 + c4) - c * (c2 + c3);
+  vec2 v2 = c * (c1 + c4) - a * (c2 + c3);
+  vec2 v3 = d * (c1 - c4) - b * (c2 - c3);
+  vec2 v4 = b * (c1 - c4) + d * (c2 - c3);
+  c0 = v0 + c1 + c2 + c3 + c4;
+  c1 = v0 + v1 + fast_mul_minus_i(v4);
+  c2 = v0 - v2 + fast_mul_minus_i(v3);
+  c3 = v0 - v2 - fast_mul_minus_i(v3);
+  c4 = v0 + v1 - fast_mul_minus_i(v4);
 }
+
+void dft5(inout vec2 v[MAX_RADIX]) { dft5_values(v[0], v[1], v[2], v[3], v[4]); }
 
 void dft7(inout vec2 v[MAX_RADIX]) {
   const float a = 0.62348980185873353, b = 0.78183148246802981, c = 0.22252093395631440;
@@ -134,6 +138,52 @@ void dft16(inout vec2 v[MAX_RADIX]) {
     v[k1 + 4u] = y1;
     v[k1 + 8u] = y2;
     v[k1 + 12u] = y3;
+  }
+}
+#endif
+
+#if MAX_RADIX >= 25
+// Radix 25 as 5 x 5, as radix 16: radix-5 DFTs of (v_n2, v_n2+5, ..., v_n2+20), twiddles
+// w25^(n2 k1) (n2 k1 <= 16), radix-5 DFTs across; X[k1 + 5 k2] lands in v[k1 + 5 k2].
+const vec2 W25[17] = vec2[](
+    vec2(1.00000000000000000, -0.00000000000000000),
+    vec2(0.96858316112863108, -0.24868988716485479),
+    vec2(0.87630668004386358, -0.48175367410171532),
+    vec2(0.72896862742141155, -0.68454710592868862),
+    vec2(0.53582679497899655, -0.84432792550201508),
+    vec2(0.30901699437494745, -0.95105651629515353),
+    vec2(0.06279051952931353, -0.99802672842827156),
+    vec2(-0.18738131458572460, -0.98228725072868872),
+    vec2(-0.42577929156507272, -0.90482705246601947),
+    vec2(-0.63742398974868975, -0.77051324277578925),
+    vec2(-0.80901699437494734, -0.58778525229247325),
+    vec2(-0.92977648588825135, -0.36812455268467814),
+    vec2(-0.99211470131447776, -0.12533323356430454),
+    vec2(-0.99211470131447788, 0.12533323356430429),
+    vec2(-0.92977648588825146, 0.36812455268467792),
+    vec2(-0.80901699437494778, 0.58778525229247269),
+    vec2(-0.63742398974868952, 0.77051324277578936));
+void dft25(inout vec2 v[MAX_RADIX]) {
+  vec2 a[25];
+  for (uint n2 = 0u; n2 < 5u; ++n2) {
+    vec2 x0 = v[n2], x1 = v[n2 + 5u], x2 = v[n2 + 10u], x3 = v[n2 + 15u], x4 = v[n2 + 20u];
+    dft5_values(x0, x1, x2, x3, x4);
+    a[5u * n2] = x0;
+    a[5u * n2 + 1u] = x1;
+    a[5u * n2 + 2u] = x2;
+    a[5u * n2 + 3u] = x3;
+    a[5u * n2 + 4u] = x4;
+  }
+  for (uint n2 = 1u; n2 < 5u; ++n2)
+    for (uint k1 = 1u; k1 < 5u; ++k1) a[5u * n2 + k1] = cmul_fast(a[5u * n2 + k1], W25[n2 * k1]);
+  for (uint k1 = 0u; k1 < 5u; ++k1) {
+    vec2 y0 = a[k1], y1 = a[5u + k1], y2 = a[10u + k1], y3 = a[15u + k1], y4 = a[20u + k1];
+    dft5_values(y0, y1, y2, y3, y4);
+    v[k1] = y0;
+    v[k1 + 5u] = y1;
+    v[k1 + 10u] = y2;
+    v[k1 + 15u] = y3;
+    v[k1 + 20u] = y4;
   }
 }
 #endif
@@ -236,6 +286,9 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 9u) dft9(v);
 #if MAX_RADIX >= 16
   else if (R == 16u) dft16(v);
+#endif
+#if MAX_RADIX >= 25
+  else if (R == 25u) dft25(v);
 #endif
   else if (R == 11u || R == 13u) dft_odd(v, R);
 }

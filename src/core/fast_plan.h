@@ -226,8 +226,9 @@ struct AxisPlan {
 };
 
 /// The Stockham radices of an m-point transform (16s where max_radix allows, 8s, then 4s or a 2 for
-/// the rest of the power of two, then 9s and a 3, then 5, 7, 11, 13), or empty when m has a prime factor above 13 or needs more than
-/// 8 stages. m == 1 gives {}.
+/// the rest of the power of two, then 9s and a 3, then 25s where max_radix allows and a 5, then
+/// 7, 11, 13), or empty when m has a prime factor above 13 or needs more than 8 stages. m == 1
+/// gives {}.
 inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8) {
   std::vector<std::uint32_t> r;
   int twos = 0;
@@ -261,7 +262,16 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   }
   for (int i = 0; i < threes / 2; ++i) r.push_back(9);
   if (threes % 2 == 1) r.push_back(3);
-  for (std::uint32_t p : {5u, 7u, 11u, 13u}) {
+  // 5^k as 25s (5 x 5 in registers) and at most one 5 where max_radix allows.
+  int fives = 0;
+  while (m % 5 == 0) {
+    m /= 5;
+    ++fives;
+  }
+  const int twenty_fives = max_radix >= 25 ? fives / 2 : 0;
+  for (int i = 0; i < twenty_fives; ++i) r.push_back(25);
+  for (int i = 2 * twenty_fives; i < fives; ++i) r.push_back(5);
+  for (std::uint32_t p : {7u, 11u, 13u}) {
     while (m % p == 0) {
       m /= p;
       r.push_back(p);

@@ -211,6 +211,26 @@ TEST(ClFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
 }
 
+// Radix-25 stages (5 x 5 in registers) against FFTW.
+TEST(ClFastSchedule, Radix25MatchesFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  for (const auto& [w, h] : test::fast_radix25_cases) {
+    fast::Tuning tuning;
+    tuning.max_radix = 25;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
+    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, tuning, 41 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h;
+    }
+  }
+}
+
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
 // sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
 // inputs and forms each y_q from them) against splits that do not, with the first stage from the

@@ -47,6 +47,18 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   for (std::uint32_t m = 2; m <= 1u << 16; m *= 2) EXPECT_EQ(product(fast::fast_radices(m, 16)), m) << m;
   EXPECT_EQ(fast::fast_radices(2187), (std::vector<std::uint32_t>{9, 9, 9, 3}));
   EXPECT_EQ(fast::fast_radices(1080), (std::vector<std::uint32_t>{8, 9, 3, 5}));
+  // With radix 25: 5s pair into 25s (at most one 5 left); radix 16 alone keeps the 5s.
+  EXPECT_EQ(fast::fast_radices(1000, 25), (std::vector<std::uint32_t>{8, 25, 5}));
+  EXPECT_EQ(fast::fast_radices(3125, 25), (std::vector<std::uint32_t>{25, 25, 5}));
+  EXPECT_EQ(fast::fast_radices(4000, 25), (std::vector<std::uint32_t>{8, 4, 25, 5}));
+  EXPECT_EQ(fast::fast_radices(1000, 16), (std::vector<std::uint32_t>{8, 5, 5, 5}));
+  for (std::uint32_t m = 1; m <= 5000; ++m) {
+    const auto r = fast::fast_radices(m, 25);
+    if (fast::fast_radices(m).empty()) continue;
+    ASSERT_FALSE(r.empty()) << m;
+    EXPECT_EQ(product(r), m);
+    EXPECT_LE(std::count(r.begin(), r.end(), 5u), 1) << m;
+  }
 }
 
 TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
