@@ -47,10 +47,12 @@ struct Tuning {
   /// 25.2 -> 23.2 us, 8192-point rows 538 -> 509; GL 4096-point columns 199 -> 186 (GL 8192-point
   /// columns lost: 2136 -> 2508).
   std::uint32_t stage0_from_registers = 1;
-  /// 16: powers of two as radix-16 stages (4 x 4 in registers), 8: radix 8 at most. H100, OpenCL:
-  /// 4096^2 247 -> 237 us (columns (16 16 4) 153 -> 146 us), 1024^2 20.4 -> 19.8; GL lost with it
-  /// (4096-point columns 185 -> 207 us), so GL keeps 8.
-  std::uint32_t max_radix = 16;
+  /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
+  /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
+  /// 247 -> 237 us (columns (16 16 4) 153 -> 146 us), 1024^2 20.4 -> 19.8; 3125-point rows 77 ->
+  /// 60 us with 25; GL lost with both (4096-point columns 185 -> 207 us, 3125-point rows 116 ->
+  /// 144), so GL keeps 8.
+  std::uint32_t max_radix = 25;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -226,9 +228,9 @@ struct AxisPlan {
 };
 
 /// The Stockham radices of an m-point transform (16s where max_radix allows, 8s, then 4s or a 2 for
-/// the rest of the power of two, then 9s and a 3, then 25s where max_radix allows and a 5, then
-/// 7, 11, 13), or empty when m has a prime factor above 13 or needs more than 8 stages. m == 1
-/// gives {}.
+/// the rest of the power of two, then 9s and a 3, then 25s where max_radix allows and 5^4
+/// divides m, and a 5, then 7, 11, 13), or empty when m has a prime factor above 13 or needs
+/// more than 8 stages. m == 1 gives {}.
 inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8) {
   std::vector<std::uint32_t> r;
   int twos = 0;
@@ -262,13 +264,16 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   }
   for (int i = 0; i < threes / 2; ++i) r.push_back(9);
   if (threes % 2 == 1) r.push_back(3);
-  // 5^k as 25s (5 x 5 in registers) and at most one 5 where max_radix allows.
+  // 5^k, k >= 4, as 25s (5 x 5 in registers) and at most one 5 where max_radix allows: H100
+  // (OpenCL) 3125-point rows (25 25 5) 77 -> 60 us, 625-point 10.5 -> 9.0; with fewer 5s a 25
+  // removes one stage only and lost (1000-point rows (8 25 5) 11.9 -> 12.9 us, 4000-point
+  // 95 -> 99, 2000-point 22.9 -> 25.0).
   int fives = 0;
   while (m % 5 == 0) {
     m /= 5;
     ++fives;
   }
-  const int twenty_fives = max_radix >= 25 ? fives / 2 : 0;
+  const int twenty_fives = max_radix >= 25 && fives >= 4 ? fives / 2 : 0;
   for (int i = 0; i < twenty_fives; ++i) r.push_back(25);
   for (int i = 2 * twenty_fives; i < fives; ++i) r.push_back(5);
   for (std::uint32_t p : {7u, 11u, 13u}) {
@@ -319,7 +324,9 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.prefetch_twiddles = tuning.prefetch_twiddles == 2 || (tuning.prefetch_twiddles == 1 && p > 1);
       plan.m = n / p;
       plan.lines_per_group = b;
-      plan.radices = fast_radices(plan.m, tuning.max_radix);
+      // Radix 25 in unsplit plans only: 3125-point columns split 5 x 625 (25 25) ran 120 -> 295 us
+      // on the H100 (OpenCL), the split's registers and 25 values per butterfly together spill.
+      plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix);
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       const std::uint32_t padded = plan.m + (plan.m + 15) / 16;
       plan.line_stride = padded;

@@ -47,17 +47,29 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   for (std::uint32_t m = 2; m <= 1u << 16; m *= 2) EXPECT_EQ(product(fast::fast_radices(m, 16)), m) << m;
   EXPECT_EQ(fast::fast_radices(2187), (std::vector<std::uint32_t>{9, 9, 9, 3}));
   EXPECT_EQ(fast::fast_radices(1080), (std::vector<std::uint32_t>{8, 9, 3, 5}));
-  // With radix 25: 5s pair into 25s (at most one 5 left); radix 16 alone keeps the 5s.
-  EXPECT_EQ(fast::fast_radices(1000, 25), (std::vector<std::uint32_t>{8, 25, 5}));
+  // With radix 25: from 5^4 on, 5s pair into 25s (at most one 5 left); fewer 5s, or radix 16
+  // alone, keep them.
   EXPECT_EQ(fast::fast_radices(3125, 25), (std::vector<std::uint32_t>{25, 25, 5}));
-  EXPECT_EQ(fast::fast_radices(4000, 25), (std::vector<std::uint32_t>{8, 4, 25, 5}));
-  EXPECT_EQ(fast::fast_radices(1000, 16), (std::vector<std::uint32_t>{8, 5, 5, 5}));
+  EXPECT_EQ(fast::fast_radices(625, 25), (std::vector<std::uint32_t>{25, 25}));
+  EXPECT_EQ(fast::fast_radices(2 * 625, 25), (std::vector<std::uint32_t>{2, 25, 25}));
+  EXPECT_EQ(fast::fast_radices(1000, 25), (std::vector<std::uint32_t>{8, 5, 5, 5}));
+  EXPECT_EQ(fast::fast_radices(4000, 25), (std::vector<std::uint32_t>{8, 4, 5, 5, 5}));
+  EXPECT_EQ(fast::fast_radices(3125, 16), (std::vector<std::uint32_t>{5, 5, 5, 5, 5}));
+  // Split plans keep radix 16 at most (3125-point columns split 5 x 625: 4 x 5, not 25 x 25).
+  const auto cols_3125 = fast::plan_axis(Axis::cols, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{});
+  ASSERT_TRUE(cols_3125 && cols_3125->pre_radix > 1) << cols_3125->describe();
+  EXPECT_EQ(std::count(cols_3125->radices.begin(), cols_3125->radices.end(), 25u), 0) << cols_3125->describe();
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
+            (std::vector<std::uint32_t>{25, 25, 5}));
   for (std::uint32_t m = 1; m <= 5000; ++m) {
     const auto r = fast::fast_radices(m, 25);
     if (fast::fast_radices(m).empty()) continue;
     ASSERT_FALSE(r.empty()) << m;
     EXPECT_EQ(product(r), m);
-    EXPECT_LE(std::count(r.begin(), r.end(), 5u), 1) << m;
+    int fives = 0;
+    for (std::uint32_t rest = m; rest % 5 == 0; rest /= 5) ++fives;
+    EXPECT_EQ(std::count(r.begin(), r.end(), 5u), fives >= 4 ? fives % 2 : fives) << m;
+    EXPECT_EQ(std::count(r.begin(), r.end(), 25u), fives >= 4 ? fives / 2 : 0) << m;
   }
 }
 
