@@ -35,7 +35,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
-//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25 or 49; product M).
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13, 16 or 25; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
@@ -147,13 +147,11 @@
 #error "fast_fft.cl: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
 
-// Register arrays hold up to 16, 25 or 49 values only where a radix-16, 25 or 49 stage needs them.
+// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
 #define HAS_RADIX(R)                                                                                       \
   (RADIX_0 == (R) || RADIX_1 == (R) || RADIX_2 == (R) || RADIX_3 == (R) || RADIX_4 == (R) || RADIX_5 == (R) || \
    RADIX_6 == (R) || RADIX_7 == (R))
-#if HAS_RADIX(49)
-#define MAX_RADIX 49
-#elif HAS_RADIX(25)
+#if HAS_RADIX(25)
 #define MAX_RADIX 25
 #elif HAS_RADIX(16)
 #define MAX_RADIX 16
@@ -220,9 +218,8 @@ FAST_INLINE void dft16(float2* v) {
   }
 }
 
-// Forward radix Q^2 (25, 49) as Q x Q, as radix 16: radix-Q DFTs of (v_n2, v_n2+Q, ...),
-// twiddles w_(Q^2)^(n2 k1) (n2 k1 <= (Q-1)^2: table w), radix-Q DFTs across; X[k1 + Q k2] lands
-// in v[k1 + Q k2]. Loops run to the constant 7 so they unroll before inlining.
+// Forward radix 25 as 5 x 5, as radix 16: radix-5 DFTs of (v_n2, v_n2+5, ..., v_n2+20),
+// twiddles w25^(n2 k1) (n2 k1 <= 16), radix-5 DFTs across; X[k1 + 5 k2] lands in v[k1 + 5 k2].
 __constant float2 W25[17] = {
     (float2)(1.00000000000000000f, -0.00000000000000000f),
     (float2)(0.96858316112863108f, -0.24868988716485479f),
@@ -241,73 +238,31 @@ __constant float2 W25[17] = {
     (float2)(-0.92977648588825146f, 0.36812455268467792f),
     (float2)(-0.80901699437494778f, 0.58778525229247269f),
     (float2)(-0.63742398974868952f, 0.77051324277578936f)};
-__constant float2 W49[37] = {
-    (float2)(1.00000000000000000f, -0.00000000000000000f),
-    (float2)(0.99179001382324616f, -0.12787716168450600f),
-    (float2)(0.96729486303902945f, -0.25365458390950735f),
-    (float2)(0.92691675734602175f, -0.37526700487937409f),
-    (float2)(0.87131870412338941f, -0.49071755200393785f),
-    (float2)(0.80141362186795662f, -0.59811053049121599f),
-    (float2)(0.71834935009772760f, -0.69568255060348638f),
-    (float2)(0.62348980185873359f, -0.78183148246802980f),
-    (float2)(0.51839256831052516f, -0.85514276300534608f),
-    (float2)(0.40478334312239378f, -0.91441262301581250f),
-    (float2)(0.28452758663103245f, -0.95866785303666058f),
-    (float2)(0.15959989503337954f, -0.98718178341445006f),
-    (float2)(0.03205157757165533f, -0.99948621620068789f),
-    (float2)(-0.09602302590768176f, -0.99537911294919823f),
-    (float2)(-0.22252093395631434f, -0.97492791218182362f),
-    (float2)(-0.34536505442130749f, -0.93846842204976044f),
-    (float2)(-0.46253829024083509f, -0.88659930637300011f),
-    (float2)(-0.57211666012216977f, -0.82017225459695575f),
-    (float2)(-0.67230089026131690f, -0.74027799707531550f),
-    (float2)(-0.76144595836913420f, -0.64822839530778875f),
-    (float2)(-0.83808810489184060f, -0.54553490121054871f),
-    (float2)(-0.90096886790241903f, -0.43388373911755823f),
-    (float2)(-0.94905574701066853f, -0.31510821802362127f),
-    (float2)(-0.98155915699106533f, -0.19115862870137254f),
-    (float2)(-0.99794539275033634f, -0.06407021998071323f),
-    (float2)(-0.99794539275033634f, 0.06407021998071299f),
-    (float2)(-0.98155915699106533f, 0.19115862870137229f),
-    (float2)(-0.94905574701066864f, 0.31510821802362060f),
-    (float2)(-0.90096886790241915f, 0.43388373911755801f),
-    (float2)(-0.83808810489184082f, 0.54553490121054848f),
-    (float2)(-0.76144595836913465f, 0.64822839530778820f),
-    (float2)(-0.67230089026131701f, 0.74027799707531527f),
-    (float2)(-0.57211666012217000f, 0.82017225459695564f),
-    (float2)(-0.46253829024083531f, 0.88659930637300000f),
-    (float2)(-0.34536505442130733f, 0.93846842204976055f),
-    (float2)(-0.22252093395631459f, 0.97492791218182362f),
-    (float2)(-0.09602302590768157f, 0.99537911294919823f)};
-FAST_INLINE void dft_square(float2* v, const uint Q, __constant const float2* w) {
-  float2 a[49];
+FAST_INLINE void dft25(float2* v) {
+  float2 a[25];
 #pragma unroll
-  for (uint n2 = 0; n2 < 7; ++n2) {
-    if (n2 < Q) {
-      float2 t[8];
-#pragma unroll
-      for (uint n1 = 0; n1 < 7; ++n1)
-        if (n1 < Q) t[n1] = v[n2 + Q * n1];
-      if (Q == 5) DFT_5(t[0], t[1], t[2], t[3], t[4])
-      else DFT_7(t[0], t[1], t[2], t[3], t[4], t[5], t[6])
-#pragma unroll
-      for (uint k1 = 0; k1 < 7; ++k1)
-        if (k1 < Q) a[Q * n2 + k1] = n2 == 0 || k1 == 0 ? t[k1] : cmul(t[k1], w[n2 * k1]);
-    }
+  for (uint n2 = 0; n2 < 5; ++n2) {
+    float2 x0 = v[n2], x1 = v[n2 + 5], x2 = v[n2 + 10], x3 = v[n2 + 15], x4 = v[n2 + 20];
+    DFT_5(x0, x1, x2, x3, x4)
+    a[5 * n2] = x0;
+    a[5 * n2 + 1] = x1;
+    a[5 * n2 + 2] = x2;
+    a[5 * n2 + 3] = x3;
+    a[5 * n2 + 4] = x4;
   }
 #pragma unroll
-  for (uint k1 = 0; k1 < 7; ++k1) {
-    if (k1 < Q) {
-      float2 t[8];
+  for (uint n2 = 1; n2 < 5; ++n2)
 #pragma unroll
-      for (uint n2 = 0; n2 < 7; ++n2)
-        if (n2 < Q) t[n2] = a[Q * n2 + k1];
-      if (Q == 5) DFT_5(t[0], t[1], t[2], t[3], t[4])
-      else DFT_7(t[0], t[1], t[2], t[3], t[4], t[5], t[6])
+    for (uint k1 = 1; k1 < 5; ++k1) a[5 * n2 + k1] = cmul(a[5 * n2 + k1], W25[n2 * k1]);
 #pragma unroll
-      for (uint k2 = 0; k2 < 7; ++k2)
-        if (k2 < Q) v[k1 + Q * k2] = t[k2];
-    }
+  for (uint k1 = 0; k1 < 5; ++k1) {
+    float2 y0 = a[k1], y1 = a[5 + k1], y2 = a[10 + k1], y3 = a[15 + k1], y4 = a[20 + k1];
+    DFT_5(y0, y1, y2, y3, y4)
+    v[k1] = y0;
+    v[k1 + 5] = y1;
+    v[k1 + 10] = y2;
+    v[k1 + 15] = y3;
+    v[k1 + 20] = y4;
   }
 }
 
@@ -400,8 +355,7 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 8) dft8(v);
   else if (R == 9) dft9(v);
   else if (R == 16) dft16(v);
-  else if (R == 25) dft_square(v, 5, W25);
-  else if (R == 49) dft_square(v, 7, W49);
+  else if (R == 25) dft25(v);
   else if (R == 11) dft_odd(v, 11, COS11, SIN11);
   else if (R == 13) dft_odd(v, 13, COS13, SIN13);
 }

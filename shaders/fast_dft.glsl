@@ -1,15 +1,12 @@
-// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 49) on
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25) on
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
-// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 49, 25 or 16 where one is). Provides MAX_RADIX, cmul_fast(a, b),
+// Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 25 or 16 where one is). Provides MAX_RADIX, cmul_fast(a, b),
 // twiddle_by_powers(v, w, R) and small_dft(v, R).
 
-// Register arrays hold up to 16, 25 or 49 values only where a radix-16, 25 or 49 stage needs them.
-#if RADIX_0 == 49 || RADIX_1 == 49 || RADIX_2 == 49 || RADIX_3 == 49 || RADIX_4 == 49 || RADIX_5 == 49 || \
-    RADIX_6 == 49 || RADIX_7 == 49
-#define MAX_RADIX 49
-#elif RADIX_0 == 25 || RADIX_1 == 25 || RADIX_2 == 25 || RADIX_3 == 25 || RADIX_4 == 25 || RADIX_5 == 25 || \
+// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
+#if RADIX_0 == 25 || RADIX_1 == 25 || RADIX_2 == 25 || RADIX_3 == 25 || RADIX_4 == 25 || RADIX_5 == 25 || \
     RADIX_6 == 25 || RADIX_7 == 25
 #define MAX_RADIX 25
 #elif RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
@@ -67,29 +64,27 @@ void dft5_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3, ino
 
 void dft5(inout vec2 v[MAX_RADIX]) { dft5_values(v[0], v[1], v[2], v[3], v[4]); }
 
-void dft7_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3, inout vec2 c4, inout vec2 c5,
-                 inout vec2 c6) {
+void dft7(inout vec2 v[MAX_RADIX]) {
   const float a = 0.62348980185873353, b = 0.78183148246802981, c = 0.22252093395631440;
   const float d = 0.97492791218182361, e = 0.90096886790241913, f = 0.43388373911755812;
-  vec2 v0 = c0;
-  vec2 s1 = c1 + c6, s2 = c2 + c5, s3 = c3 + c4;
-  vec2 d1 = c1 - c6, d2 = c2 - c5, d3 = c3 - c4;
+  vec2 v0 = v[0];
+  vec2 s1 = v[1] + v[6], s2 = v[2] + v[5], s3 = v[3] + v[4];
+  vec2 d1 = v[1] - v[6], d2 = v[2] - v[5], d3 = v[3] - v[4];
   vec2 v1 = a * s1 - c * s2 - e * s3;
   vec2 v2 = c * s1 + e * s2 - a * s3;
   vec2 v3 = e * s1 - a * s2 + c * s3;
   vec2 v4 = b * d1 + d * d2 + f * d3;
   vec2 v5 = d * d1 - f * d2 - b * d3;
   vec2 v6 = f * d1 - b * d2 + d * d3;
-  c0 = v0 + s1 + s2 + s3;
-  c1 = v0 + v1 + fast_mul_minus_i(v4);
-  c2 = v0 - v2 + fast_mul_minus_i(v5);
-  c3 = v0 - v3 + fast_mul_minus_i(v6);
-  c4 = v0 - v3 - fast_mul_minus_i(v6);
-  c5 = v0 - v2 - fast_mul_minus_i(v5);
-  c6 = v0 + v1 - fast_mul_minus_i(v4);
+  vec2 sum = v0 + s1 + s2 + s3;
+  v[1] = v0 + v1 + fast_mul_minus_i(v4);
+  v[2] = v0 - v2 + fast_mul_minus_i(v5);
+  v[3] = v0 - v3 + fast_mul_minus_i(v6);
+  v[4] = v0 - v3 - fast_mul_minus_i(v6);
+  v[5] = v0 - v2 - fast_mul_minus_i(v5);
+  v[6] = v0 + v1 - fast_mul_minus_i(v4);
+  v[0] = sum;
 }
-
-void dft7(inout vec2 v[MAX_RADIX]) { dft7_values(v[0], v[1], v[2], v[3], v[4], v[5], v[6]); }
 
 // Radix 8: two radix-4 halves (even, odd inputs) joined by w8^k.
 void dft8(inout vec2 v[MAX_RADIX]) {
@@ -148,8 +143,8 @@ void dft16(inout vec2 v[MAX_RADIX]) {
 #endif
 
 #if MAX_RADIX >= 25
-// Radix Q^2 (25, 49) as Q x Q, as radix 16: radix-Q DFTs of (v_n2, v_n2+Q, ...), twiddles
-// w_(Q^2)^(n2 k1) (n2 k1 <= (Q-1)^2), radix-Q DFTs across; X[k1 + Q k2] lands in v[k1 + Q k2].
+// Radix 25 as 5 x 5, as radix 16: radix-5 DFTs of (v_n2, v_n2+5, ..., v_n2+20), twiddles
+// w25^(n2 k1) (n2 k1 <= 16), radix-5 DFTs across; X[k1 + 5 k2] lands in v[k1 + 5 k2].
 const vec2 W25[17] = vec2[](
     vec2(1.00000000000000000, -0.00000000000000000),
     vec2(0.96858316112863108, -0.24868988716485479),
@@ -168,70 +163,27 @@ const vec2 W25[17] = vec2[](
     vec2(-0.92977648588825146, 0.36812455268467792),
     vec2(-0.80901699437494778, 0.58778525229247269),
     vec2(-0.63742398974868952, 0.77051324277578936));
-#if MAX_RADIX >= 49
-const vec2 W49[37] = vec2[](
-    vec2(1.00000000000000000, -0.00000000000000000),
-    vec2(0.99179001382324616, -0.12787716168450600),
-    vec2(0.96729486303902945, -0.25365458390950735),
-    vec2(0.92691675734602175, -0.37526700487937409),
-    vec2(0.87131870412338941, -0.49071755200393785),
-    vec2(0.80141362186795662, -0.59811053049121599),
-    vec2(0.71834935009772760, -0.69568255060348638),
-    vec2(0.62348980185873359, -0.78183148246802980),
-    vec2(0.51839256831052516, -0.85514276300534608),
-    vec2(0.40478334312239378, -0.91441262301581250),
-    vec2(0.28452758663103245, -0.95866785303666058),
-    vec2(0.15959989503337954, -0.98718178341445006),
-    vec2(0.03205157757165533, -0.99948621620068789),
-    vec2(-0.09602302590768176, -0.99537911294919823),
-    vec2(-0.22252093395631434, -0.97492791218182362),
-    vec2(-0.34536505442130749, -0.93846842204976044),
-    vec2(-0.46253829024083509, -0.88659930637300011),
-    vec2(-0.57211666012216977, -0.82017225459695575),
-    vec2(-0.67230089026131690, -0.74027799707531550),
-    vec2(-0.76144595836913420, -0.64822839530778875),
-    vec2(-0.83808810489184060, -0.54553490121054871),
-    vec2(-0.90096886790241903, -0.43388373911755823),
-    vec2(-0.94905574701066853, -0.31510821802362127),
-    vec2(-0.98155915699106533, -0.19115862870137254),
-    vec2(-0.99794539275033634, -0.06407021998071323),
-    vec2(-0.99794539275033634, 0.06407021998071299),
-    vec2(-0.98155915699106533, 0.19115862870137229),
-    vec2(-0.94905574701066864, 0.31510821802362060),
-    vec2(-0.90096886790241915, 0.43388373911755801),
-    vec2(-0.83808810489184082, 0.54553490121054848),
-    vec2(-0.76144595836913465, 0.64822839530778820),
-    vec2(-0.67230089026131701, 0.74027799707531527),
-    vec2(-0.57211666012217000, 0.82017225459695564),
-    vec2(-0.46253829024083531, 0.88659930637300000),
-    vec2(-0.34536505442130733, 0.93846842204976055),
-    vec2(-0.22252093395631459, 0.97492791218182362),
-    vec2(-0.09602302590768157, 0.99537911294919823));
-#endif
-vec2 square_twiddle(const uint Q, uint m) {
-#if MAX_RADIX >= 49
-  if (Q == 7u) return W49[m];
-#endif
-  return W25[m];
-}
-void dft_prime_values(const uint Q, inout vec2 t[8]) {
-  if (Q == 5u) dft5_values(t[0], t[1], t[2], t[3], t[4]);
-  else dft7_values(t[0], t[1], t[2], t[3], t[4], t[5], t[6]);
-}
-void dft_square(inout vec2 v[MAX_RADIX], const uint Q) {
-  vec2 a[MAX_RADIX];
-  for (uint n2 = 0u; n2 < Q; ++n2) {
-    vec2 t[8];
-    for (uint n1 = 0u; n1 < Q; ++n1) t[n1] = v[n2 + Q * n1];
-    dft_prime_values(Q, t);
-    for (uint k1 = 0u; k1 < Q; ++k1)
-      a[Q * n2 + k1] = n2 == 0u || k1 == 0u ? t[k1] : cmul_fast(t[k1], square_twiddle(Q, n2 * k1));
+void dft25(inout vec2 v[MAX_RADIX]) {
+  vec2 a[25];
+  for (uint n2 = 0u; n2 < 5u; ++n2) {
+    vec2 x0 = v[n2], x1 = v[n2 + 5u], x2 = v[n2 + 10u], x3 = v[n2 + 15u], x4 = v[n2 + 20u];
+    dft5_values(x0, x1, x2, x3, x4);
+    a[5u * n2] = x0;
+    a[5u * n2 + 1u] = x1;
+    a[5u * n2 + 2u] = x2;
+    a[5u * n2 + 3u] = x3;
+    a[5u * n2 + 4u] = x4;
   }
-  for (uint k1 = 0u; k1 < Q; ++k1) {
-    vec2 t[8];
-    for (uint n2 = 0u; n2 < Q; ++n2) t[n2] = a[Q * n2 + k1];
-    dft_prime_values(Q, t);
-    for (uint k2 = 0u; k2 < Q; ++k2) v[k1 + Q * k2] = t[k2];
+  for (uint n2 = 1u; n2 < 5u; ++n2)
+    for (uint k1 = 1u; k1 < 5u; ++k1) a[5u * n2 + k1] = cmul_fast(a[5u * n2 + k1], W25[n2 * k1]);
+  for (uint k1 = 0u; k1 < 5u; ++k1) {
+    vec2 y0 = a[k1], y1 = a[5u + k1], y2 = a[10u + k1], y3 = a[15u + k1], y4 = a[20u + k1];
+    dft5_values(y0, y1, y2, y3, y4);
+    v[k1] = y0;
+    v[k1 + 5u] = y1;
+    v[k1 + 10u] = y2;
+    v[k1 + 15u] = y3;
+    v[k1 + 20u] = y4;
   }
 }
 #endif
@@ -336,7 +288,7 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 16u) dft16(v);
 #endif
 #if MAX_RADIX >= 25
-  else if (R == 25u || R == 49u) dft_square(v, R == 25u ? 5u : 7u);
+  else if (R == 25u) dft25(v);
 #endif
   else if (R == 11u || R == 13u) dft_odd(v, R);
 }

@@ -229,8 +229,8 @@ struct AxisPlan {
 
 /// The Stockham radices of an m-point transform (16s where max_radix allows, 8s, then 4s or a 2 for
 /// the rest of the power of two, then 9s and a 3, then 25s where max_radix allows and 5^4
-/// divides m, and a 5, then 49s and a 7 likewise, then 7, 11, 13), or empty when m has a prime
-/// factor above 13 or needs more than 8 stages. m == 1 gives {}.
+/// divides m, and a 5, then 7, 11, 13), or empty when m has a prime factor above 13 or needs
+/// more than 8 stages. m == 1 gives {}.
 inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8) {
   std::vector<std::uint32_t> r;
   int twos = 0;
@@ -276,17 +276,7 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   const int twenty_fives = max_radix >= 25 && fives >= 4 ? fives / 2 : 0;
   for (int i = 0; i < twenty_fives; ++i) r.push_back(25);
   for (int i = 2 * twenty_fives; i < fives; ++i) r.push_back(5);
-  // 7^k, k >= 4, as 49s (7 x 7 in registers) and at most one 7, the same way, where max_radix
-  // allows 49.
-  int sevens = 0;
-  while (m % 7 == 0) {
-    m /= 7;
-    ++sevens;
-  }
-  const int forty_nines = max_radix >= 49 && sevens >= 4 ? sevens / 2 : 0;
-  for (int i = 0; i < forty_nines; ++i) r.push_back(49);
-  for (int i = 2 * forty_nines; i < sevens; ++i) r.push_back(7);
-  for (std::uint32_t p : {11u, 13u}) {
+  for (std::uint32_t p : {7u, 11u, 13u}) {
     while (m % p == 0) {
       m /= p;
       r.push_back(p);

@@ -110,9 +110,8 @@ inline constexpr FastScheduleCase fast_split_in_time_cases[] = {{2048, 6, true},
 inline constexpr FastSize fast_live_blocks_cases[] = {{2, 509}, {509, 6}};
 inline constexpr std::uint32_t fast_live_inputs_hold = 16;
 
-/// Radix-25 and radix-49 stages (Tuning::max_radix 49): 3125-point rows (25 25 5), 625-point
-/// columns (25 25), 2401-point rows (49 49).
-inline constexpr FastSize fast_square_radix_cases[] = {{3125, 4}, {8, 625}, {2401, 4}};
+/// Radix-25 stages (Tuning::max_radix 25): 3125-point rows (25 25 5) and 625-point columns (25 25).
+inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and

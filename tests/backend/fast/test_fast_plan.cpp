@@ -55,12 +55,6 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_EQ(fast::fast_radices(1000, 25), (std::vector<std::uint32_t>{8, 5, 5, 5}));
   EXPECT_EQ(fast::fast_radices(4000, 25), (std::vector<std::uint32_t>{8, 4, 5, 5, 5}));
   EXPECT_EQ(fast::fast_radices(3125, 16), (std::vector<std::uint32_t>{5, 5, 5, 5, 5}));
-  // With radix 49 likewise for 7s (and 25s still).
-  EXPECT_EQ(fast::fast_radices(2401, 49), (std::vector<std::uint32_t>{49, 49}));
-  EXPECT_EQ(fast::fast_radices(7 * 2401, 49), (std::vector<std::uint32_t>{49, 49, 7}));
-  EXPECT_EQ(fast::fast_radices(343, 49), (std::vector<std::uint32_t>{7, 7, 7}));
-  EXPECT_EQ(fast::fast_radices(2401, 25), (std::vector<std::uint32_t>{7, 7, 7, 7}));
-  EXPECT_EQ(fast::fast_radices(3125, 49), (std::vector<std::uint32_t>{25, 25, 5}));
   // Split plans keep radix 16 at most (3125-point columns split 5 x 625: 4 x 5, not 25 x 25).
   const auto cols_3125 = fast::plan_axis(Axis::cols, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{});
   ASSERT_TRUE(cols_3125 && cols_3125->pre_radix > 1) << cols_3125->describe();
