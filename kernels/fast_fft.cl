@@ -860,7 +860,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   const uint ptotal = LINES * M;
   const uint pcount = (ptotal + THREADS - 1) / THREADS;
 #if SPLIT_ACCUMULATE
-  // Nothing is loaded ahead: each sub-transform reads its own inputs.
+  // No load phase: each sub-transform's first stage has its inputs from the previous one's
+  // (SRC_AHEAD; sub-transform 0 reads them itself).
   float2 keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
   float2 ahead[HOLD];               // the next sub-transform's first-stage inputs
   (void)ptotal;
