@@ -517,7 +517,10 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #define SRC_LOCAL 0
 #define SRC_GLOBAL 1
 #define SRC_PRE 2
-#define SRC_AHEAD 3  // loaded by the previous sub-transform's first stage (SPLIT_ACCUMULATE)
+// SRC_AHEAD (SPLIT_ACCUMULATE): the first stage of sub-transform q issues the loads of
+// sub-transform q + 1's inputs into registers (ahead[]), so their latency passes while q computes
+// (H100: 4099-point rows' second pass 320 -> 254 us).
+#define SRC_AHEAD 3
 // STAGE0_FROM_PRE 1 (the host's AxisPlan::stage0_from_registers): the split's first stage reads
 // y_q straight from pre[]: element b of the split and input r of butterfly b' coincide when
 // b = b' + r LINES M / RADIX_0 and that step is a whole number of THREADS (columns keep the line
@@ -561,9 +564,6 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #endif
 #define LIVE_HELD (BLUESTEIN_IN && LIVE_INPUTS)
 #define SPLIT_ACCUMULATE (BLUESTEIN_OUT && LIVE_BLOCKS)
-// SPLIT_ACCUMULATE: the first stage of sub-transform q issues the loads of sub-transform q + 1's
-// inputs into registers (ahead[]), so their latency passes while q computes (H100: 4099-point
-// rows' second pass 320 -> 254 us).
 #if SPLIT_ACCUMULATE
 // Pass 2 reads the scratch in every sub-transform: the plan's first stage from the registers
 // and split in time are pass 1's.
@@ -580,15 +580,18 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #error "fast_fft.cl: LOCAL_HALVES is a GLSL-only option (fast_fft.comp)"
 #endif
 
+// w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)); with q and b constants after
+// inlining, a fixed one.
+#define SPLIT_ROOT(tw, q, b) ((tw)[(((q) * (b)) % PRE_RADIX) * M])
+
 // y_q of element k of this work-item's split (elements THREADS apart): as the DIF step left it
-// in pre[], or formed from the live inputs (LIVE_HELD; q is a constant after inlining, so
-// the w_P^(q b) reads are of fixed entries).
+// in pre[], or formed from the live inputs (LIVE_HELD).
 FAST_INLINE float2 split_value(const float2* pre, __global const float2* restrict tw, const uint k, const uint q) {
 #if LIVE_HELD
   float2 y = pre[k * LIVE_BLOCKS];
 #pragma unroll
   for (uint b = 1; b < LIVE_BLOCKS; ++b)
-    y += q == 0 ? pre[k * LIVE_BLOCKS + b] : cmul(pre[k * LIVE_BLOCKS + b], tw[((q * b) % PRE_RADIX) * M]);
+    y += q == 0 ? pre[k * LIVE_BLOCKS + b] : cmul(pre[k * LIVE_BLOCKS + b], SPLIT_ROOT(tw, q, b));
   const uint j = split_item(get_local_id(0) + k * THREADS, M).y;
   return q == 0 ? y : cmul(y, tw[q * j]);
 #else
@@ -684,7 +687,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
             const float2 x = q == 0 ? hold[k * R + r] : cmul(hold[k * R + r], tw[q * (base + r * NS)]);
 #pragma unroll
             for (uint s = 0; s < LIVE_BLOCKS; ++s) {
-              const float2 t = q == 0 || s == 0 ? x : cmul(x, tw[((q * s) % PRE_RADIX) * M]);
+              const float2 t = q == 0 || s == 0 ? x : cmul(x, SPLIT_ROOT(tw, q, s));
               keep[s * HOLD + k * R + r] = q == 0 ? t : keep[s * HOLD + k * R + r] + t;
             }
           }
@@ -857,16 +860,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   }
 #else
   const uint tid = get_local_id(0);
-  const uint ptotal = LINES * M;
-  const uint pcount = (ptotal + THREADS - 1) / THREADS;
 #if SPLIT_ACCUMULATE
   // No load phase: each sub-transform's first stage has its inputs from the previous one's
   // (SRC_AHEAD; sub-transform 0 reads them itself).
   float2 keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
   float2 ahead[HOLD];               // the next sub-transform's first-stage inputs
-  (void)ptotal;
-  (void)pcount;
 #else
+  const uint ptotal = LINES * M;
+  const uint pcount = (ptotal + THREADS - 1) / THREADS;
   float2 pre[PRE_HOLD];
 #endif
 #if SPLIT_DIT

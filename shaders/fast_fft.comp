@@ -253,6 +253,8 @@ void sync_shared() {
 #define EPILOGUE_END()
 #endif
 
+// w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)), as in fast_fft.cl.
+#define SPLIT_ROOT(q, b) tw[(((q) * (b)) % uint(PRE_RADIX)) * uint(M)]
 // Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS). A macro, so
 // the stage's literal R and NS fold into it (see the stage functions below).
 #define STAGE_TWIDDLE_INDEX(j, R, NS) (((j) % (NS)) * (uint(N) / ((NS) * (R))))
@@ -311,7 +313,7 @@ vec2 split_value(uint k, uint q) {
   vec2 y = g_pre[k * uint(LIVE_BLOCKS)];
   for (uint b = 1u; b < uint(LIVE_BLOCKS); ++b) {
     vec2 x = g_pre[k * uint(LIVE_BLOCKS) + b];
-    y += q == 0u ? x : cmul_fast(x, tw[((q * b) % uint(PRE_RADIX)) * uint(M)]);
+    y += q == 0u ? x : cmul_fast(x, SPLIT_ROOT(q, b));
   }
   uint j = split_item(gl_LocalInvocationID.x + k * uint(THREADS), uint(M)).y;
   return q == 0u ? y : cmul_fast(y, tw[q * j]);

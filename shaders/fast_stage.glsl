@@ -139,7 +139,7 @@ void STAGE_FN(uint q) {
         for (uint r = 0u; r < R; ++r) {
           vec2 x = q == 0u ? hold[k * R + r] : cmul_fast(hold[k * R + r], tw[q * (base + r * NS)]);
           for (uint s = 0u; s < uint(LIVE_BLOCKS); ++s) {
-            vec2 t = q == 0u || s == 0u ? x : cmul_fast(x, tw[((q * s) % uint(PRE_RADIX)) * uint(M)]);
+            vec2 t = q == 0u || s == 0u ? x : cmul_fast(x, SPLIT_ROOT(q, s));
             g_keep[s * uint(HOLD) + k * R + r] = q == 0u ? t : g_keep[s * uint(HOLD) + k * R + r] + t;
           }
         }
