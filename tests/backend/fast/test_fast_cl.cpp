@@ -341,8 +341,10 @@ struct R2cCase {
   std::size_t width, height;
   std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
 };
+// 1250 x 8: OpenCL's default radix 25 (5^4) in both epilogues' rows (625-point R2C rows (25 25),
+// 1250-point display rows (2 25 25)).
 constexpr R2cCase r2c_cases[] = {{64, 48, 0}, {96, 54, 0}, {250, 250, 0}, {1000, 8, 0},
-                                 {512, 960, test::fast_split_local_bytes}};
+                                 {512, 960, test::fast_split_local_bytes}, {1250, 8, 0}};
 
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
@@ -360,6 +362,10 @@ TEST(ClFastDisplay, R2cHalfSpectrumMatchesFftwR2c) {
     display.prepare(c.width, c.height);
     if (c.local_cap) {
       EXPECT_GT(display.col_plan().pre_radix, 1u) << display.col_plan().describe();
+    }
+    if (c.width == 1250) {
+      const auto& radices = display.row_plan().radices;
+      EXPECT_NE(std::find(radices.begin(), radices.end(), 25u), radices.end()) << display.row_plan().describe();
     }
     const RealImage image = test::random_real_image(c.width, c.height, c.width * 7 + c.height);
     display.upload(image);
@@ -379,7 +385,7 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4]}) {
+  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5]}) {
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
     display.prepare(c.width, c.height);
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);

@@ -61,6 +61,9 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_EQ(std::count(cols_3125->radices.begin(), cols_3125->radices.end(), 25u), 0) << cols_3125->describe();
   EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
             (std::vector<std::uint32_t>{25, 25, 5}));
+  // The display rows follow the same rule (ClFastDisplay's 1250 x 8 case runs them).
+  EXPECT_EQ(fast::plan_display_rows(1250, 8, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
+            (std::vector<std::uint32_t>{2, 25, 25}));
   for (std::uint32_t m = 1; m <= 5000; ++m) {
     const auto r = fast::fast_radices(m, 25);
     if (fast::fast_radices(m).empty()) continue;
