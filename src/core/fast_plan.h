@@ -87,6 +87,15 @@ struct Tuning {
   /// pass 316 -> 254 us, 8191-point 163 -> 134, 2053-point columns' 136 -> 122; GL lost with 2
   /// (4099-point rows 367 -> 432-453, columns 1080 -> 1500-1580), so GL keeps 1.
   std::uint32_t prune_padding = 2;
+  /// 1: where the stage with the most butterflies (b, the smallest radix) would leave more than
+  /// a third of its lanes idle in its rounds of T work-items, the group takes as few as keep the
+  /// rounds, ceil(b / ceil(b / T)) rounded up to 32 (if the split's registers still allow it).
+  /// H100: GL 3125-point rows (5^5, 625 butterflies: 512 -> 320) 115 -> 98 us, CL 2187-point
+  /// columns (4 x 729 / 9 = 324: 256 -> 192) 58 -> 50; balanced anyway, plans with fewer idle
+  /// lanes lost (CL 2401-point rows, a third idle: 38.2 -> 39.4; GL 2401-point columns 98 -> 101;
+  /// CL 1920-point rows 13.3 -> 14.9) and split plans that then held too much changed layout
+  /// (CL 4000-point columns 190 -> 257). 0: never.
+  std::uint32_t balance_threads = 1;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -133,6 +142,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "prefetch_twiddles") t.prefetch_twiddles = static_cast<std::uint32_t>(value);
     if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
     if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
+    if (name == "balance_threads") t.balance_threads = static_cast<std::uint32_t>(value);
   }
   return t;
 }
@@ -348,6 +358,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const std::uint64_t elements = std::uint64_t{b} * plan.m;
       const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
+      if (tuning.balance_threads != 0 && !plan.radices.empty()) {
+        const std::uint64_t most = elements / *std::min_element(plan.radices.begin(), plan.radices.end());
+        const std::uint64_t rounds = (most + plan.threads - 1) / plan.threads;
+        const std::uint32_t fewer = std::clamp<std::uint32_t>(round32((most + rounds - 1) / rounds), 32, plan.threads);
+        const std::uint64_t fewer_pre_hold = (elements + fewer - 1) / fewer * p;
+        if (3 * most < 2 * rounds * plan.threads && (p == 1 || fewer_pre_hold <= tuning.max_pre_hold))
+          plan.threads = fewer;
+      }
       plan.hold = 1;
       for (std::uint32_t r : plan.radices) {
         const std::uint64_t butterflies = elements / r;

@@ -113,6 +113,11 @@ inline constexpr std::uint32_t fast_live_inputs_hold = 16;
 /// Radix-25 stages (Tuning::max_radix 25): 3125-point rows (25 25 5) and 625-point columns (25 25).
 inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 
+/// Plans whose widest stage would leave more than a third of its lanes idle, so the default
+/// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
+/// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
+inline constexpr FastSize fast_balanced_cases[] = {{3125, 4}, {8, 2187}};
+
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and
 /// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split),

@@ -231,6 +231,33 @@ TEST(GlFastSchedule, Radix25MatchesFftw) {
   }
 }
 
+// Work-groups balanced to the widest stage's rounds (Tuning::balance_threads, the default)
+// against unbalanced ones, both directions.
+TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool balanced = false;
+  for (const auto& [w, h] : test::fast_balanced_cases) {
+    std::uint32_t threads[2][2] = {};
+    for (const std::uint32_t balance : {0u, 1u}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      tuning.balance_threads = balance;
+      GlFastPath probe(*env->programs, nullptr, tuning);
+      probe.prepare(w, h);
+      threads[balance][0] = probe.plan(Axis::rows).threads;
+      threads[balance][1] = probe.plan(Axis::cols).threads;
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run_fast(*env, w, h, d, tuning, 53 + w + balance, &tolerance);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " balance " << balance;
+      }
+    }
+    balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
+  }
+  EXPECT_TRUE(balanced) << "no case balanced a work-group";
+}
+
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
 // sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
 // inputs and forms each y_q from them) against splits that do not, with the first stage from the

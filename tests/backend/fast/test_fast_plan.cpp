@@ -223,6 +223,55 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_FALSE(display->split_dit) << display->describe();
 }
 
+// Tuning::balance_threads: fewer work-items only where the stage with the most butterflies would
+// leave more than a third of its lanes idle, keeping that stage's rounds, and only where the
+// split's registers allow it.
+TEST(FastPlan, BalancedGroupsKeepTheRoundsOfTheWidestStage) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const auto plan = [&](Axis axis, std::uint32_t n, fast::Tuning tuning, std::uint32_t balance) {
+    tuning.balance_threads = balance;
+    const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
+    EXPECT_TRUE(p.has_value()) << n;
+    return *p;
+  };
+  // The widest stage's butterflies and rounds, and the idle share of its lanes.
+  const auto widest = [](const fast::AxisPlan& p) {
+    const std::uint64_t elements = std::uint64_t{p.lines_per_group} * p.m;
+    const std::uint64_t most = elements / *std::min_element(p.radices.begin(), p.radices.end());
+    return std::pair{most, (most + p.threads - 1) / p.threads};
+  };
+  const fast::Tuning gl = fast::gl_default_tuning();
+  // GL 3125-point rows, 5^5: 625 butterflies in 2 rounds of 512 (39% idle) -> 2 rounds of 320.
+  const auto rows_3125 = plan(Axis::rows, 3125, gl, 1);
+  EXPECT_EQ(rows_3125.threads, 320u) << rows_3125.describe();
+  EXPECT_EQ(plan(Axis::rows, 3125, gl, 0).threads, 512u);
+  // CL 2187-point columns, 4 x 3 x 729 (9 9 9): 324 butterflies in 2 rounds of 256 -> of 192;
+  // the split holds 16 x 3 values per work-item, within max_pre_hold.
+  const auto cols_2187 = plan(Axis::cols, 2187, fast::Tuning{}, 1);
+  EXPECT_EQ(cols_2187.threads, 192u) << cols_2187.describe();
+  EXPECT_EQ(cols_2187.pre_hold, 48u);
+  // CL 2401-point rows (7^4): 343 butterflies in 2 rounds of 256, exactly a third idle: kept.
+  EXPECT_EQ(plan(Axis::rows, 2401, fast::Tuning{}, 1).threads, plan(Axis::rows, 2401, fast::Tuning{}, 0).threads);
+  // Where the balanced group would hold more than max_pre_hold values, the plan is the unbalanced one.
+  fast::Tuning tight;
+  tight.max_pre_hold = 36;  // 2187 columns: 12 x 3 at 256 work-items fits, 16 x 3 at 192 does not
+  EXPECT_EQ(plan(Axis::cols, 2187, tight, 1).describe(), plan(Axis::cols, 2187, tight, 0).describe());
+  for (const fast::Tuning& tuning : {fast::Tuning{}, gl})
+    for (std::uint32_t n : {256u, 512u, 1000u, 1080u, 1920u, 2048u, 2187u, 2401u, 3125u, 4000u, 4096u, 8192u})
+      for (Axis axis : {Axis::rows, Axis::cols}) {
+        const auto before = plan(axis, n, tuning, 0), after = plan(axis, n, tuning, 1);
+        const auto [most, rounds] = widest(before);
+        if (after.threads != before.threads) {
+          EXPECT_LT(3 * most, 2 * rounds * before.threads) << after.describe();
+          EXPECT_EQ(widest(after).second, rounds) << after.describe();
+          EXPECT_LT(after.threads, before.threads);
+          EXPECT_EQ(after.threads % 32, 0u);
+        } else {
+          EXPECT_EQ(after.describe(), before.describe());
+        }
+      }
+}
+
 TEST(FastPlan, LargePrimeFactorsAreNotSupported) {
   const fast::DeviceLimits limits;
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 17, 8, limits, {}).has_value());
