@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots a `fftscope-cli bench --sweep --json` result: time per size for every implementation,
-with the two-pass copy-bandwidth limit as a line. Needs matplotlib (scripts/setup.sh puts it in
+with the two-pass copy limit as a line (twice the run's own "opencl-copy" entries, or the
+JSON's copy_bandwidth_gbs where the sweep has none). Needs matplotlib (scripts/setup.sh puts it in
 .venv/ on request: `bash scripts/setup.sh --plot`).
 
 usage: plot_bench.py SWEEP.json OUT.png
@@ -33,7 +34,8 @@ def main() -> int:
     styles = {"fftscope-gl": ("-", "o"), "fftscope-cl": ("-", "s"), "cufft": (":", "D"), "vkfft": (":", "^"),
               "clfft": (":", "v"), "fftw": (":", "x")}
     colors = iter(plt.get_cmap("tab20").colors)
-    for impl in sorted({e["implementation"] for e in entries}):
+    copy = {(e["width"], e["height"]): e["median_us"] for e in entries if e["implementation"] == "opencl-copy"}
+    for impl in sorted({e["implementation"] for e in entries} - {"opencl-copy"}):
         xs, ys = [], []
         for i, s in enumerate(sizes):
             for e in entries:
@@ -43,7 +45,11 @@ def main() -> int:
         line, marker = next((v for k, v in styles.items() if impl.startswith(k)), ("-", "o"))
         ax.plot(xs, ys, linestyle=line, marker=marker, color=next(colors), label=impl)
     bw = sweep.get("copy_bandwidth_gbs", 0)
-    if bw:
+    if copy:
+        # Two passes (rows, columns), each as long as one copy of the array in the same run.
+        xs = [i for i, s in enumerate(sizes) if s in copy]
+        ax.plot(xs, [2 * copy[sizes[i]] for i in xs], "k--", label="2 passes at the copy time of the same run")
+    elif bw:
         # Two passes (rows, columns), each one read and one write of complex64 data.
         limit = [2 * 2 * w * h * 8 / (bw * 1e3) for w, h in sizes]
         ax.plot(range(len(sizes)), limit, "k--", label=f"2 passes at {bw:.0f} GB/s copy bandwidth")

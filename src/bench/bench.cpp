@@ -32,7 +32,7 @@ std::vector<std::string> implementation_names() {
   for (const char* backend : {"gl", "cl"})
     for (const char* variant : {"fast", "fused", "optimized", "plain"})
       names.push_back(std::string("fftscope-") + backend + "-" + variant);
-  for (const char* lib : {"cufft", "vkfft-opencl", "clfft", "fftw"}) names.push_back(lib);
+  for (const char* lib : {"cufft", "vkfft-opencl", "clfft", "fftw", copy_reference}) names.push_back(lib);
   for (const char* display : {"fftscope-gl-display", "fftscope-cl-display", "cufft-r2c-display"})
     names.push_back(display);
   return names;
@@ -55,6 +55,7 @@ std::unique_ptr<detail::Implementation> make_implementation(const std::string& n
   if (name == "vkfft-opencl") return detail::make_vkfft(size, options.cl_device);
   if (name == "clfft") return detail::make_clfft(size, options.cl_device);
   if (name == "fftw") return detail::make_fftw(size);
+  if (name == copy_reference) return detail::make_cl_copy(size, options.cl_device);
   throw UsageError("unknown implementation '" + name + "'");
 }
 
@@ -114,10 +115,11 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
     e.min_us = *std::min_element(times.begin(), times.end());
     e.max_us = *std::max_element(times.begin(), times.end());
     const double n = static_cast<double>(size.width) * static_cast<double>(size.height);
-    // One read and one write of the complex64 array per axis pass.
-    const double bytes = 2.0 * 2.0 * n * sizeof(Complex);
+    // One read and one write of the complex64 array per axis pass (the copy: one of each).
+    const bool copy = name == copy_reference;
+    const double bytes = (copy ? 2.0 : 4.0) * n * sizeof(Complex);
     e.bandwidth_gbs = e.median_us > 0 ? bytes / (e.median_us * 1e3) : 0;
-    e.gflops = e.median_us > 0 ? 5.0 * n * std::log2(n) / (e.median_us * 1e3) : 0;
+    e.gflops = e.median_us > 0 && !copy ? 5.0 * n * std::log2(n) / (e.median_us * 1e3) : 0;
     if (reference) {
       const auto own = impl->self_check(input);  // the display entries: fraction of pixels off
       e.rel_error = own ? *own : relative_error(impl->result(), *reference);
@@ -180,10 +182,13 @@ std::string sweep_to_table(const std::vector<BenchEntry>& entries) {
   std::map<std::pair<std::size_t, std::size_t>, double> cufft_display;
   for (const BenchEntry& e : entries)
     if (e.available && e.implementation == "cufft-r2c-display") cufft_display[{e.size.width, e.size.height}] = e.median_us;
+  std::map<std::pair<std::size_t, std::size_t>, double> copies;
+  for (const BenchEntry& e : entries)
+    if (e.available && e.implementation == copy_reference) copies[{e.size.width, e.size.height}] = 2 * e.median_us;
   std::ostringstream out;
   out << std::left << std::setw(12) << "size" << std::setw(24) << "implementation" << std::right << std::setw(12)
       << "median us" << std::setw(10) << "GB/s" << std::setw(10) << "GFLOP/s" << std::setw(11) << "x cuFFT"
-      << std::setw(11) << "rel err" << "\n";
+      << std::setw(13) << "x 2 copies" << std::setw(11) << "rel err" << "\n";
   for (const BenchEntry& e : entries) {
     std::ostringstream size;
     size << e.size.width << "x" << e.size.height;
@@ -195,12 +200,19 @@ std::string sweep_to_table(const std::vector<BenchEntry>& entries) {
     out << std::fixed << std::setprecision(1) << std::setw(12) << e.median_us << std::setw(10) << e.bandwidth_gbs
         << std::setw(10) << e.gflops;
     const bool display = e.implementation.size() > 8 && e.implementation.ends_with("-display");
+    const bool copy = e.implementation == copy_reference;
     const auto& base = display ? cufft_display : cufft;
     const auto it = base.find({e.size.width, e.size.height});
-    if (it != base.end() && it->second > 0)
+    if (!copy && it != base.end() && it->second > 0)
       out << std::setprecision(2) << std::setw(11) << e.median_us / it->second;
     else
       out << std::setw(11) << "-";
+    // Against two passes at the copy bandwidth of the same run (complex transforms only).
+    const auto two = copies.find({e.size.width, e.size.height});
+    if (!copy && !display && two != copies.end() && two->second > 0)
+      out << std::setprecision(2) << std::setw(13) << e.median_us / two->second;
+    else
+      out << std::setw(13) << "-";
     out << std::scientific << std::setprecision(1) << std::setw(11) << e.rel_error << std::defaultfloat << "\n";
   }
   return out.str();

@@ -54,6 +54,9 @@ std::vector<BenchSize> default_sweep_sizes();
 
 /// Every implementation name the sweep knows, whether or not it is available here.
 std::vector<std::string> implementation_names();
+/// The sweep's copy-bandwidth reference (detail::make_cl_copy): a transform that reads and
+/// writes the array once per axis takes at least twice its time.
+inline constexpr char copy_reference[] = "opencl-copy";
 
 /// Runs the sweep; `progress` sees each entry as it finishes. Never throws for an implementation
 /// that is missing or fails: that entry says why.
@@ -93,6 +96,10 @@ std::unique_ptr<Implementation> make_cufft(BenchSize size);
 std::unique_ptr<Implementation> make_vkfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_clfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_fftw(BenchSize size);
+/// "opencl-copy": clEnqueueCopyBuffer of the array, the measured copy bandwidth of the same run
+/// (the two-pass limit of the fast paths is twice its time); it checks itself (self_check: the
+/// largest difference from the input, 0 for a true copy).
+std::unique_ptr<Implementation> make_cl_copy(BenchSize size, const std::string& cl_device);
 
 /// The real-input display entries (issue 6): the real parts of the sweep's input in, a shifted
 /// log-magnitude gray display out (RGBA8), range fixed at [0, log(1 + W H)] (display_settings).

@@ -5,6 +5,11 @@
 
 namespace fftscope::bench::detail {
 
+#if !FFTSCOPE_HAVE_OPENCL
+std::unique_ptr<Implementation> make_cl_copy(BenchSize, const std::string&) {
+  throw std::runtime_error("OpenCL support not built (needs FFTSCOPE_WITH_CL)");
+}
+#endif
 #if !FFTSCOPE_HAVE_VKFFT
 std::unique_ptr<Implementation> make_vkfft(BenchSize, const std::string&) {
   throw std::runtime_error("VkFFT support not built (needs FFTSCOPE_WITH_CL and libvkfft-dev)");

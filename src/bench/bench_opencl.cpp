@@ -1,5 +1,8 @@
 #include "bench/bench_opencl.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace fftscope::bench::detail {
 
 ClSession::ClSession(const std::string& selector) : device(cl_detail::choose_device(selector)) {
@@ -70,6 +73,47 @@ ComplexImage ClLibrary::result() {
                                        nullptr, nullptr),
                    "clEnqueueReadBuffer");
   return out;
+}
+
+namespace {
+
+// The copy-bandwidth reference: clEnqueueCopyBuffer of the array into a second buffer (one read
+// and one write, what each axis pass of a one-pass-per-axis FFT moves), timed as the libraries.
+class ClCopy final : public ClLibrary {
+ public:
+  ClCopy(BenchSize size, const std::string& selector) : ClLibrary(size, selector) {
+    target_ = session_.make_buffer(bytes_);
+  }
+  // The copy checks itself: the largest difference from the input, relative to its largest value
+  // (0 for a true copy).
+  std::optional<double> self_check(const ComplexImage& input) override {
+    restore();
+    enqueue_forward();
+    ComplexImage out(size_.width, size_.height);
+    cl_detail::check(clEnqueueReadBuffer(session_.queue.get(), target_.get(), CL_TRUE, 0, bytes_, out.data.data(), 0,
+                                         nullptr, nullptr),
+                     "clEnqueueReadBuffer");
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < input.data.size(); ++i) {
+      worst = std::max<double>(worst, std::abs(out.data[i] - input.data[i]));
+      scale = std::max<double>(scale, std::abs(input.data[i]));
+    }
+    return scale > 0 ? worst / scale : worst;
+  }
+
+ private:
+  void enqueue_forward() override {
+    cl_detail::check(
+        clEnqueueCopyBuffer(session_.queue.get(), buffer_.get(), target_.get(), 0, 0, bytes_, 0, nullptr, nullptr),
+        "clEnqueueCopyBuffer");
+  }
+  cl_detail::Mem target_;
+};
+
+}  // namespace
+
+std::unique_ptr<Implementation> make_cl_copy(BenchSize size, const std::string& cl_device) {
+  return std::make_unique<ClCopy>(size, cl_device);
 }
 
 }  // namespace fftscope::bench::detail

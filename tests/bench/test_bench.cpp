@@ -13,7 +13,7 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
   SweepOptions options;
   options.sizes = {{16, 8}, {30, 12}};
   options.implementations = {"fftscope-cpu-fused", "fftscope-gl-fused", "fftscope-cl-fast", "fftw", "vkfft-opencl",
-                             "clfft", "cufft"};
+                             "clfft", "cufft", copy_reference};
   options.warmup = 1;
   options.warmup_ms = 0;  // the warm-up by time is for GPU clocks; these runs only check results
   options.repeats = 3;
@@ -34,11 +34,17 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
     EXPECT_LE(e.median_us, e.max_us);
     EXPECT_GE(e.rel_error, 0.0);
     EXPECT_LT(e.rel_error, test::float_fft_tolerance(e.size.width * e.size.height)) << e.implementation;
+    // The copy reference checks itself: a copy is exact, and moves one read and one write.
+    if (e.implementation == copy_reference) {
+      EXPECT_EQ(e.rel_error, 0.0);
+      EXPECT_NEAR(e.bandwidth_gbs * e.median_us * 1e3, 2.0 * 8 * e.size.width * e.size.height, 1e-6);
+    }
   }
   const std::string json = sweep_to_json(entries, 2900);
   EXPECT_NE(json.find("\"copy_bandwidth_gbs\": 2900"), std::string::npos);
   EXPECT_NE(json.find("\"implementation\": \"fftw\""), std::string::npos);
   EXPECT_NE(sweep_to_table(entries).find("30x12"), std::string::npos);
+  EXPECT_NE(sweep_to_table(entries).find("x 2 copies"), std::string::npos);
 }
 
 TEST(Bench, UnknownImplementationIsReportedNotThrown) {
