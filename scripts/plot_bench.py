@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots a `fftscope-cli bench --sweep --json` result: time per size for every implementation,
-with the two-pass copy limit as a line (twice the run's own "opencl-copy" entries, or the
-JSON's copy_bandwidth_gbs where the sweep has none). Needs matplotlib (scripts/setup.sh puts it in
+with the two-pass copy limit as lines: twice the run's own "opencl-copy" entries, and two passes
+at the JSON's copy_bandwidth_gbs where given. Needs matplotlib (scripts/setup.sh puts it in
 .venv/ on request: `bash scripts/setup.sh --plot`).
 
 usage: plot_bench.py SWEEP.json OUT.png
@@ -46,13 +46,14 @@ def main() -> int:
         ax.plot(xs, ys, linestyle=line, marker=marker, color=next(colors), label=impl)
     bw = sweep.get("copy_bandwidth_gbs", 0)
     if copy:
-        # Two passes (rows, columns), each as long as one copy of the array in the same run.
+        # Two passes (rows, columns), each as long as one copy of the array in the same run (at
+        # small sizes clEnqueueCopyBuffer's own launch cost dominates it).
         xs = [i for i, s in enumerate(sizes) if s in copy]
-        ax.plot(xs, [2 * copy[sizes[i]] for i in xs], "k--", label="2 passes at the copy time of the same run")
-    elif bw:
+        ax.plot(xs, [2 * copy[sizes[i]] for i in xs], "k--", label="2 x clEnqueueCopyBuffer of the array, same run")
+    if bw:
         # Two passes (rows, columns), each one read and one write of complex64 data.
         limit = [2 * 2 * w * h * 8 / (bw * 1e3) for w, h in sizes]
-        ax.plot(range(len(sizes)), limit, "k--", label=f"2 passes at {bw:.0f} GB/s copy bandwidth")
+        ax.plot(range(len(sizes)), limit, "k:", label=f"2 passes at {bw:.0f} GB/s copy bandwidth")
     ax.set_yscale("log")
     ax.set_xticks(range(len(sizes)))
     ax.set_xticklabels(labels, rotation=45, ha="right")
