@@ -255,7 +255,8 @@ int main(int argc, char** argv) {
     const char* dir = std::getenv("FFTSCOPE_SHADER_DIR");
     ProgramCache programs(SourceFiles({}, dir ? dir : FFTSCOPE_TEST_SOURCE_DIR "/shaders"), "#version 430 core");
     DispatchTimers timers(DispatchTimers::Mode::gpu);
-    if (std::getenv("FFTSCOPE_GL_COPY")) measure_copy(GLsizeiptr{128} << 20, runs);
+    if (const char* copy = std::getenv("FFTSCOPE_GL_COPY"))  // its value: MiB to copy (128 where not a number)
+      measure_copy(GLsizeiptr{std::atoi(copy) > 0 ? std::atoi(copy) : 128} << 20, runs);
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
