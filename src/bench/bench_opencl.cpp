@@ -65,15 +65,17 @@ std::vector<double> ClLibrary::time_runs(int warmup, int repeats) {
   return us;
 }
 
-ComplexImage ClLibrary::result() {
+ComplexImage ClLibrary::run_and_read(cl_mem output) {
   restore();
   enqueue_forward();
   ComplexImage out(size_.width, size_.height);
-  cl_detail::check(clEnqueueReadBuffer(session_.queue.get(), buffer_.get(), CL_TRUE, 0, bytes_, out.data.data(), 0,
-                                       nullptr, nullptr),
-                   "clEnqueueReadBuffer");
+  cl_detail::check(
+      clEnqueueReadBuffer(session_.queue.get(), output, CL_TRUE, 0, bytes_, out.data.data(), 0, nullptr, nullptr),
+      "clEnqueueReadBuffer");
   return out;
 }
+
+ComplexImage ClLibrary::result() { return run_and_read(buffer_.get()); }
 
 namespace {
 
@@ -87,12 +89,7 @@ class ClCopy final : public ClLibrary {
   // The copy checks itself: the largest difference from the input, relative to its largest value
   // (0 for a true copy).
   std::optional<double> self_check(const ComplexImage& input) override {
-    restore();
-    enqueue_forward();
-    ComplexImage out(size_.width, size_.height);
-    cl_detail::check(clEnqueueReadBuffer(session_.queue.get(), target_.get(), CL_TRUE, 0, bytes_, out.data.data(), 0,
-                                         nullptr, nullptr),
-                     "clEnqueueReadBuffer");
+    const ComplexImage out = run_and_read(target_.get());
     double worst = 0, scale = 0;
     for (std::size_t i = 0; i < input.data.size(); ++i) {
       worst = std::max<double>(worst, std::abs(out.data[i] - input.data[i]));

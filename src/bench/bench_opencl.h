@@ -38,6 +38,8 @@ class ClLibrary : public Implementation {
  protected:
   virtual void enqueue_forward() = 0;
   void restore();
+  /// One more run on the restored input, and `output` (width x height float2) read back.
+  ComplexImage run_and_read(cl_mem output);
 
   ClSession session_;
   BenchSize size_;
