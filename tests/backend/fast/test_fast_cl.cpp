@@ -266,7 +266,7 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  bool bins = false, inputs_from_registers = false, inputs_through_local = false;
+  bool accumulated = false, inputs_from_registers = false, inputs_through_local = false;
   // none: prune_padding 0; bins: 2 (pass 2 of every split); inputs: 1 (only where the lines fit
   // no other way), under a register budget only the live inputs fit.
   enum class Live { none, bins, inputs };
@@ -290,7 +290,7 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
             << plan.describe();
         EXPECT_EQ(plan.live_inputs, live == Live::inputs) << plan.describe();
         EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
-        bins |= live == Live::bins && plan.live_blocks > 0;
+        accumulated |= live == Live::bins && plan.live_blocks > 0;
         if (plan.live_inputs) (plan.stage0_from_registers ? inputs_from_registers : inputs_through_local) = true;
         for (const Direction d : {Direction::forward, Direction::inverse}) {
           double tolerance = 0;
@@ -300,7 +300,7 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
       }
     }
   }
-  EXPECT_TRUE(bins) << "no split accumulated its live bins";
+  EXPECT_TRUE(accumulated) << "no split accumulated its live bins";
   EXPECT_TRUE(inputs_from_registers) << "no split held its live inputs with the first stage from the registers";
   EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
 }

@@ -166,8 +166,9 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
       ASSERT_TRUE(p.has_value()) << n;
       const std::uint64_t complex_bytes = std::uint64_t{p->local_elems} * 8;
       const bool wanted = p->pre_radix == 1 && p->radices.size() > 1 && complex_bytes > gl.local_halves_above;
-      if (p->local_halves && complex_bytes > nvidia.local_bytes)  // fits only by its halves
+      if (p->local_halves && complex_bytes > nvidia.local_bytes) {  // fits only by its halves
         EXPECT_TRUE(axis == Axis::cols && p->lines_per_group == 4) << p->describe();
+      }
       EXPECT_EQ(p->local_halves, wanted) << p->describe();
       EXPECT_EQ(p->local_bytes(), p->local_halves ? complex_bytes / 2 : complex_bytes) << p->describe();
       some |= p->local_halves;
