@@ -5,12 +5,14 @@
 // Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 25 or 16 where one is). Provides MAX_RADIX, cmul_fast(a, b),
 // twiddle_by_powers(v, w, R) and small_dft(v, R).
 
-// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
-#if RADIX_0 == 25 || RADIX_1 == 25 || RADIX_2 == 25 || RADIX_3 == 25 || RADIX_4 == 25 || RADIX_5 == 25 || \
-    RADIX_6 == 25 || RADIX_7 == 25
+// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them
+// (as fast_fft.cl decides it).
+#define HAS_RADIX(R)                                                                                       \
+  (RADIX_0 == (R) || RADIX_1 == (R) || RADIX_2 == (R) || RADIX_3 == (R) || RADIX_4 == (R) || RADIX_5 == (R) || \
+   RADIX_6 == (R) || RADIX_7 == (R))
+#if HAS_RADIX(25)
 #define MAX_RADIX 25
-#elif RADIX_0 == 16 || RADIX_1 == 16 || RADIX_2 == 16 || RADIX_3 == 16 || RADIX_4 == 16 || RADIX_5 == 16 || \
-    RADIX_6 == 16 || RADIX_7 == 16
+#elif HAS_RADIX(16)
 #define MAX_RADIX 16
 #else
 #define MAX_RADIX 13

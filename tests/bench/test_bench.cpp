@@ -2,6 +2,9 @@
 // checked against FFTW, runs are counted, and an unavailable library says why instead of failing.
 #include <gtest/gtest.h>
 
+#include <iomanip>
+#include <sstream>
+
 #include "bench/bench.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
@@ -37,14 +40,39 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
     // The copy reference checks itself: a copy is exact, and moves one read and one write.
     if (e.implementation == copy_reference) {
       EXPECT_EQ(e.rel_error, 0.0);
-      EXPECT_NEAR(e.bandwidth_gbs * e.median_us * 1e3, 2.0 * 8 * e.size.width * e.size.height, 1e-6);
+      EXPECT_NEAR(e.bandwidth_gbs * e.median_us * 1e3, 16.0 * static_cast<double>(e.size.width * e.size.height), 1e-6);
     }
   }
   const std::string json = sweep_to_json(entries, 2900);
   EXPECT_NE(json.find("\"copy_bandwidth_gbs\": 2900"), std::string::npos);
   EXPECT_NE(json.find("\"implementation\": \"fftw\""), std::string::npos);
   EXPECT_NE(sweep_to_table(entries).find("30x12"), std::string::npos);
-  EXPECT_NE(sweep_to_table(entries).find("x 2 copies"), std::string::npos);
+  // The "x 2 copies" column: each transform against twice the copy of its size in the same run.
+  const std::string table = sweep_to_table(entries);
+  EXPECT_NE(table.find("x 2 copies"), std::string::npos);
+  std::size_t ratios = 0;
+  for (const BenchEntry& copy : entries) {
+    if (!copy.available || copy.implementation != copy_reference) continue;
+    for (const BenchEntry& e : entries) {
+      if (!e.available || e.implementation != "fftscope-cl-fast" || e.size.width != copy.size.width ||
+          e.size.height != copy.size.height)
+        continue;
+      std::ostringstream ratio;
+      ratio << " " << std::fixed << std::setprecision(2) << e.median_us / (2 * copy.median_us) << " ";
+      std::ostringstream size_text;
+      size_text << e.size.width << "x" << e.size.height << " ";
+      const std::string size = size_text.str();
+      std::istringstream lines(table);
+      std::string line;
+      while (std::getline(lines, line) && !(line.starts_with(size) && line.find(" fftscope-cl-fast ") != std::string::npos)) {
+      }
+      EXPECT_NE(line.find(ratio.str()), std::string::npos) << line << " (want " << ratio.str() << ")\n" << table;
+      ++ratios;
+    }
+  }
+  if (test::gpu_required()) {
+    EXPECT_EQ(ratios, options.sizes.size()) << table;
+  }
 }
 
 TEST(Bench, UnknownImplementationIsReportedNotThrown) {

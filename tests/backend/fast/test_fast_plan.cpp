@@ -235,7 +235,7 @@ TEST(FastPlan, BalancedGroupsKeepTheRoundsOfTheWidestStage) {
     EXPECT_TRUE(p.has_value()) << n;
     return *p;
   };
-  // The widest stage's butterflies and rounds, and the idle share of its lanes.
+  // The widest stage's butterflies and the rounds they take.
   const auto widest = [](const fast::AxisPlan& p) {
     const std::uint64_t elements = std::uint64_t{p.lines_per_group} * p.m;
     const std::uint64_t most = elements / *std::min_element(p.radices.begin(), p.radices.end());
