@@ -146,6 +146,44 @@
                   (SPLIT_GLOBAL && PRE_RADIX > 1))
 #error "fast_fft.cl: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
+// Four-step columns (issue 6; fast::AxisRoute::second): a column of T = a b points with rows
+// r2 + b r1 in two passes of this kernel, each addressing its lines as columns of a wider image.
+//   FOUR_STEP_A 1: a-point transforms of x[r2 + b r1] over r1 (line r2 W + c, row_pitch b W;
+//     loads conjugated for the inverse), output k1 times w_T^(r2 k1) from `outer_tw` (the whole
+//     column's T-point table), unconjugated, into `out` at out_pitch (= row_pitch).
+//   FOUR_STEP_B 1: b-point transforms of the b neighbouring rows k1 b + r2 (line k1 W + c,
+//     row_pitch W, the group's loads k1 (b - 1) W further on), loads as stored, bin k2 conjugated
+//     and scaled into `out` at row k1 + a k2 (out_pitch a W).
+// A group's block (r2, or k1) is first_line / block_lines, and its loads start
+// block * block_shift further on. Extra kernel arguments in both: out_pitch, block_lines,
+// block_shift, outer_tw (after `out`: OUTPUT_BUFFER 1). Columns, unsplit only.
+#ifndef FOUR_STEP_A
+#define FOUR_STEP_A 0
+#endif
+#ifndef FOUR_STEP_B
+#define FOUR_STEP_B 0
+#endif
+#define FOUR_STEP (FOUR_STEP_A || FOUR_STEP_B)
+#if FOUR_STEP && ((FOUR_STEP_A && FOUR_STEP_B) || !AXIS_COLS || PRE_RADIX != 1 || !OUTPUT_BUFFER || FAST_EPILOGUE || \
+                  UNPACK_PAIRS || BLUESTEIN)
+#error "fast_fft.cl: FOUR_STEP_A / FOUR_STEP_B: one of them, columns, unsplit, OUTPUT_BUFFER, no other mode"
+#endif
+#if FOUR_STEP
+#define FOUR_STEP_KERNEL_PARAMS \
+  , const uint out_pitch, const uint block_lines, const uint block_shift, __global const float2* restrict outer_tw
+#define FOUR_STEP_PARAMS , const uint out_pitch, const uint block, __global const float2* restrict outer_tw
+#define FOUR_STEP_ARGS , out_pitch, block, outer_tw
+#else
+#define FOUR_STEP_KERNEL_PARAMS
+#define FOUR_STEP_PARAMS
+#define FOUR_STEP_ARGS
+#endif
+// The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores.
+#if FOUR_STEP_B
+#define LOAD_SIGN(conj_sign) 1.0f
+#else
+#define LOAD_SIGN(conj_sign) (conj_sign)
+#endif
 
 // Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
 #define HAS_RADIX(R)                                                                                       \
@@ -444,7 +482,7 @@ FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, u
   // Lines past the image (the last group's) read the last line rather than branch around the
   // load (branch-free loads issue together); their results are never stored.
   const float2 x = data[gaddr(min(line, lines - 1), i, row_pitch)];
-  return (float2)(x.x, conj_sign * x.y);
+  return (float2)(x.x, LOAD_SIGN(conj_sign) * x.y);
 }
 #endif
 
@@ -607,11 +645,16 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
                       const uint R, const uint NS, const uint source, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
                       const float scale, const float2* w_this, float2* w_next, const uint R_NEXT,
-                      const uint NS_NEXT BLUESTEIN_PARAMS) {
+                      const uint NS_NEXT BLUESTEIN_PARAMS FOUR_STEP_PARAMS) {
   const uint per = M / R;
   const uint total = LINES * per;
   const uint count = (total + THREADS - 1) / THREADS;
   const uint tid = get_local_id(0);
+#if FOUR_STEP
+  (void)out_pitch;
+  (void)block;
+  (void)outer_tw;
+#endif
 #if PREFETCH_TWIDDLES
   stage_twiddles(tw, w_next, R_NEXT, NS_NEXT);
 #else
@@ -710,6 +753,10 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
               data[gaddr(line, PRE_RADIX * i + q, row_pitch)] = q == 0 ? x : cmul(x, tw[q * i]);
 #elif BLUESTEIN
               bluestein_store(data, line, q + PRE_RADIX * i, x, row_pitch, conj_sign, scale BLUESTEIN_ARGS);
+#elif FOUR_STEP_A
+              out[i * out_pitch + line] = cmul(x, outer_tw[block * i]) * scale;
+#elif FOUR_STEP_B
+              out[i * out_pitch + line] = (float2)(x.x, conj_sign * x.y) * scale;
 #else
               out[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
 #endif
@@ -737,7 +784,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #define STAGE_CALL(S, NEXT, SRC, Q, W_THIS, W_NEXT)                                                \
   if (NUM_STAGES > (S))                                                                            \
     fft_stage(STAGE_ARGS, RADIX_##S, SPAN_##S, SRC, STAGE_TO_GLOBAL((S) + 1), Q, LINE_ARGS, W_THIS, \
-              W_NEXT, RADIX_##NEXT, SPAN_##NEXT BLUESTEIN_ARGS);
+              W_NEXT, RADIX_##NEXT, SPAN_##NEXT BLUESTEIN_ARGS FOUR_STEP_ARGS);
 #define RUN_STAGES(SOURCE, Q)                          \
   STAGE_CALL(0, 1, SOURCE, Q, tw_b, tw_a)              \
   STAGE_CALL(1, 2, SRC_LOCAL, Q, tw_a, tw_b)           \
@@ -805,11 +852,15 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 // width. The grid may spread groups over two dimensions.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
-    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS) {
+    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS FOUR_STEP_KERNEL_PARAMS) {
   __local float2 lm[LOCAL_ELEMS];
   float2 tw_a[HOLD], tw_b[HOLD];  // stage twiddles (PREFETCH_TWIDDLES)
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
   const uint first_line = group * LINES;
+#if FOUR_STEP
+  const uint block = first_line / block_lines;
+  data += block * block_shift;
+#endif
   EPILOGUE_BEGIN
 #if PRE_RADIX == 1
   RUN_STAGES(SRC_GLOBAL, 0)

@@ -111,6 +111,44 @@
 #error "fast_fft.comp: BLUESTEIN_IN / BLUESTEIN_OUT: one of them, no other optional mode, SPLIT_GLOBAL 0"
 #endif
 
+// Four-step columns (issue 6; fast::AxisRoute::second, as in fast_fft.cl): FOUR_STEP_A 1 is pass
+// A (loads conjugated for the inverse, output k times w_T^(block k) from binding 6 `outer_tw`,
+// the whole column's T-point table, unconjugated), FOUR_STEP_B 1 pass B (loads as stored,
+// outputs conjugated and scaled). Both store into binding 5 (OUTPUT_BUFFER 1) at u_out_pitch; a group's block is
+// g_first_line / u_block_lines, and its loads start block * u_block_shift further on.
+#ifndef FOUR_STEP_A
+#define FOUR_STEP_A 0
+#endif
+#ifndef FOUR_STEP_B
+#define FOUR_STEP_B 0
+#endif
+#define FOUR_STEP (FOUR_STEP_A + FOUR_STEP_B)
+#if FOUR_STEP != 0 && (FOUR_STEP != 1 || !AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER == 0 || \
+    FAST_EPILOGUE != 0 || UNPACK_PAIRS != 0 || BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0)
+#error "fast_fft.comp: FOUR_STEP_A / FOUR_STEP_B: one of them, columns, unsplit, OUTPUT_BUFFER, no other mode"
+#endif
+#if FOUR_STEP != 0
+uniform uint u_out_pitch;
+uniform uint u_block_lines;
+uniform uint u_block_shift;
+uint g_block;     // the group's block (pass A: r2, pass B: k1)
+uint g_in_shift;  // how much further on the group's loads start
+#endif
+#if FOUR_STEP_A != 0
+layout(std430, binding = 6) readonly buffer OuterTwiddles { vec2 outer_tw[]; };
+#endif
+// The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores.
+#if FOUR_STEP_B != 0
+#define LOAD_SIGN 1.0
+#else
+#define LOAD_SIGN u_conj_sign
+#endif
+#if FOUR_STEP_A != 0
+#define STORE_SIGN 1.0
+#else
+#define STORE_SIGN u_conj_sign
+#endif
+
 #if SPLIT_GLOBAL && PRE_RADIX > 1
 // Invocations of a group read what others wrote earlier in the same dispatch.
 layout(std430, binding = 0) coherent buffer Data { vec2 data[]; };
@@ -166,10 +204,23 @@ uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + (i >> 4u); 
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded
 // lines lie one after another on both axes (as in fast_fft.cl).
 uint gaddr(uint line, uint i) {
-#if AXIS_COLS && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0
+#if FOUR_STEP != 0
+  return i * u_row_pitch + line + g_in_shift;
+#elif AXIS_COLS && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0
   return i * u_row_pitch + line;
 #else
   return line * uint(N) + i;
+#endif
+}
+
+// The last store of output i of line `line`, into OUT_DATA.
+void store_output(uint line, uint i, vec2 x) {
+#if FOUR_STEP_A != 0
+  OUT_DATA[i * u_out_pitch + line] = cmul_fast(x, outer_tw[g_block * i]) * u_scale;
+#elif FOUR_STEP_B != 0
+  OUT_DATA[i * u_out_pitch + line] = vec2(x.x, STORE_SIGN * x.y) * u_scale;
+#else
+  OUT_DATA[gaddr(line, i)] = vec2(x.x, STORE_SIGN * x.y) * u_scale;
 #endif
 }
 
@@ -221,7 +272,7 @@ vec2 load_global(uint line, uint i) {
 #else
 vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
-  return vec2(x.x, u_conj_sign * x.y);
+  return vec2(x.x, LOAD_SIGN * x.y);
 }
 #endif
 
@@ -595,6 +646,10 @@ void sub_transform(const uint q) {
 void main() {
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   g_first_line = group * uint(LINES);
+#if FOUR_STEP != 0
+  g_block = g_first_line / u_block_lines;
+  g_in_shift = g_block * u_block_shift;
+#endif
   EPILOGUE_BEGIN();
 #if PRE_RADIX == 1
   run_stages(0u);
@@ -739,7 +794,7 @@ void main() {
 #if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
               bluestein_store(line, i + m * uint(M), v[m]);
 #else
-              OUT_DATA[gaddr(line, i + m * uint(M))] = vec2(v[m].x, u_conj_sign * v[m].y) * u_scale;
+              store_output(line, i + m * uint(M), v[m]);
 #endif
             }
           }

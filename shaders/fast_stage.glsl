@@ -157,7 +157,7 @@ void STAGE_FN(uint q) {
 #elif BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
             bluestein_store(line, q + uint(PRE_RADIX) * i, x);
 #else
-            OUT_DATA[gaddr(line, q + uint(PRE_RADIX) * i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+            store_output(line, q + uint(PRE_RADIX) * i, x);
 #endif
           }
         }

@@ -96,6 +96,15 @@ struct Tuning {
   /// CL 1920-point rows 13.3 -> 14.9) and split plans that then held too much changed layout
   /// (CL 4000-point columns 190 -> 257). 0: never.
   std::uint32_t balance_threads = 1;
+  /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
+  /// H = a b) on images at least this wide whose direct column plan needs a split; 0: never.
+  /// Each group then reads row segments of four_step_lines columns (a tile of a rows b apart,
+  /// then of b neighbouring rows) where the direct split reads 4 or 8. On the H100 GL's strided
+  /// access slows down once a group's column touches more than about 2048 distinct 64 KiB
+  /// rows (8192 columns x 8192 rows, 8 columns per group: 1.6-3.7 ms against OpenCL's 0.66; 16
+  /// columns: 0.45; tiles of 32-64 columns: 0.39, as OpenCL's), which 8192-point columns do.
+  std::uint32_t four_step_min_width = 0;
+  std::uint32_t four_step_lines = 32;  ///< columns per group in the four-step passes, at most
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -111,6 +120,7 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
+  t.four_step_min_width = 8192;      // GL 8192-point columns (docs/fast_path.md)
   return t;
 }
 
@@ -143,6 +153,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
     if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
     if (name == "balance_threads") t.balance_threads = static_cast<std::uint32_t>(value);
+    if (name == "four_step_min_width") t.four_step_min_width = static_cast<std::uint32_t>(value);
+    if (name == "four_step_lines") t.four_step_lines = static_cast<std::uint32_t>(value);
   }
   return t;
 }
@@ -528,21 +540,61 @@ inline BluesteinFloatTables bluestein_tables(std::uint32_t n, std::uint32_t l) {
   return {{t.chirp.begin(), t.chirp.end()}, {t.filter_spectrum.begin(), t.filter_spectrum.end()}};
 }
 
-/// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan)
-/// or through Bluestein (`plan` is the l-point plan of the padded lines, in a scratch buffer of
-/// l x lines: l-point lines one after another on either axis).
+/// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan),
+/// through Bluestein (`plan` is the l-point plan of the padded lines, in a scratch buffer of
+/// l x lines: l-point lines one after another on either axis), or, for columns, in two passes
+/// through an image-sized scratch (`second`: the four-step split n = a b below).
 struct AxisRoute {
   std::uint32_t n = 0;
   std::uint32_t l = 0;  ///< Bluestein's padded length; 0: direct
   AxisPlan plan;
+  /// Four-step columns (Tuning::four_step_min_width): with row r = r2 + b r1 (r1 < a, r2 < b),
+  /// pass A (`plan`, a-point columns over lines x b lines) transforms x[r2 + b r1] over r1 for
+  /// every r2 and multiplies output k1 by w_n^(r2 k1), image to scratch at the same places; pass
+  /// B (`second`, b-point columns over lines x a lines) transforms the b neighbouring rows k1 b
+  /// + r2 over r2 and stores bin k2 at row k1 + a k2, scratch to image. Both address lines as
+  /// columns of a wider image: pass A's line r2 W + c at pitch b W; pass B's line k1 W + c
+  /// reads at pitch W from k1 (b - 1) W further on and writes at pitch a W.
+  std::optional<AxisPlan> second;
   bool bluestein() const { return l != 0; }
+  bool four_step() const { return second.has_value(); }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct).
-  std::uint64_t scratch_elements(std::uint64_t lines) const { return std::uint64_t{l} * lines; }
-  /// plan.describe(), prefixed "bluestein n=4099 via " where Bluestein.
+  std::uint64_t scratch_elements(std::uint64_t lines) const {
+    return four_step() ? std::uint64_t{n} * lines : std::uint64_t{l} * lines;
+  }
+  /// plan.describe(), prefixed "bluestein n=4099 via " where Bluestein; both passes' where
+  /// four-step.
   std::string describe() const {
+    if (four_step())
+      return "four-step n=" + std::to_string(n) + " = " + std::to_string(plan.n) + " x " + std::to_string(second->n) +
+             ": " + plan.describe() + "; then " + second->describe();
     return bluestein() ? "bluestein n=" + std::to_string(n) + " via " + plan.describe() : plan.describe();
   }
 };
+
+/// The four-step route of n-point columns of an image `lines` wide (AxisRoute::second): n = a b
+/// with a the largest divisor up to sqrt(n) for which both passes plan unsplit with
+/// four_step_lines columns per group at most, a number of them that divides the width (a
+/// group's lines then share one r2, or k1). Empty where none does.
+inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                               Tuning tuning) {
+  tuning.col_lines = std::max<std::uint32_t>(1, tuning.four_step_lines);
+  tuning.first_split_max = 1;
+  tuning.first_split_odd_max = 1;
+  std::uint32_t a = 1;
+  while (std::uint64_t{a + 1} * (a + 1) <= n) ++a;
+  for (; a >= 2; --a) {
+    if (n % a != 0) continue;
+    const std::uint32_t b = n / a;
+    auto first = plan_axis(Axis::cols, a, lines * b, limits, tuning);
+    auto second = plan_axis(Axis::cols, b, lines * a, limits, tuning);
+    const auto fits = [&](const std::optional<AxisPlan>& p) {
+      return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0;
+    };
+    if (fits(first) && fits(second)) return AxisRoute{n, 0, *first, *second};
+  }
+  return std::nullopt;
+}
 
 /// plan_axis for Bluestein's padded lines of length l: its two passes fold the chirp and the
 /// filter into the first loads and the last stores (BLUESTEIN_IN / BLUESTEIN_OUT in
@@ -571,7 +623,12 @@ inline std::optional<AxisPlan> plan_bluestein_axis(Axis axis, std::uint32_t n, s
 inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                            const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;
-  if (auto direct = plan_axis(axis, n, lines, limits, tuning)) return AxisRoute{n, 0, *direct};
+  if (auto direct = plan_axis(axis, n, lines, limits, tuning)) {
+    if (axis == Axis::cols && direct->pre_radix > 1 && tuning.four_step_min_width != 0 &&
+        lines >= tuning.four_step_min_width && std::uint64_t{n} * lines < (std::uint64_t{1} << 31))
+      if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
+    return AxisRoute{n, 0, *direct, std::nullopt};
+  }
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
   const std::uint32_t some = std::min(2u, full);
   std::optional<AxisRoute> first, with_some;
@@ -579,7 +636,7 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     if (std::uint64_t{l} * lines >= (std::uint64_t{1} << 31)) continue;
     auto inner = plan_bluestein_axis(axis, n, l, lines, limits, tuning);
     if (!inner) continue;
-    const AxisRoute route{n, l, *inner};
+    const AxisRoute route{n, l, *inner, std::nullopt};
     if (!first) {
       first = route;
       if (axis == Axis::rows || inner->lines_per_group >= some) return first;
@@ -619,16 +676,25 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
 /// units (the sanitizer build does not merge them).
 inline constexpr char bluestein_in[] = "BLUESTEIN_IN";
 inline constexpr char bluestein_out[] = "BLUESTEIN_OUT";
+/// The four-step columns' two passes (AxisRoute::second).
+inline constexpr char four_step_a[] = "FOUR_STEP_A";
+inline constexpr char four_step_b[] = "FOUR_STEP_B";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
 struct AxisPass {
-  /// Kernel mode: nullptr (a direct pass, in place on the image), bluestein_in (image ->
-  /// scratch) or bluestein_out (scratch -> image).
+  /// Kernel mode: nullptr (a direct pass, in place on the image), bluestein_in or four_step_a
+  /// (image -> scratch), bluestein_out or four_step_b (scratch -> image).
   const char* mode = nullptr;
   std::string name;        ///< timing record: "fast_rows", "fast_cols_inv(L=8960; chirp out)", ...
   std::uint64_t bytes = 0;  ///< what the pass reads and writes (image, scratch, the tables once)
   float conj_sign = 1.0f;   ///< +1 forward, -1 inverse (conj(DFT(conj x)))
   float scale = 1.0f;       ///< applied by the last stores
+  /// Four-step passes only: the route's plan (false: pass A's `plan`, true: `second`), the lines
+  /// it dispatches, the pitches of its loads and stores, and the lines of one block (the image
+  /// width) and how much further on each block's loads start (AxisRoute::second).
+  bool second = false;
+  std::uint64_t lines = 0;
+  std::uint32_t in_pitch = 0, out_pitch = 0, block_lines = 0, block_shift = 0;
 };
 
 /// The passes of `route` over `lines` lines in `direction`: one in-place pass for a direct axis
@@ -642,6 +708,25 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
   const bool forward = direction == Direction::forward;
   const float conj_sign = forward ? 1.0f : -1.0f;
   const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
+  if (route.four_step()) {
+    // The inverse conjugates pass A's loads and pass B's stores only (conj_sign in both).
+    const auto a = route.plan.n, b = route.second->n, w = static_cast<std::uint32_t>(lines);
+    const std::string of = " of " + std::to_string(n) + ")";
+    AxisPass pass_a{four_step_a, "fast_" + axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c, conj_sign,
+                    1.0f};
+    pass_a.lines = lines * b;
+    pass_a.in_pitch = pass_a.out_pitch = b * w;
+    pass_a.block_lines = w;
+    AxisPass pass_b{four_step_b, "fast_" + axis + "_b(" + std::to_string(b) + of, 2 * n * lines * c, conj_sign,
+                    forward ? 1.0f : static_cast<float>(1.0 / static_cast<double>(n))};
+    pass_b.second = true;
+    pass_b.lines = lines * a;
+    pass_b.in_pitch = w;
+    pass_b.out_pitch = a * w;
+    pass_b.block_lines = w;
+    pass_b.block_shift = (b - 1) * w;
+    return {pass_a, pass_b};
+  }
   if (!route.bluestein())
     return {{nullptr, "fast_" + axis, 2 * n * lines * c, conj_sign, forward ? 1.0f : static_cast<float>(1.0 / static_cast<double>(n))}};
   const std::string length = "(L=" + std::to_string(l);

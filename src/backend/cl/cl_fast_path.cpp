@@ -59,12 +59,22 @@ Mem ClFastPath::upload_table(const std::vector<Complex>& table, const char* what
 }
 
 std::size_t ClFastPath::build_kernels(AxisState& state) {
-  const fast::AxisPlan& plan = state.route.plan;
-  const bool bluestein = state.route.bluestein();
-  state.kernel =
-      programs_.kernel({"fast_fft.cl", fast_build_options(plan, bluestein ? mode_option(fast::bluestein_in) : "")}, "fast_fft");
-  state.kernel_out =
-      bluestein ? programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::bluestein_out))}, "fast_fft") : nullptr;
+  const fast::AxisRoute& route = state.route;
+  const fast::AxisPlan& plan = route.plan;
+  if (route.four_step()) {
+    const std::string out = " -D OUTPUT_BUFFER=1";
+    state.kernel = programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::four_step_a) + out)},
+                                    "fast_fft");
+    state.kernel_out = programs_.kernel(
+        {"fast_fft.cl", fast_build_options(*route.second, mode_option(fast::four_step_b) + out)}, "fast_fft");
+  } else {
+    const bool bluestein = route.bluestein();
+    state.kernel = programs_.kernel(
+        {"fast_fft.cl", fast_build_options(plan, bluestein ? mode_option(fast::bluestein_in) : "")}, "fast_fft");
+    state.kernel_out =
+        bluestein ? programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::bluestein_out))}, "fast_fft")
+                  : nullptr;
+  }
   std::size_t fewest = 0;
   for (cl_kernel k : {state.kernel, state.kernel_out}) {
     if (!k) continue;
@@ -83,8 +93,11 @@ ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisRoute& route, std::s
   if (plan.radices.empty()) return state;  // length 1: nothing to do
   // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
   // more than 128 registers runs at most 256).
+  const auto most_threads = [](const fast::AxisRoute& r) {
+    return std::max(r.plan.threads, r.four_step() ? r.second->threads : 0u);
+  };
   std::size_t kernel_max = build_kernels(state);
-  if (kernel_max < plan.threads) {
+  if (kernel_max < most_threads(route)) {
     // Plan again within what this kernel allows, once; a second refusal is an error (the
     // backend then runs the fused pipeline).
     if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS"))
@@ -93,20 +106,31 @@ ClFastPath::AxisState ClFastPath::make_axis(const fast::AxisRoute& route, std::s
     fast::Tuning smaller = tuning_;
     smaller.max_threads = static_cast<std::uint32_t>(kernel_max / 32 * 32);
     const auto n = static_cast<std::uint32_t>(lines);
-    std::optional<fast::AxisPlan> again;
-    if (smaller.max_threads >= 32)
-      again = route.bluestein() ? fast::plan_bluestein_axis(plan.axis, route.n, plan.n, n, limits_, smaller)
-                                : fast::plan_axis(plan.axis, plan.n, n, limits_, smaller);
-    if (!again || again->threads > kernel_max)
-      throw BackendError("OpenCL fast path: " + route.describe() + " needs " + std::to_string(plan.threads) +
+    std::optional<fast::AxisRoute> again;
+    if (smaller.max_threads >= 32) {
+      if (route.four_step()) {
+        again = fast::plan_four_step(route.n, n, limits_, smaller);
+      } else if (auto p = route.bluestein() ? fast::plan_bluestein_axis(plan.axis, route.n, plan.n, n, limits_, smaller)
+                                            : fast::plan_axis(plan.axis, plan.n, n, limits_, smaller)) {
+        again = route;
+        again->plan = *p;
+      }
+    }
+    if (!again || most_threads(*again) > kernel_max)
+      throw BackendError("OpenCL fast path: " + route.describe() + " needs " + std::to_string(most_threads(route)) +
                          " work-items per group, the compiled kernel allows " + std::to_string(kernel_max));
-    state.route.plan = *again;
+    state.route = *again;
     kernel_max = build_kernels(state);
-    if (kernel_max < again->threads)
-      throw BackendError("OpenCL fast path: " + state.route.describe() + " needs " + std::to_string(again->threads) +
-                         " work-items per group, the compiled kernel allows " + std::to_string(kernel_max));
+    if (kernel_max < most_threads(*again))
+      throw BackendError("OpenCL fast path: " + state.route.describe() + " needs " +
+                         std::to_string(most_threads(*again)) + " work-items per group, the compiled kernel allows " +
+                         std::to_string(kernel_max));
   }
-  state.twiddles = upload_table(fast::twiddle_table(plan.n), "clCreateBuffer(fast twiddles)");
+  state.twiddles = upload_table(fast::twiddle_table(state.route.plan.n), "clCreateBuffer(fast twiddles)");
+  if (state.route.four_step()) {
+    state.second_twiddles = upload_table(fast::twiddle_table(state.route.second->n), "clCreateBuffer(fast twiddles)");
+    state.outer_twiddles = upload_table(fast::twiddle_table(route.n), "clCreateBuffer(fast four-step twiddles)");
+  }
   if (route.bluestein()) {
     const fast::BluesteinFloatTables tables = fast::bluestein_tables(route.n, route.l);
     state.chirp = upload_table(tables.chirp, "clCreateBuffer(fast Bluestein chirp)");
@@ -133,7 +157,7 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   if (scratch > 0) {
     cl_int err = CL_SUCCESS;
     scratch_ = Mem(clCreateBuffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex), nullptr, &err));
-    check(err, "clCreateBuffer(fast Bluestein scratch)");
+    check(err, "clCreateBuffer(fast scratch)");
     extra_bytes_ += scratch * sizeof(Complex);
   }
   row_state_ = std::move(row_state);
@@ -155,32 +179,33 @@ void set_arg(cl_kernel k, cl_uint index, const T& value) {
 }
 }  // namespace
 
-void ClFastPath::enqueue_fft(cl_kernel kernel, const AxisState& axis, cl_mem data, float conj_sign, float scale,
-                             std::string name, std::uint64_t bytes, std::vector<FastDispatch>& out) {
-  const fast::AxisPlan& p = axis.route.plan;
-  const cl_uint lines = static_cast<cl_uint>(p.axis == Axis::rows ? height_ : width_);
-  const cl_uint row_pitch = static_cast<cl_uint>(width_);
-  cl_mem tw = axis.twiddles.get();
+void ClFastPath::enqueue_fft(cl_kernel kernel, const AxisState& axis, const fast::AxisPass& pass, cl_mem data,
+                             std::vector<FastDispatch>& out) {
+  const bool four_step = axis.route.four_step();
+  const fast::AxisPlan& p = pass.second ? *axis.route.second : axis.route.plan;
+  const auto lines = static_cast<cl_uint>(four_step ? pass.lines : p.axis == Axis::rows ? height_ : width_);
+  const auto row_pitch = static_cast<cl_uint>(four_step ? pass.in_pitch : width_);
+  cl_mem tw = pass.second ? axis.second_twiddles.get() : axis.twiddles.get();
   set_arg(kernel, 0, data);
   set_arg(kernel, 1, tw);
   set_arg(kernel, 2, lines);
   set_arg(kernel, 3, row_pitch);
-  set_arg(kernel, 4, cl_float{conj_sign});
-  set_arg(kernel, 5, cl_float{scale});
+  set_arg(kernel, 4, cl_float{pass.conj_sign});
+  set_arg(kernel, 5, cl_float{pass.scale});
 
   const auto [gx, gy] = group_grid(p.groups(lines));
   const std::size_t global[2] = {gx * p.threads, gy};
   const std::size_t local[2] = {p.threads, 1};
   cl_event ev = nullptr;
   check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, &ev),
-        ("clEnqueueNDRangeKernel(" + name + ")").c_str());
+        ("clEnqueueNDRangeKernel(" + pass.name + ")").c_str());
   FastDispatch d{Event(ev), {}};
-  d.record.kernel = std::move(name);
+  d.record.kernel = pass.name;
   d.record.axis = p.axis;
   d.record.stage = -1;
   d.record.radix = 0;
   d.record.global_size = {static_cast<std::uint32_t>(global[0]), static_cast<std::uint32_t>(global[1]), 1};
-  d.record.bytes = bytes;
+  d.record.bytes = pass.bytes;
   d.record.note = axis.route.describe();
   out.push_back(std::move(d));
 }
@@ -189,6 +214,22 @@ void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction,
   const fast::AxisRoute& route = axis.route;
   if (!axis.kernel) return;
   const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
+  const auto passes = fast::axis_passes(route, lines, direction);
+  if (route.four_step()) {
+    // Pass A image -> scratch, pass B scratch -> image (argument 6: `out`), then the pitches,
+    // blocks and the column's twiddles.
+    cl_mem outer = axis.outer_twiddles.get();
+    for (const fast::AxisPass& pass : passes) {
+      cl_kernel k = pass.second ? axis.kernel_out : axis.kernel;
+      set_arg(k, 6, pass.second ? data : scratch_.get());
+      set_arg(k, 7, static_cast<cl_uint>(pass.out_pitch));
+      set_arg(k, 8, static_cast<cl_uint>(pass.block_lines));
+      set_arg(k, 9, static_cast<cl_uint>(pass.block_shift));
+      set_arg(k, 10, outer);
+      enqueue_fft(k, axis, pass, pass.second ? scratch_.get() : data, out);
+    }
+    return;
+  }
   if (route.bluestein()) {
     // Both passes: the image (argument 6) beside the scratch (argument 0), chirp, filter, n.
     cl_mem chirp = axis.chirp.get(), filter = axis.filter.get();
@@ -199,10 +240,9 @@ void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction,
       set_arg(k, 9, static_cast<cl_uint>(route.n));
     }
   }
-  for (fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) {
-    enqueue_fft(pass.mode && std::strcmp(pass.mode, fast::bluestein_out) == 0 ? axis.kernel_out : axis.kernel, axis, pass.mode ? scratch_.get() : data, pass.conj_sign,
-                pass.scale, std::move(pass.name), pass.bytes, out);
-  }
+  for (const fast::AxisPass& pass : passes)
+    enqueue_fft(pass.mode && std::strcmp(pass.mode, fast::bluestein_out) == 0 ? axis.kernel_out : axis.kernel, axis,
+                pass, pass.mode ? scratch_.get() : data, out);
 }
 
 std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction) {

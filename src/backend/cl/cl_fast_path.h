@@ -72,10 +72,11 @@ class ClFastPath {
  private:
   struct AxisState {
     fast::AxisRoute route;
-    cl_kernel kernel = nullptr;      // owned by the program cache; Bluestein: BLUESTEIN_IN
-    cl_kernel kernel_out = nullptr;  // Bluestein only: BLUESTEIN_OUT
+    cl_kernel kernel = nullptr;      // owned by the program cache; Bluestein: BLUESTEIN_IN; four-step: pass A
+    cl_kernel kernel_out = nullptr;  // Bluestein: BLUESTEIN_OUT; four-step: pass B
     Mem twiddles;
-    Mem chirp, filter;  // Bluestein only: N and L values
+    Mem chirp, filter;                       // Bluestein only: N and L values
+    Mem second_twiddles, outer_twiddles;     // four-step only: pass B's, and the whole column's
   };
   const AxisState& state(Axis axis) const { return axis == Axis::rows ? *row_state_ : *col_state_; }
   /// Both axes' routes, where this device takes them (the scratch within its largest allocation).
@@ -83,8 +84,8 @@ class ClFastPath {
   AxisState make_axis(const fast::AxisRoute& route, std::size_t lines);
   std::size_t build_kernels(AxisState& state);
   Mem upload_table(const std::vector<Complex>& table, const char* what);
-  void enqueue_fft(cl_kernel kernel, const AxisState& axis, cl_mem data, float conj_sign, float scale,
-                   std::string name, std::uint64_t bytes, std::vector<FastDispatch>& out);
+  void enqueue_fft(cl_kernel kernel, const AxisState& axis, const fast::AxisPass& pass, cl_mem data,
+                   std::vector<FastDispatch>& out);
   void enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out);
 
   cl_context context_;
@@ -96,7 +97,7 @@ class ClFastPath {
   std::uint64_t max_alloc_ = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   std::size_t width_ = 0, height_ = 0;
   std::optional<AxisState> row_state_, col_state_;
-  Mem scratch_;  // Bluestein: max over the Bluestein axes of L x lines float2
+  Mem scratch_;  // Bluestein: max over the Bluestein axes of L x lines float2; four-step: the image's size
   std::uint64_t extra_bytes_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,7 @@ GlFastPath::~GlFastPath() { release_tables(); }
 
 void GlFastPath::release_tables() {
   for (Tables* t : {&row_tables_, &col_tables_})
-    for (unsigned* id : {&t->twiddles, &t->chirp, &t->filter}) {
+    for (unsigned* id : {&t->twiddles, &t->chirp, &t->filter, &t->second_twiddles, &t->outer}) {
       if (*id) glDeleteBuffers(1, id);
       *id = 0;
     }
@@ -80,6 +81,8 @@ ProgramKey GlFastPath::key(const fast::AxisPlan& plan, const char* mode) const {
   ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
   if (mode) k.defines.emplace(mode, "1");
+  if (mode && (std::strcmp(mode, fast::four_step_a) == 0 || std::strcmp(mode, fast::four_step_b) == 0))
+    k.defines.emplace("OUTPUT_BUFFER", "1");
   return k;
 }
 
@@ -99,6 +102,11 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   // Compile now, so a shader error surfaces here rather than in the first dispatch.
   for (const fast::AxisRoute* route : {rows, cols}) {
     if (route->plan.radices.empty()) continue;
+    if (route->four_step()) {
+      programs_.get(key(route->plan, fast::four_step_a));
+      programs_.get(key(*route->second, fast::four_step_b));
+      continue;
+    }
     if (!route->bluestein()) {
       programs_.get(key(route->plan));
       continue;
@@ -116,6 +124,10 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   }
   for (auto [route, tables] : {std::pair{rows, &row_tables_}, std::pair{cols, &col_tables_}}) {
     tables->twiddles = make_table(fast::twiddle_table(route->plan.n));
+    if (route->four_step()) {
+      tables->second_twiddles = make_table(fast::twiddle_table(route->second->n));
+      tables->outer = make_table(fast::twiddle_table(route->n));
+    }
     if (route->bluestein()) {
       const fast::BluesteinFloatTables bluestein = fast::bluestein_tables(route->n, route->l);
       tables->chirp = make_table(bluestein.chirp);
@@ -128,19 +140,26 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   height_ = height;
 }
 
-void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const char* mode, const Tables& tables, unsigned data,
-                              unsigned image, float conj_sign, float scale, std::string name, std::uint64_t bytes) {
-  const fast::AxisPlan& p = route.plan;
-  Program& program = programs_.get(key(p, mode));
+void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables,
+                              unsigned data, unsigned image) {
+  const bool four_step = route.four_step();
+  const fast::AxisPlan& p = pass.second ? *route.second : route.plan;
+  Program& program = programs_.get(key(p, pass.mode));
   glUseProgram(program.id);
-  const auto lines = static_cast<GLuint>(p.axis == Axis::rows ? height_ : width_);
+  const auto lines = static_cast<GLuint>(four_step ? pass.lines : p.axis == Axis::rows ? height_ : width_);
   glUniform1ui(program.location("u_lines"), lines);
-  glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(width_));
-  glUniform1f(program.location("u_conj_sign"), conj_sign);
-  glUniform1f(program.location("u_scale"), scale);
+  glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(four_step ? pass.in_pitch : width_));
+  glUniform1f(program.location("u_conj_sign"), pass.conj_sign);
+  glUniform1f(program.location("u_scale"), pass.scale);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, tables.twiddles);
-  if (mode) {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, pass.second ? tables.second_twiddles : tables.twiddles);
+  if (four_step) {
+    glUniform1ui(program.location("u_out_pitch"), pass.out_pitch);
+    glUniform1ui(program.location("u_block_lines"), pass.block_lines);
+    glUniform1ui(program.location("u_block_shift"), pass.block_shift);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, image);
+    if (!pass.second) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, tables.outer);
+  } else if (pass.mode) {
     glUniform1ui(program.location("u_bluestein_n"), route.n);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, tables.chirp);
@@ -151,12 +170,12 @@ void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const char* mode, co
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
   const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
   TimingRecord record;
-  record.kernel = std::move(name);
+  record.kernel = pass.name;
   record.axis = p.axis;
   record.stage = -1;
   record.radix = 0;
   record.global_size = {gx * p.threads, gy, 1};
-  record.bytes = bytes;
+  record.bytes = pass.bytes;
   record.note = route.describe();
   if (timers_) timers_->begin(std::move(record));
   glDispatchCompute(gx, gy, 1);
@@ -169,10 +188,14 @@ void GlFastPath::dispatch_axis(const fast::AxisRoute& route, const Tables& table
   if (route.plan.radices.empty()) return;  // length 1: nothing to do
   const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
   // A direct pass works in place on the image; Bluestein's passes on the scratch (binding 0)
-  // beside the image (binding 2).
-  for (fast::AxisPass& pass : fast::axis_passes(route, lines, direction))
-    dispatch_fft(route, pass.mode, tables, pass.mode ? scratch_ : buffer, pass.mode ? buffer : 0, pass.conj_sign,
-                 pass.scale, std::move(pass.name), pass.bytes);
+  // beside the image (binding 2); four-step pass A from the image into the scratch (binding 5),
+  // pass B back.
+  for (const fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) {
+    const bool from_scratch =
+        route.four_step() ? pass.second : pass.mode != nullptr;
+    dispatch_fft(route, pass, tables, from_scratch ? scratch_ : buffer,
+                 route.four_step() ? (pass.second ? buffer : scratch_) : pass.mode ? buffer : 0);
+  }
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {

@@ -57,7 +57,8 @@ class GlFastPath {
   /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
   /// diagnostics such as binaries.
   unsigned program_id(Axis axis) {
-    return programs_.get(key(plan(axis), route(axis).bluestein() ? fast::bluestein_in : nullptr)).id;
+    const fast::AxisRoute& r = route(axis);
+    return programs_.get(key(r.plan, r.bluestein() ? fast::bluestein_in : r.four_step() ? fast::four_step_a : nullptr)).id;
   }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
   /// tables and the Bluestein scratch.
@@ -68,14 +69,16 @@ class GlFastPath {
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
   struct Tables {
     unsigned twiddles = 0, chirp = 0, filter = 0;  // GLuint buffers; chirp and filter: Bluestein only
+    unsigned second_twiddles = 0, outer = 0;      // four-step only: pass B's, and the whole column's
   };
   void dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer, Direction direction);
-  /// One fast_fft.comp dispatch over `data` (binding 0); a Bluestein pass (`mode`) also binds the
-  /// image and the tables.
-  void dispatch_fft(const fast::AxisRoute& route, const char* mode, const Tables& tables, unsigned data,
-                    unsigned image, float conj_sign, float scale, std::string name, std::uint64_t bytes);
+  /// One fast_fft.comp dispatch of `pass` over `data` (binding 0); a Bluestein pass also binds
+  /// the image (binding 2) and its tables, a four-step pass its output `image` (binding 5).
+  void dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables, unsigned data,
+                    unsigned image);
   unsigned make_table(const std::vector<Complex>& table);
-  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given.
+  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given (a
+  /// four-step mode also defines OUTPUT_BUFFER).
   ProgramKey key(const fast::AxisPlan& plan, const char* mode = nullptr) const;
   void release_tables();
 
@@ -87,7 +90,7 @@ class GlFastPath {
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisRoute> rows_, cols_;
   Tables row_tables_, col_tables_;
-  unsigned scratch_ = 0;  // GLuint; Bluestein: max over the Bluestein axes of L x lines vec2
+  unsigned scratch_ = 0;  // GLuint; Bluestein: max over the Bluestein axes of L x lines vec2; four-step: the image's size
   std::uint64_t extra_bytes_ = 0;
 };
 

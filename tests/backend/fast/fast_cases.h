@@ -67,6 +67,12 @@ inline std::vector<TimingRecord> expected_fast_records(const fast::AxisRoute& ro
   };
   if (route.n <= 1) return {};
   const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
+  if (route.four_step()) {
+    // Pass A also reads the column's n-point twiddle table once.
+    const std::string of = " of " + std::to_string(n) + ")";
+    return {rec("fast_" + axis + "_a(" + std::to_string(route.plan.n) + of, n * lines * c * 2 + n * c),
+            rec("fast_" + axis + "_b(" + std::to_string(route.second->n) + of, n * lines * c * 2)};
+  }
   if (!route.bluestein()) return {rec("fast_" + axis, n * lines * c * 2)};
   const std::string length = "(L=" + std::to_string(l);
   return {rec("fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c),
@@ -117,6 +123,12 @@ inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
 inline constexpr FastSize fast_balanced_cases[] = {{3125, 4}, {8, 2187}};
+
+/// Columns in two passes (Tuning::four_step_min_width, AxisRoute::second) where the direct
+/// columns need a split under fast_four_step_local_bytes: 512 = 16 x 32, 729 = 27 x 27 (radix 3
+/// and 9 in both passes), 1000 = 25 x 40, on widths the four-step groups divide.
+inline constexpr FastSize fast_four_step_cases[] = {{64, 512}, {40, 729}, {48, 1000}};
+inline constexpr std::uint64_t fast_four_step_local_bytes = 4096;
 
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and

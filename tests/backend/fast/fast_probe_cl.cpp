@@ -12,6 +12,7 @@
 
 #include "backend/cl/cl_fast_path.h"
 #include "core/timing.h"
+#include "strided_probe.h"
 #include "support/reference.h"
 
 using namespace fftscope;
@@ -36,6 +37,38 @@ void print_build_log(cl_kernel kernel, cl_device_id device) {
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   if (!log.empty()) std::printf("  build log:\n%s\n", log.c_str());
+}
+
+// FFTSCOPE_CL_STRIDED=1: strided_probe.h's access patterns in OpenCL.
+void measure_strided(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+  for (const test::StridedCase& c : test::strided_cases()) {
+    const std::string text = "#define LANE get_local_id(0)\n#define GROUP get_group_id(0)\n#define VEC2 float2\n"
+                             "#define UNROLL _Pragma(\"unroll\")\n__kernel __attribute__((reqd_work_group_size(" +
+                             std::to_string(c.threads) + ", 1, 1))) void negate(__global float2* restrict D) {\n" +
+                             test::strided_body(c) + "}\n";
+    cl_int err = CL_SUCCESS;
+    const char* src = text.c_str();
+    Program program(clCreateProgramWithSource(context, 1, &src, nullptr, &err));
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram (strided)");
+    Kernel kernel(clCreateKernel(program.get(), "negate", &err));
+    check(err, "clCreateKernel");
+    Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, std::size_t{c.pitch} * c.height * 8, nullptr, &err));
+    check(err, "clCreateBuffer");
+    cl_mem mem = buffer.get();
+    check(clSetKernelArg(kernel.get(), 0, sizeof mem, &mem), "clSetKernelArg");
+    const std::size_t global = std::size_t{c.groups()} * c.threads, local = c.threads;
+    std::vector<double> us;
+    for (int r = 0; r < runs + 20; ++r) {
+      cl_event ev = nullptr;
+      check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+      check(clWaitForEvents(1, &ev), "wait");
+      if (r >= 20) us.push_back(event_ms(ev) * 1e3);
+      clReleaseEvent(ev);
+    }
+    const double m = median(us);
+    std::printf("CL strided: %s: %.1f us, %.0f GB/s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
+  }
 }
 
 }  // namespace
@@ -88,6 +121,7 @@ int main(int argc, char** argv) {
       std::printf("copy %zu MB: %.1f us, %.0f GB/s (read + write)\n", bytes >> 20, m * 1e3, 2.0 * static_cast<double>(bytes) / (m * 1e6));
     }
 
+    if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {

@@ -14,6 +14,7 @@
 #include "backend/gl/gl_context.h"
 #include "backend/gl/gl_fast_path.h"
 #include "core/timing.h"
+#include "strided_probe.h"
 #include "support/reference.h"
 
 using namespace fftscope;
@@ -104,6 +105,48 @@ void measure_copy(GLsizeiptr bytes, int runs) {
   glDeleteQueries(1, &query);
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
+}
+
+// FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL.
+void measure_strided(int runs) {
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  for (const test::StridedCase& c : test::strided_cases()) {
+    const GLuint buffer = make_buffer(GLsizeiptr{c.pitch} * c.height * 8, nullptr);
+    const std::string text = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = " +
+                             std::to_string(c.threads) +
+                             ") in;\nlayout(std430, binding = 0) buffer Data { vec2 D[]; };\n#define LANE "
+                             "gl_LocalInvocationID.x\n#define GROUP gl_WorkGroupID.x\n#define VEC2 vec2\n#define UNROLL\n"
+                             "void main() {\n" + test::strided_body(c) + "}\n";
+    const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+    const char* src_text = text.c_str();
+    glShaderSource(shader, 1, &src_text, nullptr);
+    glCompileShader(shader);
+    const GLuint program = glCreateProgram();
+    glAttachShader(program, shader);
+    glLinkProgram(program);
+    GLint linked = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    std::vector<double> us;
+    for (int r = 0; r < runs + 20; ++r) {
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      glUseProgram(program);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+      glDispatchCompute(c.groups(), 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      glEndQuery(GL_TIME_ELAPSED);
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+    }
+    const double m = median(us);
+    std::printf("GL strided: %s: %.1f us, %.0f GB/s%s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3),
+                linked ? "" : " (link failed)");
+    glDeleteProgram(program);
+    glDeleteShader(shader);
+    glDeleteBuffers(1, &buffer);
+  }
+  glDeleteQueries(1, &query);
 }
 
 // Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, or the
@@ -258,6 +301,7 @@ int main(int argc, char** argv) {
     if (const char* copy = std::getenv("FFTSCOPE_GL_COPY"))  // its value: MiB to copy (128 where not a number)
       measure_copy(GLsizeiptr{std::atoi(copy) > 0 ? std::atoi(copy) : 128} << 20, runs);
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
+    if (std::getenv("FFTSCOPE_GL_STRIDED")) measure_strided(runs);
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {

@@ -258,6 +258,27 @@ TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   EXPECT_TRUE(balanced) << "no case balanced a work-group";
 }
 
+// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
+// columns would split, both directions; each case must take that route.
+TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  for (const auto& [w, h] : test::fast_four_step_cases) {
+    fast::Tuning tuning;
+    tuning.local_bytes_cap = test::fast_four_step_local_bytes;
+    tuning.four_step_min_width = 16;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(w, h);
+    EXPECT_TRUE(probe.route(Axis::cols).four_step()) << w << "x" << h << ": " << probe.route(Axis::cols).describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, tuning, 61 + w + h, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << probe.route(Axis::cols).describe();
+    }
+  }
+}
+
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
 // sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
 // inputs and forms each y_q from them) against splits that do not, with the first stage from the

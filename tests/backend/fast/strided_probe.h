@@ -1,0 +1,55 @@
+// The column pass's memory pattern without the FFT, for fast_probe_gl and fast_probe_cl
+// (FFTSCOPE_GL_STRIDED=1 / FFTSCOPE_CL_STRIDED=1): groups of T work-items take C neighbouring
+// columns by R rows spaced S rows apart of an image of row pitch P and negate them in place,
+// B values loaded before they are stored. The same body runs in both APIs, so the two tell a
+// cost of strided access in one API (address mapping, page size) from the kernels' own.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace fftscope::test {
+
+struct StridedCase {
+  unsigned pitch, height, columns, rows, spacing, threads;
+  unsigned batch = 16;
+
+  unsigned values() const { return columns * rows / threads; }
+  unsigned groups() const { return (pitch / columns) * (height / rows); }
+  double bytes_moved() const { return 2.0 * 8.0 * groups() * columns * rows; }
+  std::string describe() const {
+    return "pitch " + std::to_string(pitch) + " rows " + std::to_string(height) + ": " + std::to_string(columns) +
+           " columns x " + std::to_string(rows) + " rows spaced " + std::to_string(spacing) + ", " +
+           std::to_string(threads) + " per group, " + std::to_string(std::min(batch, values())) + " in flight";
+  }
+};
+
+// 8192²'s column pass (every row, 8 columns) against the tiles of a column FFT split in two
+// passes through the buffer (64 columns × 64 rows 128 apart; then 32 columns × 128 neighbouring
+// rows, and the same written 64 apart), at 4096² and 8192².
+inline std::vector<StridedCase> strided_cases() {
+  return {{4096, 4096, 8, 4096, 1, 512},  {8192, 8192, 8, 8192, 1, 512},  {8192, 8192, 16, 8192, 1, 512},
+          {8192, 8192, 64, 64, 128, 256}, {8192, 8192, 32, 64, 128, 256}, {8192, 8192, 32, 128, 1, 256},
+          {8192, 8192, 32, 128, 64, 256}, {8192, 8192, 16, 128, 64, 256}, {8192, 8192, 64, 128, 64, 512},
+          {4096, 4096, 64, 64, 64, 256},  {4096, 4096, 32, 64, 1, 256},   {8192, 4096, 64, 64, 64, 256}};
+}
+
+// The kernel body; the API's source defines LANE (local id), GROUP (group id), VEC2, D (the
+// buffer) and UNROLL before it.
+inline std::string strided_body(const StridedCase& c) {
+  const unsigned batch = std::min(c.batch, c.values());
+  const auto u = [](unsigned v) { return std::to_string(v) + "u"; };
+  const std::string row_of_m =
+      c.spacing == 1 ? "(block * " + u(c.rows) + " + m)" : "(block + m * " + u(c.spacing) + ")";
+  return " uint lane = LANE, g = GROUP;\n uint col = (g % " + u(c.pitch / c.columns) + ") * " + u(c.columns) +
+         ";\n uint block = g / " + u(c.pitch / c.columns) + ";\n for (uint i0 = 0u; i0 < " + u(c.values()) +
+         "; i0 += " + u(batch) + ") {\n  VEC2 v[" + std::to_string(batch) + "];\n  UNROLL\n  for (uint j = 0u; j < " +
+         u(batch) + "; ++j) { uint e = lane + (i0 + j) * " + u(c.threads) + "; uint m = e / " + u(c.columns) +
+         "; v[j] = D[" + row_of_m + " * " + u(c.pitch) + " + col + e % " + u(c.columns) +
+         "]; }\n  UNROLL\n  for (uint j = 0u; j < " + u(batch) + "; ++j) { uint e = lane + (i0 + j) * " + u(c.threads) +
+         "; uint m = e / " + u(c.columns) + "; D[" + row_of_m + " * " + u(c.pitch) + " + col + e % " + u(c.columns) +
+         "] = -v[j]; }\n }\n";
+}
+
+}  // namespace fftscope::test
