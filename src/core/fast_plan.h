@@ -97,14 +97,25 @@ struct Tuning {
   /// (CL 4000-point columns 190 -> 257). 0: never.
   std::uint32_t balance_threads = 1;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
-  /// H = a b) on images at least this wide whose direct column plan needs a split; 0: never.
-  /// Each group then reads row segments of four_step_lines columns (a tile of a rows b apart,
-  /// then of b neighbouring rows) where the direct split reads 4 or 8. On the H100 GL's strided
-  /// access slows down once a group's column touches more than about 2048 distinct 64 KiB
-  /// rows (8192 columns x 8192 rows, 8 columns per group: 1.6-3.7 ms against OpenCL's 0.66; 16
-  /// columns: 0.45; tiles of 32-64 columns: 0.39, as OpenCL's), which 8192-point columns do.
-  std::uint32_t four_step_min_width = 0;
-  std::uint32_t four_step_lines = 32;  ///< columns per group in the four-step passes, at most
+  /// n = a b) on images at least this wide whose direct column plan needs a split and holds at
+  /// most four_step_max_direct_lines columns per group; 0: never. Each group then reads row
+  /// segments of 16-64 columns (a tile of a rows b apart, then of b neighbouring rows) where the
+  /// direct split reads 2-8. H100, OpenCL 8192^2: columns (2 per group split 4 x 2048, 16-byte
+  /// segments) 819 -> 758 us (380 + 378); 8192 x 4096 (4 per group) lost: 280 -> 379. GL (any
+  /// direct grouping): NVIDIA's GL slows down on strided access once a group's column touches
+  /// more than about 2048 distinct 64 KiB rows (8192 x 8192, 8 columns per group: 1.6-3.7 ms
+  /// against OpenCL's 0.66; 16 columns 0.45; tiles of 32-64 columns 0.39, as OpenCL's), as
+  /// 8192-point columns do: 8192^2 columns 2.1-5.5 ms -> 1.3 ms, 8192 x 4096 560 -> 393 us.
+  std::uint32_t four_step_min_width = 8192;
+  /// Values a four-step pass's group holds, at most: its columns per group are the largest
+  /// power of two up to this over the pass's length. H100, 8192 = 64 x 128 (GL, halves): pass
+  /// B's 128-point columns 812 us in groups of 32, 706 in groups of 16 (pass A's 64-point ones
+  /// 567 in 32, 674 in 16); OpenCL: 378 / 391 in 32 / 16, 381 / 380 in 64 / 32.
+  std::uint32_t four_step_elements = 4096;
+  std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_width
+  /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
+  /// GLSL only), so more groups stay resident.
+  std::uint32_t four_step_halves = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -120,7 +131,9 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
-  t.four_step_min_width = 8192;      // GL 8192-point columns (docs/fast_path.md)
+  t.four_step_max_direct_lines = 8;  // GL 8192^2 columns (4 per group): 2.1-5.5 ms direct, 1.3 ms in four steps
+  t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
+  t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   return t;
 }
 
@@ -154,7 +167,9 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
     if (name == "balance_threads") t.balance_threads = static_cast<std::uint32_t>(value);
     if (name == "four_step_min_width") t.four_step_min_width = static_cast<std::uint32_t>(value);
-    if (name == "four_step_lines") t.four_step_lines = static_cast<std::uint32_t>(value);
+    if (name == "four_step_elements") t.four_step_elements = static_cast<std::uint32_t>(value);
+    if (name == "four_step_max_direct_lines") t.four_step_max_direct_lines = static_cast<std::uint32_t>(value);
+    if (name == "four_step_halves") t.four_step_halves = static_cast<std::uint32_t>(value);
   }
   return t;
 }
@@ -573,25 +588,35 @@ struct AxisRoute {
 };
 
 /// The four-step route of n-point columns of an image `lines` wide (AxisRoute::second): n = a b
-/// with a the largest divisor up to sqrt(n) for which both passes plan unsplit with
-/// four_step_lines columns per group at most, a number of them that divides the width (a
-/// group's lines then share one r2, or k1). Empty where none does.
+/// with a the largest divisor up to sqrt(n) for which both passes plan unsplit, each with at
+/// most the largest power of two up to four_step_elements / its length columns per group, a
+/// number of them that divides the width (a group's lines then share one r2, or k1). Empty
+/// where none does.
 inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                                Tuning tuning) {
-  tuning.col_lines = std::max<std::uint32_t>(1, tuning.four_step_lines);
   tuning.first_split_max = 1;
   tuning.first_split_odd_max = 1;
+  const auto plan_pass = [&](std::uint32_t length, std::uint32_t pass_lines) {
+    Tuning t = tuning;
+    t.col_lines = 1;
+    while (std::uint64_t{t.col_lines} * 2 * length <= tuning.four_step_elements) t.col_lines *= 2;
+    return plan_axis(Axis::cols, length, pass_lines, limits, t);
+  };
   std::uint32_t a = 1;
   while (std::uint64_t{a + 1} * (a + 1) <= n) ++a;
   for (; a >= 2; --a) {
     if (n % a != 0) continue;
     const std::uint32_t b = n / a;
-    auto first = plan_axis(Axis::cols, a, lines * b, limits, tuning);
-    auto second = plan_axis(Axis::cols, b, lines * a, limits, tuning);
+    auto first = plan_pass(a, lines * b);
+    auto second = plan_pass(b, lines * a);
     const auto fits = [&](const std::optional<AxisPlan>& p) {
       return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0;
     };
-    if (fits(first) && fits(second)) return AxisRoute{n, 0, *first, *second};
+    if (fits(first) && fits(second)) {
+      for (AxisPlan* p : {&*first, &*second})
+        if (tuning.four_step_halves != 0 && p->radices.size() > 1) p->local_halves = true;
+      return AxisRoute{n, 0, *first, *second};
+    }
   }
   return std::nullopt;
 }
@@ -625,7 +650,8 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
   if (n == 0 || lines == 0) return std::nullopt;
   if (auto direct = plan_axis(axis, n, lines, limits, tuning)) {
     if (axis == Axis::cols && direct->pre_radix > 1 && tuning.four_step_min_width != 0 &&
-        lines >= tuning.four_step_min_width && std::uint64_t{n} * lines < (std::uint64_t{1} << 31))
+        lines >= tuning.four_step_min_width && direct->lines_per_group <= tuning.four_step_max_direct_lines &&
+        std::uint64_t{n} * lines < (std::uint64_t{1} << 31))
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
     return AxisRoute{n, 0, *direct, std::nullopt};
   }

@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
       std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform\n", (std::to_string(w) + "x" + std::to_string(h)).c_str(),
                   rm * 1e3, cm * 1e3, median(total_ms) * 1e3, rm > 0 ? bytes / (rm * 1e6) : 0, cm > 0 ? bytes / (cm * 1e6) : 0,
                   error, wall_us);
-      if (passes.size() > 2)  // a Bluestein axis: each pass on its own
+      if (passes.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : passes) std::printf("  pass %-44s %10.1f us\n", name.c_str(), median(ms) * 1e3);
       std::fflush(stdout);
     }

@@ -313,10 +313,10 @@ int main(int argc, char** argv) {
       fast_path.prepare(w, h);
       std::printf("plan: %s\nplan: %s\n", fast_path.route(Axis::rows).describe().c_str(),
                   fast_path.route(Axis::cols).describe().c_str());
-      // Timed dispatches per transform: one per axis, two for a Bluestein axis, none for length 1.
+      // Timed dispatches per transform: one per axis, two for a Bluestein or four-step axis, none for length 1.
       const auto passes = [&](Axis axis) -> std::size_t {
         const auto& route = fast_path.route(axis);
-        return route.plan.radices.empty() ? 0 : route.bluestein() ? 2 : 1;
+        return route.plan.radices.empty() ? 0 : route.bluestein() || route.four_step() ? 2 : 1;
       };
       const std::size_t per = passes(Axis::rows) + passes(Axis::cols);
       // FFTSCOPE_GL_DUMP=dir: write each program's binary (NVIDIA's holds its assembly text).
@@ -420,7 +420,7 @@ int main(int argc, char** argv) {
                   (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
                   b / (rm * 1e6), b / (cm * 1e6), error, wall_us,
                   records.empty() || records[0].host_measured ? " (host-timed)" : "");
-      if (by_dispatch.size() > 2)  // a Bluestein axis: each pass on its own
+      if (by_dispatch.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : by_dispatch)
           if (!ms.empty()) std::printf("  pass %-44s %10.1f us\n", name.c_str(), median(ms) * 1e3);
       std::fflush(stdout);

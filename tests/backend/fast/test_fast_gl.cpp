@@ -268,6 +268,7 @@ TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
     fast::Tuning tuning = fast::gl_default_tuning();
     tuning.local_bytes_cap = test::fast_four_step_local_bytes;
     tuning.four_step_min_width = 16;
+    tuning.four_step_max_direct_lines = 64;
     GlFastPath probe(*env->programs, nullptr, tuning);
     probe.prepare(w, h);
     EXPECT_TRUE(probe.route(Axis::cols).four_step()) << w << "x" << h << ": " << probe.route(Axis::cols).describe();

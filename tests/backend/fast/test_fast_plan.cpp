@@ -224,6 +224,71 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_FALSE(display->split_dit) << display->describe();
 }
 
+// Tuning::four_step_min_width: 8192-point columns of an 8192-wide image go in two passes on both
+// APIs (OpenCL: its direct split holds 2 columns per group; GL: any), 4096-point ones of an
+// 8192-wide image on GL only, 4096^2 directly. Each pass is unsplit, its groups divide the
+// width and hold at most four_step_elements values, a b = n with a <= b, and the passes'
+// pitches, blocks and shifts address pass A's line r2 W + c at rows r2 + b r1 and pass B's
+// line k1 W + c at rows k1 b + r2, storing bin k2 at row k1 + a k2.
+TEST(FastPlan, FourStepColumnsOnWideImages) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const auto cols = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
+    return fast::route_image(w, h, nvidia, t)->cols;
+  };
+  for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
+    EXPECT_TRUE(cols(8192, 8192, t).four_step()) << gl;
+    EXPECT_EQ(cols(8192, 4096, t).four_step(), gl);
+    EXPECT_FALSE(cols(4096, 4096, t).four_step()) << gl;
+    EXPECT_FALSE(cols(4096, 8192, t).four_step()) << gl;  // narrower than four_step_min_width
+    fast::Tuning never = t;
+    never.four_step_min_width = 0;
+    EXPECT_FALSE(cols(8192, 8192, never).four_step()) << gl;
+
+    const fast::AxisRoute route = cols(8192, 8192, t);
+    ASSERT_TRUE(route.four_step());
+    const fast::AxisPlan& a = route.plan;
+    const fast::AxisPlan& b = *route.second;
+    EXPECT_EQ(std::uint64_t{a.n} * b.n, 8192u);
+    EXPECT_LE(a.n, b.n);
+    EXPECT_EQ(route.scratch_elements(8192), 8192u * 8192u);
+    for (const fast::AxisPlan* p : {&a, &b}) {
+      EXPECT_EQ(p->pre_radix, 1u);
+      EXPECT_EQ(8192 % p->lines_per_group, 0u);
+      EXPECT_GE(p->lines_per_group, 16u);
+      EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, t.four_step_elements);
+      EXPECT_EQ(p->local_halves, gl);
+    }
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      const auto passes = fast::axis_passes(route, 8192, d);
+      ASSERT_EQ(passes.size(), 2u);
+      const fast::AxisPass& pa = passes[0];
+      const fast::AxisPass& pb = passes[1];
+      EXPECT_STREQ(pa.mode, fast::four_step_a);
+      EXPECT_STREQ(pb.mode, fast::four_step_b);
+      EXPECT_FALSE(pa.second);
+      EXPECT_TRUE(pb.second);
+      // Pass A: line r2 W + c, element r1 at (r2 + b r1) W + c = line + r1 (b W).
+      EXPECT_EQ(pa.lines, 8192u * b.n);
+      EXPECT_EQ(pa.in_pitch, b.n * 8192u);
+      EXPECT_EQ(pa.out_pitch, pa.in_pitch);
+      EXPECT_EQ(pa.block_shift, 0u);
+      // Pass B: line k1 W + c reads (k1 b + r2) W + c = line + k1 (b - 1) W + r2 W and writes bin
+      // k2 at (k1 + a k2) W + c = line + k2 (a W).
+      EXPECT_EQ(pb.lines, 8192u * a.n);
+      EXPECT_EQ(pb.in_pitch, 8192u);
+      EXPECT_EQ(pb.block_lines, 8192u);
+      EXPECT_EQ(pb.block_shift, (b.n - 1) * 8192u);
+      EXPECT_EQ(pb.out_pitch, a.n * 8192u);
+      // The inverse conjugates A's loads and B's stores; only B scales.
+      EXPECT_EQ(pa.scale, 1.0f);
+      EXPECT_FLOAT_EQ(pb.scale, d == Direction::forward ? 1.0f : 1.0f / 8192.0f);
+      EXPECT_EQ(pa.conj_sign, d == Direction::forward ? 1.0f : -1.0f);
+      EXPECT_EQ(pb.conj_sign, pa.conj_sign);
+    }
+  }
+}
+
 // Tuning::balance_threads: fewer work-items only where the stage with the most butterflies would
 // leave more than a third of its lanes idle, keeping that stage's rounds, and only where the
 // split's registers allow it.
