@@ -70,7 +70,7 @@ bool fast_path_bluestein(std::size_t n, std::size_t lines) {
 
 // The fast path's Bluestein memory: one scratch of L x lines shared by the axes that need it,
 // and per such axis its chirp (n values), filter and L-point twiddle table (L values each).
-void add_fast_bluestein(std::size_t width, std::size_t height, MemoryEstimate& e) {
+std::uint64_t add_fast_bluestein(std::size_t width, std::size_t height, MemoryEstimate& e) {
   std::uint64_t scratch = 0;
   for (const auto& [n, lines] : {std::pair{width, height}, std::pair{height, width}}) {
     if (!fast_path_bluestein(n, lines)) continue;
@@ -79,6 +79,25 @@ void add_fast_bluestein(std::size_t width, std::size_t height, MemoryEstimate& e
     e.bluestein += 8ull * n + 16ull * l;
   }
   e.bluestein += scratch;
+  e.largest_buffer = std::max(e.largest_buffer, scratch);
+  return scratch;
+}
+
+// The fast path's four-step columns (either backend's default tuning): an image-sized scratch,
+// shared with a Bluestein one (`shared` bytes), and the passes' twiddle tables (a + b + height
+// values, a + b <= height + 1).
+void add_fast_four_step(std::size_t width, std::size_t height, std::uint64_t shared, MemoryEstimate& e) {
+  constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
+  if (width > most || height > most) return;
+  bool four_step = false;
+  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    const auto route = fast::route_axis(Axis::cols, static_cast<std::uint32_t>(height),
+                                        static_cast<std::uint32_t>(width), fast::DeviceLimits{}, tuning);
+    four_step |= route && route->four_step();
+  }
+  if (!four_step) return;
+  const std::uint64_t scratch = 8ull * width * height;
+  e.four_step = (scratch > shared ? scratch - shared : 0) + 16ull * (height + 1);
   e.largest_buffer = std::max(e.largest_buffer, scratch);
 }
 
@@ -112,8 +131,9 @@ MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height) 
   e.largest_buffer = 8ull * elements;
   detail::add_axis(width, height, e);
   detail::add_axis(height, width, e);
-  detail::add_fast_bluestein(width, height, e);
-  e.bytes = e.buffers + e.tables + e.bluestein;
+  const std::uint64_t bluestein_scratch = detail::add_fast_bluestein(width, height, e);
+  detail::add_fast_four_step(width, height, bluestein_scratch, e);
+  e.bytes = e.buffers + e.tables + e.bluestein + e.four_step;
   return e;
 }
 

@@ -39,7 +39,10 @@ struct MemoryEstimate {
   std::uint64_t buffers = 0;    ///< the three full-size complex buffers and the display texture
   std::uint64_t tables = 0;     ///< digit-reverse and twiddle tables, both axes
   std::uint64_t bluestein = 0;  ///< Bluestein convolution buffers, both axes and both paths (0 if unused)
-  std::uint64_t largest_buffer = 0;  ///< the largest single buffer: a complex image, or a Bluestein scratch
+  /// The fast path's four-step columns (fast::AxisRoute::second): the image-sized scratch beyond
+  /// what a Bluestein scratch already holds (they share one), and the passes' tables (0 if unused)
+  std::uint64_t four_step = 0;
+  std::uint64_t largest_buffer = 0;  ///< the largest single buffer: a complex image, or a scratch
 };
 /// Throws UsageError for a zero size.
 MemoryEstimate estimate_transform_memory(std::size_t width, std::size_t height);

@@ -44,7 +44,7 @@ void measure_strided(cl_context context, cl_device_id device, cl_command_queue q
   for (const test::StridedCase& c : test::strided_cases()) {
     const std::string text = "#define LANE get_local_id(0)\n#define GROUP get_group_id(0)\n#define VEC2 float2\n"
                              "#define UNROLL _Pragma(\"unroll\")\n__kernel __attribute__((reqd_work_group_size(" +
-                             std::to_string(c.threads) + ", 1, 1))) void negate(__global float2* restrict D) {\n" +
+                             std::to_string(c.threads) + ", 1, 1))) void negate(__global float2* restrict D, __global float2* restrict OUT) {\n" +
                              test::strided_body(c) + "}\n";
     cl_int err = CL_SUCCESS;
     const char* src = text.c_str();
@@ -55,8 +55,12 @@ void measure_strided(cl_context context, cl_device_id device, cl_command_queue q
     check(err, "clCreateKernel");
     Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, std::size_t{c.pitch} * c.height * 8, nullptr, &err));
     check(err, "clCreateBuffer");
-    cl_mem mem = buffer.get();
+    Mem second(c.out_spacing ? clCreateBuffer(context, CL_MEM_READ_WRITE, std::size_t{c.pitch} * c.height * 8, nullptr, &err)
+                             : nullptr);
+    check(err, "clCreateBuffer");
+    cl_mem mem = buffer.get(), out = c.out_spacing ? second.get() : buffer.get();
     check(clSetKernelArg(kernel.get(), 0, sizeof mem, &mem), "clSetKernelArg");
+    check(clSetKernelArg(kernel.get(), 1, sizeof out, &out), "clSetKernelArg");
     const std::size_t global = std::size_t{c.groups()} * c.threads, local = c.threads;
     std::vector<double> us;
     for (int r = 0; r < runs + 20; ++r) {

@@ -113,9 +113,11 @@ void measure_strided(int runs) {
   glGenQueries(1, &query);
   for (const test::StridedCase& c : test::strided_cases()) {
     const GLuint buffer = make_buffer(GLsizeiptr{c.pitch} * c.height * 8, nullptr);
+    const GLuint second = c.out_spacing ? make_buffer(GLsizeiptr{c.pitch} * c.height * 8, nullptr) : 0;
     const std::string text = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = " +
                              std::to_string(c.threads) +
-                             ") in;\nlayout(std430, binding = 0) buffer Data { vec2 D[]; };\n#define LANE "
+                             ") in;\nlayout(std430, binding = 0) buffer Data { vec2 D[]; };\n"
+                             "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\n#define LANE "
                              "gl_LocalInvocationID.x\n#define GROUP gl_WorkGroupID.x\n#define VEC2 vec2\n#define UNROLL\n"
                              "void main() {\n" + test::strided_body(c) + "}\n";
     const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
@@ -132,6 +134,7 @@ void measure_strided(int runs) {
       glBeginQuery(GL_TIME_ELAPSED, query);
       glUseProgram(program);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second ? second : buffer);
       glDispatchCompute(c.groups(), 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       glEndQuery(GL_TIME_ELAPSED);
@@ -145,6 +148,7 @@ void measure_strided(int runs) {
     glDeleteProgram(program);
     glDeleteShader(shader);
     glDeleteBuffers(1, &buffer);
+    if (second) glDeleteBuffers(1, &second);
   }
   glDeleteQueries(1, &query);
 }

@@ -13,6 +13,9 @@ namespace fftscope::test {
 
 struct StridedCase {
   unsigned pitch, height, columns, rows, spacing, threads;
+  /// 0: in place; else the values go to a second buffer (the API's source defines OUT), rows
+  /// this many apart (1: the group's neighbouring rows, as read where spacing is 1).
+  unsigned out_spacing = 0;
   unsigned batch = 16;
 
   unsigned values() const { return columns * rows / threads; }
@@ -21,35 +24,47 @@ struct StridedCase {
   std::string describe() const {
     return "pitch " + std::to_string(pitch) + " rows " + std::to_string(height) + ": " + std::to_string(columns) +
            " columns x " + std::to_string(rows) + " rows spaced " + std::to_string(spacing) + ", " +
-           std::to_string(threads) + " per group, " + std::to_string(std::min(batch, values())) + " in flight";
+           std::to_string(threads) + " per group, " + std::to_string(std::min(batch, values())) + " in flight" +
+           (out_spacing == 0 ? std::string(", in place") : ", into a second buffer spaced " + std::to_string(out_spacing));
   }
 };
 
 // 8192²'s column pass (every row, 8 columns) against the tiles of a column FFT split in two
 // passes through the buffer (64 columns × 64 rows 128 apart; then 32 columns × 128 neighbouring
 // rows, and the same written 64 apart), at 4096² and 8192².
+// Then the four-step passes' patterns in place and into a second buffer (the scratch): pass A
+// (32 columns x 64 rows 128 apart, same places), pass B as built (16 columns x 128 neighbouring
+// rows written 64 apart) and with its rows written where they were read, at 8192^2 and at
+// 8192 x 4096 (half the footprint).
 inline std::vector<StridedCase> strided_cases() {
-  return {{4096, 4096, 8, 4096, 1, 512},  {8192, 8192, 8, 8192, 1, 512},  {8192, 8192, 16, 8192, 1, 512},
-          {8192, 8192, 64, 64, 128, 256}, {8192, 8192, 32, 64, 128, 256}, {8192, 8192, 32, 128, 1, 256},
-          {8192, 8192, 32, 128, 64, 256}, {8192, 8192, 16, 128, 64, 256}, {8192, 8192, 64, 128, 64, 512},
-          {4096, 4096, 64, 64, 64, 256},  {4096, 4096, 32, 64, 1, 256},   {8192, 4096, 64, 64, 64, 256}};
+  return {{4096, 4096, 8, 4096, 1, 512},       {8192, 8192, 8, 8192, 1, 512},       {8192, 8192, 16, 8192, 1, 512},
+          {8192, 8192, 64, 64, 128, 256},      {8192, 8192, 32, 64, 128, 256},      {8192, 8192, 32, 128, 1, 256},
+          {8192, 8192, 32, 128, 64, 256},      {8192, 8192, 16, 128, 64, 256},      {8192, 8192, 64, 128, 64, 512},
+          {4096, 4096, 64, 64, 64, 256},       {4096, 4096, 32, 64, 1, 256},        {8192, 4096, 64, 64, 64, 256},
+          {8192, 8192, 32, 64, 128, 256, 128}, {8192, 8192, 16, 128, 1, 256, 64},   {8192, 8192, 16, 128, 1, 256, 1},
+          {8192, 8192, 16, 128, 1, 256},       {8192, 4096, 32, 64, 64, 256, 64},   {8192, 4096, 16, 64, 1, 128, 64},
+          {8192, 4096, 16, 64, 1, 128, 1}};
 }
 
 // The kernel body; the API's source defines LANE (local id), GROUP (group id), VEC2, D (the
-// buffer) and UNROLL before it.
+// buffer), OUT (the second buffer) and UNROLL before it.
 inline std::string strided_body(const StridedCase& c) {
   const unsigned batch = std::min(c.batch, c.values());
   const auto u = [](unsigned v) { return std::to_string(v) + "u"; };
-  const std::string row_of_m =
-      c.spacing == 1 ? "(block * " + u(c.rows) + " + m)" : "(block + m * " + u(c.spacing) + ")";
+  const auto rows_at = [&](unsigned spacing) {
+    return spacing == 1 ? "(block * " + u(c.rows) + " + m)" : "(block + m * " + u(spacing) + ")";
+  };
+  const std::string row_of_m = rows_at(c.spacing);
+  const std::string out_row = rows_at(c.out_spacing == 0 ? c.spacing : c.out_spacing);
+  const std::string target = c.out_spacing == 0 ? "D" : "OUT";
   return " uint lane = LANE, g = GROUP;\n uint col = (g % " + u(c.pitch / c.columns) + ") * " + u(c.columns) +
          ";\n uint block = g / " + u(c.pitch / c.columns) + ";\n for (uint i0 = 0u; i0 < " + u(c.values()) +
          "; i0 += " + u(batch) + ") {\n  VEC2 v[" + std::to_string(batch) + "];\n  UNROLL\n  for (uint j = 0u; j < " +
          u(batch) + "; ++j) { uint e = lane + (i0 + j) * " + u(c.threads) + "; uint m = e / " + u(c.columns) +
          "; v[j] = D[" + row_of_m + " * " + u(c.pitch) + " + col + e % " + u(c.columns) +
          "]; }\n  UNROLL\n  for (uint j = 0u; j < " + u(batch) + "; ++j) { uint e = lane + (i0 + j) * " + u(c.threads) +
-         "; uint m = e / " + u(c.columns) + "; D[" + row_of_m + " * " + u(c.pitch) + " + col + e % " + u(c.columns) +
-         "] = -v[j]; }\n }\n";
+         "; uint m = e / " + u(c.columns) + "; " + target + "[" + out_row + " * " + u(c.pitch) + " + col + e % " +
+         u(c.columns) + "] = -v[j]; }\n }\n";
 }
 
 }  // namespace fftscope::test

@@ -609,6 +609,18 @@ TEST(FastBluestein, FilterAndChirpGiveTheDft) {
   }
 }
 
+TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
+  // 8192^2's columns go in four steps (an image-sized scratch, the largest buffer beside the
+  // image's); 4096^2 and 4096 x 8192 (narrower than four_step_min_width) need none.
+  const MemoryEstimate e = estimate_transform_memory(8192, 8192);
+  EXPECT_GE(e.four_step, 8ull * 8192 * 8192);
+  EXPECT_GE(e.largest_buffer, 8ull * 8192 * 8192);
+  EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein + e.four_step);
+  EXPECT_EQ(estimate_transform_memory(4096, 4096).four_step, 0u);
+  EXPECT_EQ(estimate_transform_memory(4096, 8192).four_step, 0u);
+  EXPECT_GT(estimate_transform_memory(8192, 4096).four_step, 0u);  // GL's route
+}
+
 TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
   // Sizes whose axes go through Bluestein on the fast path: the estimate's largest buffer and
   // Bluestein bytes cover the scratch (L x lines) and the axis tables, whatever L the device
@@ -627,7 +639,7 @@ TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
     EXPECT_GT(scratch, 0u) << w << "x" << h;
     EXPECT_GE(e.largest_buffer, scratch) << w << "x" << h;
     EXPECT_GE(e.bluestein, scratch + tables) << w << "x" << h;
-    EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein);
+    EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein + e.four_step);
   }
   // Smooth sizes: nothing extra; nor where the fast path has no route at all (3^10 = 59049-point
   // lines fit no split into 48 KiB, and their padded lines neither, even holding only their
