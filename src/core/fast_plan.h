@@ -97,22 +97,30 @@ struct Tuning {
   /// (CL 4000-point columns 190 -> 257). 0: never.
   std::uint32_t balance_threads = 1;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
-  /// n = a b) on images at least this wide whose direct column plan needs a split and holds at
-  /// most four_step_max_direct_lines columns per group; 0: never. Each group then reads row
-  /// segments of 16-64 columns (a tile of a rows b apart, then of b neighbouring rows) where the
-  /// direct split reads 2-8. H100, OpenCL 8192^2: columns (2 per group split 4 x 2048, 16-byte
-  /// segments) 819 -> 758 us (380 + 378); 8192 x 4096 (4 per group) lost: 280 -> 379. GL (any
-  /// direct grouping): NVIDIA's GL slows down on strided access once a group's column touches
-  /// more than about 2048 distinct 64 KiB rows (8192 x 8192, 8 columns per group: 1.6-3.7 ms
-  /// against OpenCL's 0.66; 16 columns 0.45; tiles of 32-64 columns 0.39, as OpenCL's), as
-  /// 8192-point columns do: 8192^2 columns 2.1-5.5 ms -> 1.3 ms, 8192 x 4096 560 -> 393 us.
-  std::uint32_t four_step_min_width = 8192;
+  /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
+  /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
+  /// rows of four_step_min_pitch_bytes or more, or a sub-length that is not a power of two
+  /// (four_step_uneven_split); 0: never. Each group then reads row segments of 16-64 columns (a
+  /// tile of a rows b apart, then of b neighbouring rows) where the direct split reads 2-8.
+  /// H100, OpenCL (2 columns per direct group, 16-byte segments): columns of 8192^2 819 -> 758
+  /// us (380 + 378), 4096 x 8192 419 -> 390, 2048 x 8192 220 -> 206; 8192 x 4096 (4 per group)
+  /// lost: 280 -> 379, 4096^2 146 -> 196. GL: its strided access collapses once a group's
+  /// column touches many 64 KiB rows (8192^2, 8 columns per group: 1.6-3.7 ms against OpenCL's
+  /// 0.66; 16 columns 0.45; tiles of 32-64 columns 0.39, as OpenCL's): 8192^2 columns 2.1-5.5
+  /// ms -> 1.27, 4096 x 8192 701 -> 439 us, 2048 x 8192 240 -> 213, 8192 x 4096 (8 per group,
+  /// 64 KiB rows) 560 -> 393, 4000^2 (split 8 x 500) 259 -> 208; 4096^2 lost (190 -> 207).
+  std::uint64_t four_step_min_bytes = 128ull << 20;
+  /// Four-step also where the direct split holds more columns, on rows of at least this many
+  /// bytes (0: never; see four_step_min_bytes).
+  std::uint32_t four_step_min_pitch_bytes = 0;
+  /// 1: four-step also where the direct split's sub-length is not a power of two.
+  std::uint32_t four_step_uneven_split = 0;
   /// Values a four-step pass's group holds, at most: its columns per group are the largest
   /// power of two up to this over the pass's length. H100, 8192 = 64 x 128 (GL, halves): pass
   /// B's 128-point columns 812 us in groups of 32, 706 in groups of 16 (pass A's 64-point ones
   /// 567 in 32, 674 in 16); OpenCL: 378 / 391 in 32 / 16, 381 / 380 in 64 / 32.
   std::uint32_t four_step_elements = 4096;
-  std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_width
+  std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_bytes
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
@@ -131,7 +139,10 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
-  t.four_step_max_direct_lines = 8;  // GL 8192^2 columns (4 per group): 2.1-5.5 ms direct, 1.3 ms in four steps
+  t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
+  t.four_step_min_pitch_bytes = 65536;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us
+  t.four_step_uneven_split = 1;         // GL 4000^2 columns (8 x 500): 259 -> 208 us
+  t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   return t;
@@ -166,7 +177,9 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
     if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
     if (name == "balance_threads") t.balance_threads = static_cast<std::uint32_t>(value);
-    if (name == "four_step_min_width") t.four_step_min_width = static_cast<std::uint32_t>(value);
+    if (name == "four_step_min_bytes") t.four_step_min_bytes = value;
+    if (name == "four_step_min_pitch_bytes") t.four_step_min_pitch_bytes = static_cast<std::uint32_t>(value);
+    if (name == "four_step_uneven_split") t.four_step_uneven_split = static_cast<std::uint32_t>(value);
     if (name == "four_step_elements") t.four_step_elements = static_cast<std::uint32_t>(value);
     if (name == "four_step_max_direct_lines") t.four_step_max_direct_lines = static_cast<std::uint32_t>(value);
     if (name == "four_step_halves") t.four_step_halves = static_cast<std::uint32_t>(value);
@@ -563,7 +576,7 @@ struct AxisRoute {
   std::uint32_t n = 0;
   std::uint32_t l = 0;  ///< Bluestein's padded length; 0: direct
   AxisPlan plan;
-  /// Four-step columns (Tuning::four_step_min_width): with row r = r2 + b r1 (r1 < a, r2 < b),
+  /// Four-step columns (Tuning::four_step_min_bytes): with row r = r2 + b r1 (r1 < a, r2 < b),
   /// pass A (`plan`, a-point columns over lines x b lines) transforms x[r2 + b r1] over r1 for
   /// every r2 and multiplies output k1 by w_n^(r2 k1), image to scratch at the same places; pass
   /// B (`second`, b-point columns over lines x a lines) transforms the b neighbouring rows k1 b
@@ -649,8 +662,13 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
                                            const Tuning& tuning) {
   if (n == 0 || lines == 0) return std::nullopt;
   if (auto direct = plan_axis(axis, n, lines, limits, tuning)) {
-    if (axis == Axis::cols && direct->pre_radix > 1 && tuning.four_step_min_width != 0 &&
-        lines >= tuning.four_step_min_width && direct->lines_per_group <= tuning.four_step_max_direct_lines &&
+    const std::uint64_t image_bytes = std::uint64_t{n} * lines * sizeof(Complex);
+    const bool wide_rows = tuning.four_step_min_pitch_bytes != 0 &&
+                           std::uint64_t{lines} * sizeof(Complex) >= tuning.four_step_min_pitch_bytes;
+    const bool uneven = tuning.four_step_uneven_split != 0 && (direct->m & (direct->m - 1)) != 0;
+    if (axis == Axis::cols && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
+        image_bytes >= tuning.four_step_min_bytes &&
+        (direct->lines_per_group <= tuning.four_step_max_direct_lines || wide_rows || uneven) &&
         std::uint64_t{n} * lines < (std::uint64_t{1} << 31))
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
     return AxisRoute{n, 0, *direct, std::nullopt};

@@ -124,7 +124,7 @@ inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
 inline constexpr FastSize fast_balanced_cases[] = {{3125, 4}, {8, 2187}};
 
-/// Columns in two passes (Tuning::four_step_min_width, AxisRoute::second) where the direct
+/// Columns in two passes (Tuning::four_step_min_bytes, AxisRoute::second) where the direct
 /// columns need a split under fast_four_step_local_bytes: 512 = 16 x 32, 729 = 27 x 27 (radix 3
 /// and 9 in both passes), 1000 = 25 x 40, on widths the four-step groups divide.
 inline constexpr FastSize fast_four_step_cases[] = {{64, 512}, {40, 729}, {48, 1000}};

@@ -267,7 +267,7 @@ TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   for (const auto& [w, h] : test::fast_four_step_cases) {
     fast::Tuning tuning;
     tuning.local_bytes_cap = test::fast_four_step_local_bytes;
-    tuning.four_step_min_width = 16;
+    tuning.four_step_min_bytes = 1;
     tuning.four_step_max_direct_lines = 64;
     ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
     probe.prepare(w, h);

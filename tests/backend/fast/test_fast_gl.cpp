@@ -267,7 +267,7 @@ TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
   for (const auto& [w, h] : test::fast_four_step_cases) {
     fast::Tuning tuning = fast::gl_default_tuning();
     tuning.local_bytes_cap = test::fast_four_step_local_bytes;
-    tuning.four_step_min_width = 16;
+    tuning.four_step_min_bytes = 1;
     tuning.four_step_max_direct_lines = 64;
     GlFastPath probe(*env->programs, nullptr, tuning);
     probe.prepare(w, h);

@@ -224,12 +224,13 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_FALSE(display->split_dit) << display->describe();
 }
 
-// Tuning::four_step_min_width: 8192-point columns of an 8192-wide image go in two passes on both
-// APIs (OpenCL: its direct split holds 2 columns per group; GL: any), 4096-point ones of an
-// 8192-wide image on GL only, 4096^2 directly. Each pass is unsplit, its groups divide the
-// width and hold at most four_step_elements values, a b = n with a <= b, and the passes'
-// pitches, blocks and shifts address pass A's line r2 W + c at rows r2 + b r1 and pass B's
-// line k1 W + c at rows k1 b + r2, storing bin k2 at row k1 + a k2.
+// Tuning::four_step_min_bytes and the rules beside it: 8192-point columns (2 per direct group on
+// OpenCL, 4 on GL) go in two passes on both APIs from 128 MiB; on GL also 4096-point columns of
+// 64 KiB rows (8192 x 4096) and 4000^2 (split 8 x 500); 4096^2 and the small sizes directly.
+// Each pass is unsplit, its groups divide the width and hold at most four_step_elements values,
+// a b = n with a <= b, and the passes' pitches, blocks and shifts address pass A's line
+// r2 W + c at rows r2 + b r1 and pass B's line k1 W + c at rows k1 b + r2, storing bin k2 at
+// row k1 + a k2.
 TEST(FastPlan, FourStepColumnsOnWideImages) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const auto cols = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
@@ -238,11 +239,16 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
   for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
     const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
     EXPECT_TRUE(cols(8192, 8192, t).four_step()) << gl;
+    EXPECT_TRUE(cols(4096, 8192, t).four_step()) << gl;
+    EXPECT_TRUE(cols(2048, 8192, t).four_step()) << gl;
     EXPECT_EQ(cols(8192, 4096, t).four_step(), gl);
-    EXPECT_FALSE(cols(4096, 4096, t).four_step()) << gl;
-    EXPECT_FALSE(cols(4096, 8192, t).four_step()) << gl;  // narrower than four_step_min_width
+    EXPECT_EQ(cols(4000, 4000, t).four_step(), gl);
+    EXPECT_EQ(cols(1024, 8192, t).four_step(), gl);  // 64 MiB: under OpenCL's 128
+    for (const auto& [w, h] : {std::pair{4096, 4096}, std::pair{3125, 3125}, std::pair{2048, 2048},
+                               std::pair{1920, 1080}, std::pair{1000, 1000}})
+      EXPECT_FALSE(cols(w, h, t).four_step()) << gl << " " << w << "x" << h;
     fast::Tuning never = t;
-    never.four_step_min_width = 0;
+    never.four_step_min_bytes = 0;
     EXPECT_FALSE(cols(8192, 8192, never).four_step()) << gl;
 
     const fast::AxisRoute route = cols(8192, 8192, t);
@@ -611,14 +617,16 @@ TEST(FastBluestein, FilterAndChirpGiveTheDft) {
 
 TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
   // 8192^2's columns go in four steps (an image-sized scratch, the largest buffer beside the
-  // image's); 4096^2 and 4096 x 8192 (narrower than four_step_min_width) need none.
+  // image's); 4096^2 and 2048^2 need none.
   const MemoryEstimate e = estimate_transform_memory(8192, 8192);
   EXPECT_GE(e.four_step, 8ull * 8192 * 8192);
   EXPECT_GE(e.largest_buffer, 8ull * 8192 * 8192);
   EXPECT_EQ(e.bytes, e.buffers + e.tables + e.bluestein + e.four_step);
   EXPECT_EQ(estimate_transform_memory(4096, 4096).four_step, 0u);
-  EXPECT_EQ(estimate_transform_memory(4096, 8192).four_step, 0u);
+  EXPECT_EQ(estimate_transform_memory(2048, 2048).four_step, 0u);
+  EXPECT_GT(estimate_transform_memory(4096, 8192).four_step, 0u);
   EXPECT_GT(estimate_transform_memory(8192, 4096).four_step, 0u);  // GL's route
+  EXPECT_GT(estimate_transform_memory(4000, 4000).four_step, 0u);  // GL's route
 }
 
 TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
