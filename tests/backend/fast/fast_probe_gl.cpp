@@ -37,6 +37,36 @@ GLuint make_buffer(GLsizeiptr bytes, const void* data) {
   return buffer;
 }
 
+// A compute program from `text`, or 0 with the compile log printed (the shader object is
+// released either way: the program keeps what it needs).
+GLuint compute_program(const std::string& text, const char* what) {
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  const char* src_text = text.c_str();
+  glShaderSource(shader, 1, &src_text, nullptr);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048] = {};
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    std::printf("%s shader failed: %s\n", what, log);
+    glDeleteShader(shader);
+    return 0;
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  glDeleteShader(shader);
+  GLint linked = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  if (!linked) {
+    std::printf("%s program failed to link\n", what);
+    glDeleteProgram(program);
+    return 0;
+  }
+  return program;
+}
+
 // What a plain compute copy reaches in this context (one vec2 or vec4 per invocation), and
 // glCopyBufferSubData: the GL side's own copy bandwidth, to compare with OpenCL's.
 void measure_copy(GLsizeiptr bytes, int runs) {
@@ -74,13 +104,8 @@ void measure_copy(GLsizeiptr bytes, int runs) {
         std::to_string(kind.per_invocation) + "];\n" + " for (uint j = 0u; j < " + std::to_string(kind.per_invocation) +
         "u; ++j) v[j] = s[i + j * " + std::to_string(invocations) + "u];\n" + " for (uint j = 0u; j < " +
         std::to_string(kind.per_invocation) + "u; ++j) d[i + j * " + std::to_string(invocations) + "u] = v[j]; } }\n";
-    const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-    const char* src_text = text.c_str();
-    glShaderSource(shader, 1, &src_text, nullptr);
-    glCompileShader(shader);
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, shader);
-    glLinkProgram(program);
+    const GLuint program = compute_program(text, "copy");
+    if (!program) continue;
     const GLuint groups = (invocations + 255) / 256, gx = std::min<GLuint>(groups, 65535), gy = (groups + gx - 1) / gx;
     const double ms = timed([&] {
       glUseProgram(program);
@@ -93,7 +118,6 @@ void measure_copy(GLsizeiptr bytes, int runs) {
                 kind.per_invocation, static_cast<long long>(bytes >> 20), ms * 1e3,
                 2.0 * static_cast<double>(bytes) / (ms * 1e6));
     glDeleteProgram(program);
-    glDeleteShader(shader);
   }
   const double ms = timed([&] {
     glBindBuffer(GL_COPY_READ_BUFFER, src);
@@ -120,15 +144,12 @@ void measure_strided(int runs) {
                              "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\n#define LANE "
                              "gl_LocalInvocationID.x\n#define GROUP gl_WorkGroupID.x\n#define VEC2 vec2\n#define UNROLL\n"
                              "void main() {\n" + test::strided_body(c) + "}\n";
-    const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-    const char* src_text = text.c_str();
-    glShaderSource(shader, 1, &src_text, nullptr);
-    glCompileShader(shader);
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, shader);
-    glLinkProgram(program);
-    GLint linked = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    const GLuint program = compute_program(text, "strided");
+    if (!program) {
+      glDeleteBuffers(1, &buffer);
+      if (second) glDeleteBuffers(1, &second);
+      continue;
+    }
     std::vector<double> us;
     for (int r = 0; r < runs + 20; ++r) {
       glBeginQuery(GL_TIME_ELAPSED, query);
@@ -143,10 +164,8 @@ void measure_strided(int runs) {
       if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
     }
     const double m = median(us);
-    std::printf("GL strided: %s: %.1f us, %.0f GB/s%s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3),
-                linked ? "" : " (link failed)");
+    std::printf("GL strided: %s: %.1f us, %.0f GB/s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
     glDeleteProgram(program);
-    glDeleteShader(shader);
     glDeleteBuffers(1, &buffer);
     if (second) glDeleteBuffers(1, &second);
   }
@@ -247,22 +266,11 @@ void measure_occupancy() {
           " barrier();\n float acc = sh[(me * 7u) % " + std::to_string(words) + "u];\n"
           " uint t0 = clock2x32ARB().x;\n while (clock2x32ARB().x - t0 < 20000u) acc = acc * 1.0001 + 0.5;\n"
           " barrier();\n if (me == 0u) { rec[6u + 4u * slot] = clock2x32ARB().x; if (acc == 12345.0) rec[1] = 1u; }\n}\n";
-      const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-      const char* src_text = text.c_str();
-      glShaderSource(shader, 1, &src_text, nullptr);
-      glCompileShader(shader);
-      GLint ok = 0;
-      glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-      if (!ok) {
-        char log[2048] = {};
-        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        std::printf("occupancy shader failed: %s\n", log);
-        glDeleteShader(shader);
+      const GLuint program = compute_program(text, "occupancy");
+      if (!program) {
+        glDeleteBuffers(1, &records);
         return;
       }
-      const GLuint program = glCreateProgram();
-      glAttachShader(program, shader);
-      glLinkProgram(program);
       glUseProgram(program);
       const GLuint groups = static_cast<GLuint>(sms) * 24;
       for (int warm = 0; warm < 3; ++warm) {
@@ -274,7 +282,6 @@ void measure_occupancy() {
                            " B shared",
                        read_records(records));
       glDeleteProgram(program);
-      glDeleteShader(shader);
     }
   }
   glDeleteBuffers(1, &records);
