@@ -75,6 +75,44 @@ void measure_strided(cl_context context, cl_device_id device, cl_command_queue q
   }
 }
 
+// FFTSCOPE_CL_EMPTY=1: the event time of a kernel that does nothing, over 1 group and over 8
+// groups per compute unit (what a dispatch costs before it touches memory), and of a kernel
+// that reads and writes 64 KiB.
+void measure_empty(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+  const char* text =
+      "__kernel void empty(__global float2* d, uint n) { uint i = get_global_id(0); if (i >= n) return; d[i] = -d[i]; }\n";
+  cl_int err = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context, 1, &text, nullptr, &err));
+  check(err, "clCreateProgramWithSource");
+  check(clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram (empty)");
+  Kernel kernel(clCreateKernel(program.get(), "empty", &err));
+  check(err, "clCreateKernel");
+  Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, 65536, nullptr, &err));
+  check(err, "clCreateBuffer");
+  cl_mem mem = buffer.get();
+  check(clSetKernelArg(kernel.get(), 0, sizeof mem, &mem), "clSetKernelArg");
+  const cl_uint units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  struct Case {
+    std::size_t global;
+    cl_uint n;
+    const char* what;
+  };
+  for (const Case c : {Case{256, 0, "1 group, no access"}, Case{std::size_t{256} * 8 * units, 0, "8 groups per unit, no access"},
+                       Case{8192, 8192, "32 groups, 64 KiB read and written"}}) {
+    check(clSetKernelArg(kernel.get(), 1, sizeof c.n, &c.n), "clSetKernelArg");
+    const std::size_t local = 256;
+    std::vector<double> us;
+    for (int r = 0; r < runs + 20; ++r) {
+      cl_event ev = nullptr;
+      check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &c.global, &local, 0, nullptr, &ev), "enqueue");
+      check(clWaitForEvents(1, &ev), "wait");
+      if (r >= 20) us.push_back(event_ms(ev) * 1e3);
+      clReleaseEvent(ev);
+    }
+    std::printf("CL kernel, %s: %.2f us (event start to end, median)\n", c.what, median(us));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,6 +164,7 @@ int main(int argc, char** argv) {
     }
 
     if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
+    if (std::getenv("FFTSCOPE_CL_EMPTY")) measure_empty(context.get(), dev.device, queue.get(), runs);
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {

@@ -172,6 +172,45 @@ void measure_strided(int runs) {
   glDeleteQueries(1, &query);
 }
 
+// FFTSCOPE_GL_EMPTY=1: GL_TIME_ELAPSED of a dispatch that does nothing (1 group, and 8 per
+// multiprocessor) and of one that reads and writes 64 KiB, as fast_probe_cl's measure_empty.
+void measure_empty(int runs) {
+  const GLuint program = compute_program(
+      "#version 430 core\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
+      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
+      "empty");
+  if (!program) return;
+  const GLuint buffer = make_buffer(65536, nullptr);
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  GLint sms = 132;
+  glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
+  struct Case {
+    GLuint groups, n;
+    const char* what;
+  };
+  for (const Case c : {Case{1, 0, "1 group, no access"}, Case{8 * static_cast<GLuint>(sms), 0, "8 groups per SM, no access"},
+                       Case{32, 8192, "32 groups, 64 KiB read and written"}}) {
+    std::vector<double> us;
+    for (int r = 0; r < runs + 20; ++r) {
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      glUseProgram(program);
+      glUniform1ui(glGetUniformLocation(program, "u_n"), c.n);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+      glDispatchCompute(c.groups, 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      glEndQuery(GL_TIME_ELAPSED);
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+    }
+    std::printf("GL dispatch, %s: %.2f us (GL_TIME_ELAPSED, median)\n", c.what, median(us));
+  }
+  glDeleteQueries(1, &query);
+  glDeleteBuffers(1, &buffer);
+  glDeleteProgram(program);
+}
+
 // Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, or the
 // synthetic kernels of measure_occupancy): each group's invocation 0 writes its multiprocessor
 // (gl_SMIDNV), its start and end clock (clock2x32ARB, low word) and its dispatch's group count
@@ -313,6 +352,7 @@ int main(int argc, char** argv) {
       measure_copy(GLsizeiptr{std::atoi(copy) > 0 ? std::atoi(copy) : 128} << 20, runs);
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     if (std::getenv("FFTSCOPE_GL_STRIDED")) measure_strided(runs);
+    if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {
