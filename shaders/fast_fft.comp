@@ -114,8 +114,9 @@
 // Four-step columns (issue 6; fast::AxisRoute::second, as in fast_fft.cl): FOUR_STEP_A 1 is pass
 // A (loads conjugated for the inverse, output k times w_T^(block k) from binding 6 `outer_tw`,
 // the whole column's T-point table, unconjugated), FOUR_STEP_B 1 pass B (loads as stored,
-// outputs conjugated and scaled). Both store into binding 5 (OUTPUT_BUFFER 1) at u_out_pitch; a group's block is
-// g_first_line / u_block_lines, and its loads start block * u_block_shift further on.
+// outputs conjugated and scaled). Both store into binding 5 (OUTPUT_BUFFER 1) at u_out_pitch;
+// a group's block is g_first_line / u_block_lines, and its loads start block * u_block_shift
+// further on.
 #ifndef FOUR_STEP_A
 #define FOUR_STEP_A 0
 #endif
@@ -137,16 +138,12 @@ uint g_in_shift;  // how much further on the group's loads start
 #if FOUR_STEP_A != 0
 layout(std430, binding = 6) readonly buffer OuterTwiddles { vec2 outer_tw[]; };
 #endif
-// The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores.
+// The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores
+// (store_output).
 #if FOUR_STEP_B != 0
 #define LOAD_SIGN 1.0
 #else
 #define LOAD_SIGN u_conj_sign
-#endif
-#if FOUR_STEP_A != 0
-#define STORE_SIGN 1.0
-#else
-#define STORE_SIGN u_conj_sign
 #endif
 
 #if SPLIT_GLOBAL && PRE_RADIX > 1
@@ -218,9 +215,9 @@ void store_output(uint line, uint i, vec2 x) {
 #if FOUR_STEP_A != 0
   OUT_DATA[i * u_out_pitch + line] = cmul_fast(x, outer_tw[g_block * i]) * u_scale;
 #elif FOUR_STEP_B != 0
-  OUT_DATA[i * u_out_pitch + line] = vec2(x.x, STORE_SIGN * x.y) * u_scale;
+  OUT_DATA[i * u_out_pitch + line] = vec2(x.x, u_conj_sign * x.y) * u_scale;
 #else
-  OUT_DATA[gaddr(line, i)] = vec2(x.x, STORE_SIGN * x.y) * u_scale;
+  OUT_DATA[gaddr(line, i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
 #endif
 }
 
