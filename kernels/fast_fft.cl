@@ -116,8 +116,15 @@
 #ifndef UNPACK_PAIRS
 #define UNPACK_PAIRS 0
 #endif
+#ifndef FOUR_STEP_A
+#define FOUR_STEP_A 0
+#endif
+#ifndef FOUR_STEP_B
+#define FOUR_STEP_B 0
+#endif
+#define FOUR_STEP (FOUR_STEP_A || FOUR_STEP_B)
 #ifndef OUTPUT_BUFFER
-#define OUTPUT_BUFFER 0
+#define OUTPUT_BUFFER FOUR_STEP  // the four-step passes (below) always store there
 #endif
 // Bluestein (issue 6, docs/fast_path.md): an axis of n points (a prime factor above 13) as a
 // cyclic convolution of the padded length N = L >= 2n - 1, in two passes of this kernel with the
@@ -156,14 +163,8 @@
 //     and scaled into `out` at row k1 + a k2 (out_pitch a W).
 // A group's block (r2, or k1) is first_line / block_lines, and its loads start
 // block * block_shift further on. Extra kernel arguments in both: out_pitch, block_lines,
-// block_shift, outer_tw (after `out`: OUTPUT_BUFFER 1). Columns, unsplit only.
-#ifndef FOUR_STEP_A
-#define FOUR_STEP_A 0
-#endif
-#ifndef FOUR_STEP_B
-#define FOUR_STEP_B 0
-#endif
-#define FOUR_STEP (FOUR_STEP_A || FOUR_STEP_B)
+// block_shift, outer_tw (after `out`: OUTPUT_BUFFER, 1 by default with them). Columns, unsplit
+// only.
 #if FOUR_STEP && ((FOUR_STEP_A && FOUR_STEP_B) || !AXIS_COLS || PRE_RADIX != 1 || !OUTPUT_BUFFER || FAST_EPILOGUE || \
                   UNPACK_PAIRS || BLUESTEIN)
 #error "fast_fft.cl: FOUR_STEP_A / FOUR_STEP_B: one of them, columns, unsplit, OUTPUT_BUFFER, no other mode"

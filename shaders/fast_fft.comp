@@ -85,8 +85,15 @@
 #ifndef UNPACK_PAIRS
 #define UNPACK_PAIRS 0
 #endif
+#ifndef FOUR_STEP_A
+#define FOUR_STEP_A 0
+#endif
+#ifndef FOUR_STEP_B
+#define FOUR_STEP_B 0
+#endif
+#define FOUR_STEP (FOUR_STEP_A + FOUR_STEP_B)
 #ifndef OUTPUT_BUFFER
-#define OUTPUT_BUFFER 0
+#define OUTPUT_BUFFER FOUR_STEP  // the four-step passes (below) always store there
 #endif
 // Bluestein (issue 6): the two passes of an axis of n points (a prime factor above 13) as a
 // cyclic convolution of the padded length N = L, with the chirp (binding 3, c[i] = exp(-i pi i^2 /
@@ -114,16 +121,10 @@
 // Four-step columns (issue 6; fast::AxisRoute::second, as in fast_fft.cl): FOUR_STEP_A 1 is pass
 // A (loads conjugated for the inverse, output k times w_T^(block k) from binding 6 `outer_tw`,
 // the whole column's T-point table, unconjugated), FOUR_STEP_B 1 pass B (loads as stored,
-// outputs conjugated and scaled). Both store into binding 5 (OUTPUT_BUFFER 1) at u_out_pitch;
+// outputs conjugated and scaled). Both store into binding 5 (OUTPUT_BUFFER, 1 by default with
+// them) at u_out_pitch;
 // a group's block is g_first_line / u_block_lines, and its loads start block * u_block_shift
 // further on.
-#ifndef FOUR_STEP_A
-#define FOUR_STEP_A 0
-#endif
-#ifndef FOUR_STEP_B
-#define FOUR_STEP_B 0
-#endif
-#define FOUR_STEP (FOUR_STEP_A + FOUR_STEP_B)
 #if FOUR_STEP != 0 && (FOUR_STEP != 1 || !AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER == 0 || \
     FAST_EPILOGUE != 0 || UNPACK_PAIRS != 0 || BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0)
 #error "fast_fft.comp: FOUR_STEP_A / FOUR_STEP_B: one of them, columns, unsplit, OUTPUT_BUFFER, no other mode"

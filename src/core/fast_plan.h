@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -159,30 +160,34 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (eq == std::string::npos) continue;
     const std::string name = item.substr(0, eq);
     const auto value = std::strtoull(item.c_str() + eq + 1, nullptr, 10);
-    if (name == "row_elements") t.row_elements = static_cast<std::uint32_t>(value);
-    if (name == "col_lines") t.col_lines = static_cast<std::uint32_t>(value);
-    if (name == "elements_per_thread") t.elements_per_thread = static_cast<std::uint32_t>(value);
-    if (name == "max_threads") t.max_threads = static_cast<std::uint32_t>(value);
-    if (name == "local_bytes_cap") t.local_bytes_cap = value;
-    if (name == "max_pre_hold") t.max_pre_hold = static_cast<std::uint32_t>(value);
-    if (name == "local_halves_above") t.local_halves_above = static_cast<std::uint32_t>(value);
-    if (name == "split_dit") t.split_dit = static_cast<std::uint32_t>(value);
-    if (name == "prune_padding") t.prune_padding = static_cast<std::uint32_t>(value);
-    if (name == "split_global") t.split_global = static_cast<std::uint32_t>(value);
-    if (name == "min_groups_per_unit") t.min_groups_per_unit = static_cast<std::uint32_t>(value);
-    if (name == "first_split_max") t.first_split_max = static_cast<std::uint32_t>(value);
-    if (name == "first_split_odd_max") t.first_split_odd_max = static_cast<std::uint32_t>(value);
-    if (name == "twiddle_powers") t.twiddle_powers = static_cast<std::uint32_t>(value);
-    if (name == "prefetch_twiddles") t.prefetch_twiddles = static_cast<std::uint32_t>(value);
-    if (name == "stage0_from_registers") t.stage0_from_registers = static_cast<std::uint32_t>(value);
-    if (name == "max_radix") t.max_radix = static_cast<std::uint32_t>(value);
-    if (name == "balance_threads") t.balance_threads = static_cast<std::uint32_t>(value);
-    if (name == "four_step_min_bytes") t.four_step_min_bytes = value;
-    if (name == "four_step_min_pitch_bytes") t.four_step_min_pitch_bytes = static_cast<std::uint32_t>(value);
-    if (name == "four_step_uneven_split") t.four_step_uneven_split = static_cast<std::uint32_t>(value);
-    if (name == "four_step_elements") t.four_step_elements = static_cast<std::uint32_t>(value);
-    if (name == "four_step_max_direct_lines") t.four_step_max_direct_lines = static_cast<std::uint32_t>(value);
-    if (name == "four_step_halves") t.four_step_halves = static_cast<std::uint32_t>(value);
+    // Each knob by its field's name, the value cast to the field's type.
+    const auto set = [&](const char* knob, auto Tuning::*field) {
+      if (name == knob) t.*field = static_cast<std::remove_reference_t<decltype(t.*field)>>(value);
+    };
+    set("row_elements", &Tuning::row_elements);
+    set("col_lines", &Tuning::col_lines);
+    set("elements_per_thread", &Tuning::elements_per_thread);
+    set("max_threads", &Tuning::max_threads);
+    set("local_bytes_cap", &Tuning::local_bytes_cap);
+    set("max_pre_hold", &Tuning::max_pre_hold);
+    set("local_halves_above", &Tuning::local_halves_above);
+    set("split_dit", &Tuning::split_dit);
+    set("prune_padding", &Tuning::prune_padding);
+    set("split_global", &Tuning::split_global);
+    set("min_groups_per_unit", &Tuning::min_groups_per_unit);
+    set("first_split_max", &Tuning::first_split_max);
+    set("first_split_odd_max", &Tuning::first_split_odd_max);
+    set("twiddle_powers", &Tuning::twiddle_powers);
+    set("prefetch_twiddles", &Tuning::prefetch_twiddles);
+    set("stage0_from_registers", &Tuning::stage0_from_registers);
+    set("max_radix", &Tuning::max_radix);
+    set("balance_threads", &Tuning::balance_threads);
+    set("four_step_min_bytes", &Tuning::four_step_min_bytes);
+    set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
+    set("four_step_uneven_split", &Tuning::four_step_uneven_split);
+    set("four_step_elements", &Tuning::four_step_elements);
+    set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
+    set("four_step_halves", &Tuning::four_step_halves);
   }
   return t;
 }
@@ -733,52 +738,71 @@ struct AxisPass {
   std::uint64_t bytes = 0;  ///< what the pass reads and writes (image, scratch, the tables once)
   float conj_sign = 1.0f;   ///< +1 forward, -1 inverse (conj(DFT(conj x)))
   float scale = 1.0f;       ///< applied by the last stores
-  /// Four-step passes only: the route's plan (false: pass A's `plan`, true: `second`), the lines
-  /// it dispatches, the pitches of its loads and stores, and the lines of one block (the image
-  /// width) and how much further on each block's loads start (AxisRoute::second).
+  /// The route's second kernel: BLUESTEIN_OUT, or four-step pass B (with `second`'s plan and
+  /// twiddles: pass_plan).
   bool second = false;
-  std::uint64_t lines = 0;
-  std::uint32_t in_pitch = 0, out_pitch = 0, block_lines = 0, block_shift = 0;
+  /// The buffer the kernel works on (binding 0 / argument 0) is the scratch, the image beside it;
+  /// else the image, and the scratch beside it where the mode has one (four-step pass A).
+  bool on_scratch = false;
+  std::uint64_t lines = 0;     ///< lines dispatched (u_lines / `lines`)
+  std::uint32_t in_pitch = 0;  ///< the image's row pitch as the kernel addresses it (u_row_pitch)
+  /// Four-step only: the pitch of the stores, the lines of one block (the image width) and how
+  /// much further on each block's loads start (AxisRoute::second).
+  std::uint32_t out_pitch = 0, block_lines = 0, block_shift = 0;
 };
+
+/// The plan `pass` runs: four-step pass B's own, else the route's.
+inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
+  return pass.second && route.four_step() ? *route.second : route.plan;
+}
 
 /// The passes of `route` over `lines` lines in `direction`: one in-place pass for a direct axis
 /// (scale 1/n for the inverse); for Bluestein, the forward L-point pass (image times the chirp
 /// in, spectrum times the filter out into the scratch) and the inverse L-point pass (the first
 /// n bins times the chirp back into the image). The inner FFTs run forward then inverse whatever
 /// the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads and the
-/// last stores, and the inner 1/L and the outer 1/n are one factor.
+/// last stores, and the inner 1/L and the outer 1/n are one factor. Four-step columns: pass A
+/// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only.
 inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t lines, Direction direction) {
   const std::string axis = route.plan.axis == Axis::rows ? "rows" : "cols";
   const bool forward = direction == Direction::forward;
   const float conj_sign = forward ? 1.0f : -1.0f;
   const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
+  const auto inverse_scale = [&](double factor) { return static_cast<float>(1.0 / factor); };
+  const auto width = static_cast<std::uint32_t>(route.plan.axis == Axis::rows ? n : lines);
+  const auto pass = [&](const char* mode, std::string name, std::uint64_t bytes, float scale, bool second,
+                        bool on_scratch) {
+    AxisPass p{mode, std::move(name), bytes, conj_sign, scale};
+    p.second = second;
+    p.on_scratch = on_scratch;
+    p.lines = lines;
+    p.in_pitch = width;
+    return p;
+  };
   if (route.four_step()) {
-    // The inverse conjugates pass A's loads and pass B's stores only (conj_sign in both).
-    const auto a = route.plan.n, b = route.second->n, w = static_cast<std::uint32_t>(lines);
+    const auto a = route.plan.n, b = route.second->n;
     const std::string of = " of " + std::to_string(n) + ")";
-    AxisPass pass_a{four_step_a, "fast_" + axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c, conj_sign,
-                    1.0f};
+    AxisPass pass_a = pass(four_step_a, "fast_" + axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c,
+                           1.0f, false, false);
     pass_a.lines = lines * b;
-    pass_a.in_pitch = pass_a.out_pitch = b * w;
-    pass_a.block_lines = w;
-    AxisPass pass_b{four_step_b, "fast_" + axis + "_b(" + std::to_string(b) + of, 2 * n * lines * c, conj_sign,
-                    forward ? 1.0f : static_cast<float>(1.0 / static_cast<double>(n))};
-    pass_b.second = true;
+    pass_a.in_pitch = pass_a.out_pitch = b * width;
+    pass_a.block_lines = width;
+    AxisPass pass_b = pass(four_step_b, "fast_" + axis + "_b(" + std::to_string(b) + of, 2 * n * lines * c,
+                           forward ? 1.0f : inverse_scale(static_cast<double>(n)), true, true);
     pass_b.lines = lines * a;
-    pass_b.in_pitch = w;
-    pass_b.out_pitch = a * w;
-    pass_b.block_lines = w;
-    pass_b.block_shift = (b - 1) * w;
+    pass_b.out_pitch = a * width;
+    pass_b.block_lines = width;
+    pass_b.block_shift = (b - 1) * width;
     return {pass_a, pass_b};
   }
   if (!route.bluestein())
-    return {{nullptr, "fast_" + axis, 2 * n * lines * c, conj_sign, forward ? 1.0f : static_cast<float>(1.0 / static_cast<double>(n))}};
+    return {pass(nullptr, "fast_" + axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
+                 false, false)};
   const std::string length = "(L=" + std::to_string(l);
-  const double scale = 1.0 / static_cast<double>(l) / (forward ? 1.0 : static_cast<double>(n));
-  return {{bluestein_in, "fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
-           conj_sign, 1.0f},
-          {bluestein_out, "fast_" + axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c, conj_sign,
-           static_cast<float>(scale)}};
+  return {pass(bluestein_in, "fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
+               1.0f, false, true),
+          pass(bluestein_out, "fast_" + axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
+               inverse_scale(static_cast<double>(l) * (forward ? 1.0 : static_cast<double>(n))), true, true)};
 }
 
 }  // namespace fftscope::fast

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 #include <unistd.h>
@@ -51,21 +52,27 @@ void add_axis(std::size_t n, std::size_t lines, MemoryEstimate& e) {
   }
 }
 
-// Whether the fast path (core/fast_plan.h, issue 6) takes an axis of n points over `lines`
-// lines through Bluestein: no direct layout fits 48 KiB of local memory (a prime factor above
-// 13, too many stages, no split that fits) but a padded one does (fast::route_axis), asked with
-// both backends' default tunings (Bluestein if either takes it). Its padded length L is at most
-// fast::bluestein_length_bound(n), which the estimate below counts.
-bool fast_path_bluestein(std::size_t n, std::size_t lines) {
+// Whether either backend's default tuning routes n-point lines over `lines` lines, on one of
+// `axes`, so that `taken` holds (fast::route_axis with 48 KiB of local memory).
+bool fast_route_takes(std::size_t n, std::size_t lines, std::initializer_list<Axis> axes,
+                      bool (fast::AxisRoute::*taken)() const) {
   constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
   if (n < 2 || n > most || lines > most) return false;
   for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()})
-    for (const Axis axis : {Axis::rows, Axis::cols}) {
+    for (const Axis axis : axes) {
       const auto route = fast::route_axis(axis, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(lines),
                                           fast::DeviceLimits{}, tuning);
-      if (route && route->bluestein()) return true;
+      if (route && ((*route).*taken)()) return true;
     }
   return false;
+}
+
+// Whether the fast path (core/fast_plan.h, issue 6) takes an axis of n points over `lines`
+// lines through Bluestein: no direct layout fits 48 KiB of local memory (a prime factor above
+// 13, too many stages, no split that fits) but a padded one does. Its padded length L is at
+// most fast::bluestein_length_bound(n), which the estimate below counts.
+bool fast_path_bluestein(std::size_t n, std::size_t lines) {
+  return fast_route_takes(n, lines, {Axis::rows, Axis::cols}, &fast::AxisRoute::bluestein);
 }
 
 // The fast path's Bluestein memory: one scratch of L x lines shared by the axes that need it,
@@ -87,15 +94,7 @@ std::uint64_t add_fast_bluestein(std::size_t width, std::size_t height, MemoryEs
 // shared with a Bluestein one (`shared` bytes), and the passes' twiddle tables (a + b + height
 // values, a + b <= height + 1).
 void add_fast_four_step(std::size_t width, std::size_t height, std::uint64_t shared, MemoryEstimate& e) {
-  constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
-  if (width > most || height > most) return;
-  bool four_step = false;
-  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
-    const auto route = fast::route_axis(Axis::cols, static_cast<std::uint32_t>(height),
-                                        static_cast<std::uint32_t>(width), fast::DeviceLimits{}, tuning);
-    four_step |= route && route->four_step();
-  }
-  if (!four_step) return;
+  if (!fast_route_takes(height, width, {Axis::cols}, &fast::AxisRoute::four_step)) return;
   const std::uint64_t scratch = 8ull * width * height;
   e.four_step = (scratch > shared ? scratch - shared : 0) + 16ull * (height + 1);
   e.largest_buffer = std::max(e.largest_buffer, scratch);

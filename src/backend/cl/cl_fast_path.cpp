@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "core/errors.h"
@@ -62,11 +61,10 @@ std::size_t ClFastPath::build_kernels(AxisState& state) {
   const fast::AxisRoute& route = state.route;
   const fast::AxisPlan& plan = route.plan;
   if (route.four_step()) {
-    const std::string out = " -D OUTPUT_BUFFER=1";
-    state.kernel = programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::four_step_a) + out)},
-                                    "fast_fft");
-    state.kernel_out = programs_.kernel(
-        {"fast_fft.cl", fast_build_options(*route.second, mode_option(fast::four_step_b) + out)}, "fast_fft");
+    state.kernel =
+        programs_.kernel({"fast_fft.cl", fast_build_options(plan, mode_option(fast::four_step_a))}, "fast_fft");
+    state.kernel_out =
+        programs_.kernel({"fast_fft.cl", fast_build_options(*route.second, mode_option(fast::four_step_b))}, "fast_fft");
   } else {
     const bool bluestein = route.bluestein();
     state.kernel = programs_.kernel(
@@ -179,17 +177,16 @@ void set_arg(cl_kernel k, cl_uint index, const T& value) {
 }
 }  // namespace
 
-void ClFastPath::enqueue_fft(cl_kernel kernel, const AxisState& axis, const fast::AxisPass& pass, cl_mem data,
+void ClFastPath::enqueue_fft(const AxisState& axis, const fast::AxisPass& pass, cl_mem image,
                              std::vector<FastDispatch>& out) {
-  const bool four_step = axis.route.four_step();
-  const fast::AxisPlan& p = pass.second ? *axis.route.second : axis.route.plan;
-  const auto lines = static_cast<cl_uint>(four_step ? pass.lines : p.axis == Axis::rows ? height_ : width_);
-  const auto row_pitch = static_cast<cl_uint>(four_step ? pass.in_pitch : width_);
-  cl_mem tw = pass.second ? axis.second_twiddles.get() : axis.twiddles.get();
-  set_arg(kernel, 0, data);
+  const fast::AxisPlan& p = fast::pass_plan(axis.route, pass);
+  cl_kernel kernel = pass.second ? axis.kernel_out : axis.kernel;
+  const auto lines = static_cast<cl_uint>(pass.lines);
+  cl_mem tw = pass.second && axis.route.four_step() ? axis.second_twiddles.get() : axis.twiddles.get();
+  set_arg(kernel, 0, pass.on_scratch ? scratch_.get() : image);
   set_arg(kernel, 1, tw);
   set_arg(kernel, 2, lines);
-  set_arg(kernel, 3, row_pitch);
+  set_arg(kernel, 3, static_cast<cl_uint>(pass.in_pitch));
   set_arg(kernel, 4, cl_float{pass.conj_sign});
   set_arg(kernel, 5, cl_float{pass.scale});
 
@@ -215,34 +212,24 @@ void ClFastPath::enqueue_axis(AxisState& axis, cl_mem data, Direction direction,
   if (!axis.kernel) return;
   const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
   const auto passes = fast::axis_passes(route, lines, direction);
-  if (route.four_step()) {
-    // Pass A image -> scratch, pass B scratch -> image (argument 6: `out`), then the pitches,
-    // blocks and the column's twiddles.
-    cl_mem outer = axis.outer_twiddles.get();
-    for (const fast::AxisPass& pass : passes) {
-      cl_kernel k = pass.second ? axis.kernel_out : axis.kernel;
-      set_arg(k, 6, pass.second ? data : scratch_.get());
+  // Argument 6 onwards: Bluestein's image, chirp, filter and n; four-step's output buffer (the
+  // one the pass does not work on), pitches, blocks and the column's twiddles.
+  for (const fast::AxisPass& pass : passes) {
+    cl_kernel k = pass.second ? axis.kernel_out : axis.kernel;
+    if (route.four_step()) {
+      set_arg(k, 6, pass.on_scratch ? data : scratch_.get());
       set_arg(k, 7, static_cast<cl_uint>(pass.out_pitch));
       set_arg(k, 8, static_cast<cl_uint>(pass.block_lines));
       set_arg(k, 9, static_cast<cl_uint>(pass.block_shift));
-      set_arg(k, 10, outer);
-      enqueue_fft(k, axis, pass, pass.second ? scratch_.get() : data, out);
-    }
-    return;
-  }
-  if (route.bluestein()) {
-    // Both passes: the image (argument 6) beside the scratch (argument 0), chirp, filter, n.
-    cl_mem chirp = axis.chirp.get(), filter = axis.filter.get();
-    for (cl_kernel k : {axis.kernel, axis.kernel_out}) {
+      set_arg(k, 10, axis.outer_twiddles.get());
+    } else if (route.bluestein()) {
       set_arg(k, 6, data);
-      set_arg(k, 7, chirp);
-      set_arg(k, 8, filter);
+      set_arg(k, 7, axis.chirp.get());
+      set_arg(k, 8, axis.filter.get());
       set_arg(k, 9, static_cast<cl_uint>(route.n));
     }
+    enqueue_fft(axis, pass, data, out);
   }
-  for (const fast::AxisPass& pass : passes)
-    enqueue_fft(pass.mode && std::strcmp(pass.mode, fast::bluestein_out) == 0 ? axis.kernel_out : axis.kernel, axis,
-                pass, pass.mode ? scratch_.get() : data, out);
 }
 
 std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction) {

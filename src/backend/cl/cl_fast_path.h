@@ -84,8 +84,9 @@ class ClFastPath {
   AxisState make_axis(const fast::AxisRoute& route, std::size_t lines);
   std::size_t build_kernels(AxisState& state);
   Mem upload_table(const std::vector<Complex>& table, const char* what);
-  void enqueue_fft(cl_kernel kernel, const AxisState& axis, const fast::AxisPass& pass, cl_mem data,
-                   std::vector<FastDispatch>& out);
+  /// One fast_fft dispatch of `pass` (its kernel, plan, buffer and twiddles; the extra arguments
+  /// from 6 on set by enqueue_axis).
+  void enqueue_fft(const AxisState& axis, const fast::AxisPass& pass, cl_mem image, std::vector<FastDispatch>& out);
   void enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out);
 
   cl_context context_;

@@ -3,7 +3,6 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,7 +44,7 @@ GlFastPath::~GlFastPath() { release_tables(); }
 
 void GlFastPath::release_tables() {
   for (Tables* t : {&row_tables_, &col_tables_})
-    for (unsigned* id : {&t->twiddles, &t->chirp, &t->filter, &t->second_twiddles, &t->outer}) {
+    for (unsigned* id : {&t->twiddles, &t->chirp, &t->filter, &t->second_twiddles, &t->outer_twiddles}) {
       if (*id) glDeleteBuffers(1, id);
       *id = 0;
     }
@@ -81,8 +80,6 @@ ProgramKey GlFastPath::key(const fast::AxisPlan& plan, const char* mode) const {
   ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
   if (mode) k.defines.emplace(mode, "1");
-  if (mode && (std::strcmp(mode, fast::four_step_a) == 0 || std::strcmp(mode, fast::four_step_b) == 0))
-    k.defines.emplace("OUTPUT_BUFFER", "1");
   return k;
 }
 
@@ -126,7 +123,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     tables->twiddles = make_table(fast::twiddle_table(route->plan.n));
     if (route->four_step()) {
       tables->second_twiddles = make_table(fast::twiddle_table(route->second->n));
-      tables->outer = make_table(fast::twiddle_table(route->n));
+      tables->outer_twiddles = make_table(fast::twiddle_table(route->n));
     }
     if (route->bluestein()) {
       const fast::BluesteinFloatTables bluestein = fast::bluestein_tables(route->n, route->l);
@@ -141,27 +138,29 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
 }
 
 void GlFastPath::dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables,
-                              unsigned data, unsigned image) {
+                              unsigned image) {
+  const fast::AxisPlan& p = fast::pass_plan(route, pass);
   const bool four_step = route.four_step();
-  const fast::AxisPlan& p = pass.second ? *route.second : route.plan;
   Program& program = programs_.get(key(p, pass.mode));
   glUseProgram(program.id);
-  const auto lines = static_cast<GLuint>(four_step ? pass.lines : p.axis == Axis::rows ? height_ : width_);
+  const auto lines = static_cast<GLuint>(pass.lines);
   glUniform1ui(program.location("u_lines"), lines);
-  glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(four_step ? pass.in_pitch : width_));
+  glUniform1ui(program.location("u_row_pitch"), pass.in_pitch);
   glUniform1f(program.location("u_conj_sign"), pass.conj_sign);
   glUniform1f(program.location("u_scale"), pass.scale);
+  // Binding 0: the buffer the pass works on; the other one (if its mode has one) beside it.
+  const unsigned data = pass.on_scratch ? scratch_ : image, other = pass.on_scratch ? image : scratch_;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, pass.second ? tables.second_twiddles : tables.twiddles);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, pass.second && four_step ? tables.second_twiddles : tables.twiddles);
   if (four_step) {
     glUniform1ui(program.location("u_out_pitch"), pass.out_pitch);
     glUniform1ui(program.location("u_block_lines"), pass.block_lines);
     glUniform1ui(program.location("u_block_shift"), pass.block_shift);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, image);
-    if (!pass.second) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, tables.outer);
-  } else if (pass.mode) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, other);
+    if (!pass.second) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, tables.outer_twiddles);
+  } else if (route.bluestein()) {
     glUniform1ui(program.location("u_bluestein_n"), route.n);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, other);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, tables.chirp);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, tables.filter);
   }
@@ -187,15 +186,7 @@ void GlFastPath::dispatch_axis(const fast::AxisRoute& route, const Tables& table
                                Direction direction) {
   if (route.plan.radices.empty()) return;  // length 1: nothing to do
   const std::uint64_t lines = route.plan.axis == Axis::rows ? height_ : width_;
-  // A direct pass works in place on the image; Bluestein's passes on the scratch (binding 0)
-  // beside the image (binding 2); four-step pass A from the image into the scratch (binding 5),
-  // pass B back.
-  for (const fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) {
-    const bool from_scratch =
-        route.four_step() ? pass.second : pass.mode != nullptr;
-    dispatch_fft(route, pass, tables, from_scratch ? scratch_ : buffer,
-                 route.four_step() ? (pass.second ? buffer : scratch_) : pass.mode ? buffer : 0);
-  }
+  for (const fast::AxisPass& pass : fast::axis_passes(route, lines, direction)) dispatch_fft(route, pass, tables, buffer);
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {

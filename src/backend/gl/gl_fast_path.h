@@ -69,16 +69,15 @@ class GlFastPath {
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
   struct Tables {
     unsigned twiddles = 0, chirp = 0, filter = 0;  // GLuint buffers; chirp and filter: Bluestein only
-    unsigned second_twiddles = 0, outer = 0;      // four-step only: pass B's, and the whole column's
+    unsigned second_twiddles = 0, outer_twiddles = 0;  // four-step only: pass B's, and the whole column's
   };
   void dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer, Direction direction);
-  /// One fast_fft.comp dispatch of `pass` over `data` (binding 0); a Bluestein pass also binds
-  /// the image (binding 2) and its tables, a four-step pass its output `image` (binding 5).
-  void dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables, unsigned data,
-                    unsigned image);
+  /// One fast_fft.comp dispatch of `pass` on the image (`image`, the SSBO being transformed) or
+  /// the scratch (AxisPass::on_scratch, binding 0); a Bluestein pass also binds the other buffer
+  /// (binding 2) and its tables, a four-step pass its output (binding 5) and the column's table.
+  void dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables, unsigned image);
   unsigned make_table(const std::vector<Complex>& table);
-  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given (a
-  /// four-step mode also defines OUTPUT_BUFFER).
+  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given.
   ProgramKey key(const fast::AxisPlan& plan, const char* mode = nullptr) const;
   void release_tables();
 

@@ -130,6 +130,56 @@ inline constexpr FastSize fast_balanced_cases[] = {{3125, 4}, {8, 2187}};
 inline constexpr FastSize fast_four_step_cases[] = {{64, 512}, {40, 729}, {48, 1000}};
 inline constexpr std::uint64_t fast_four_step_local_bytes = 4096;
 
+/// Schedule checks both suites run the same way. `make_path(tuning)` returns an unprepared fast
+/// path of the suite's API; `run(w, h, direction, tuning, seed, &tolerance)` transforms random
+/// data on it and returns the relative L2 error against FFTW.
+///
+/// Work-groups balanced to the widest stage's rounds (Tuning::balance_threads) against
+/// unbalanced ones, both directions; fails where no case balanced a group.
+template <class MakePath, class Run>
+void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool balanced = false;
+  for (const auto& [w, h] : fast_balanced_cases) {
+    std::uint32_t threads[2][2] = {};
+    for (const std::uint32_t balance : {0u, 1u}) {
+      fast::Tuning tuning = base;
+      tuning.balance_threads = balance;
+      auto path = make_path(tuning);
+      path.prepare(w, h);
+      threads[balance][0] = path.plan(Axis::rows).threads;
+      threads[balance][1] = path.plan(Axis::cols).threads;
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run(w, h, d, tuning, 53 + w + balance, &tolerance);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " balance " << balance;
+      }
+    }
+    balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
+  }
+  EXPECT_TRUE(balanced) << "no case balanced a work-group";
+}
+
+/// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
+/// columns would split, both directions; each case must take that route.
+template <class MakePath, class Run>
+void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto& [w, h] : fast_four_step_cases) {
+    fast::Tuning tuning = base;
+    tuning.local_bytes_cap = fast_four_step_local_bytes;
+    tuning.four_step_min_bytes = 1;
+    tuning.four_step_max_direct_lines = 64;
+    auto path = make_path(tuning);
+    path.prepare(w, h);
+    const fast::AxisRoute& cols = path.route(Axis::cols);
+    EXPECT_TRUE(cols.four_step()) << w << "x" << h << ": " << cols.describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 61 + w + h, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
+    }
+  }
+}
+
 /// Sizes whose unsplit plans GL exchanges through half its shared memory by default
 /// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and
 /// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split),

@@ -100,6 +100,15 @@ double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction dir
   return err;
 }
 
+// For the shared schedule checks (fast_cases.h): a fast path of this API, and run_fast.
+auto make_path(GlEnv& env) {
+  return [&env](const fast::Tuning& tuning) { return GlFastPath(*env.programs, nullptr, tuning); };
+}
+auto runner(GlEnv& env) {
+  return [&env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, std::uint64_t seed,
+                double* tolerance) { return run_fast(env, w, h, d, tuning, seed, tolerance); };
+}
+
 using test::FastCase;
 using test::FastSize;
 class GlFast : public ::testing::TestWithParam<FastCase> {};
@@ -231,53 +240,19 @@ TEST(GlFastSchedule, Radix25MatchesFftw) {
   }
 }
 
-// Work-groups balanced to the widest stage's rounds (Tuning::balance_threads, the default)
-// against unbalanced ones, both directions.
+// Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool balanced = false;
-  for (const auto& [w, h] : test::fast_balanced_cases) {
-    std::uint32_t threads[2][2] = {};
-    for (const std::uint32_t balance : {0u, 1u}) {
-      fast::Tuning tuning = fast::gl_default_tuning();
-      tuning.balance_threads = balance;
-      GlFastPath probe(*env->programs, nullptr, tuning);
-      probe.prepare(w, h);
-      threads[balance][0] = probe.plan(Axis::rows).threads;
-      threads[balance][1] = probe.plan(Axis::cols).threads;
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run_fast(*env, w, h, d, tuning, 53 + w + balance, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " balance " << balance;
-      }
-    }
-    balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
-  }
-  EXPECT_TRUE(balanced) << "no case balanced a work-group";
+  test::expect_balanced_groups_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
-// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
-// columns would split, both directions; each case must take that route.
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const auto& [w, h] : test::fast_four_step_cases) {
-    fast::Tuning tuning = fast::gl_default_tuning();
-    tuning.local_bytes_cap = test::fast_four_step_local_bytes;
-    tuning.four_step_min_bytes = 1;
-    tuning.four_step_max_direct_lines = 64;
-    GlFastPath probe(*env->programs, nullptr, tuning);
-    probe.prepare(w, h);
-    EXPECT_TRUE(probe.route(Axis::cols).four_step()) << w << "x" << h << ": " << probe.route(Axis::cols).describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, tuning, 61 + w + h, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << probe.route(Axis::cols).describe();
-    }
-  }
+  test::expect_four_step_columns_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins

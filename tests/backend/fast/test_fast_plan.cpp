@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
 #include <numeric>
 
@@ -222,6 +223,21 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   const auto display = fast::plan_display_rows(16384, 64, nvidia, fast::Tuning{});
   EXPECT_TRUE(display->stage0_from_registers) << display->describe();
   EXPECT_FALSE(display->split_dit) << display->describe();
+}
+
+// FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
+// fields alike) and leaves the rest, unknown names and items without '=' ignored.
+TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  ::setenv("FFTSCOPE_FAST_TUNING", "max_threads=128,four_step_min_bytes=8589934592,no_such_knob=3,col_lines", 1);
+  const fast::Tuning t = fast::tuning_from_env(gl);
+  ::unsetenv("FFTSCOPE_FAST_TUNING");
+  EXPECT_EQ(t.max_threads, 128u);
+  EXPECT_EQ(t.four_step_min_bytes, 8589934592ull);  // over 32 bits
+  EXPECT_EQ(t.col_lines, gl.col_lines);
+  EXPECT_EQ(t.four_step_elements, gl.four_step_elements);
+  EXPECT_EQ(t.max_radix, gl.max_radix);
+  EXPECT_EQ(fast::tuning_from_env(gl).max_threads, gl.max_threads);  // unset: the given tuning
 }
 
 // Tuning::four_step_min_bytes and the rules beside it: 8192-point columns (2 per direct group on
