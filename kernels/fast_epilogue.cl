@@ -1,9 +1,10 @@
 // fast_epilogue.cl — the ends of the fast path's real-input display passes (issue 6), included by
-// fast_fft.cl when R2C_SPLIT or DISPLAY_ROWS is 1 (never compiled alone). The last Stockham stage
-// then leaves its results in local memory (element i of local line l at LIDX(l, i), natural
-// order) and the code here writes the pass's output instead of the complex values.
+// fast_fft.cl when R2C_SPLIT or DISPLAY_ROWS is 1 (never compiled alone): what such a pass writes
+// instead of the complex values.
 //
-// R2C_SPLIT 1 (rows, PRE_RADIX 1): `data` is a real W x H image read as float2, so each row is
+// R2C_SPLIT 1 (rows, PRE_RADIX 1): the last Stockham stage leaves its results in local memory
+//   (element i of local line l at LIDX(l, i), natural order), since bin k needs bin M - k.
+//   `data` is a real W x H image read as float2, so each row is
 //   z[n] = x[2n] + i x[2n+1], M = N = W / 2 points. After the M-point FFT Z, the split
 //     X[k] = (Z[k] + conj(Z[M-k])) / 2 - i/2 w_W^k (Z[k] - conj(Z[M-k])),  k = 0 .. M
 //   (indices mod M; split_tw[k] = w_W^k = exp(-2 pi i k / W), double precision on the host) is
@@ -13,7 +14,11 @@
 //   display.cl computes them (value by component and scale, t = clamp(gain (v - lo) / (hi - lo),
 //   0, 1), colour by `lut` or hue), written to `rgba` (W x H uchar4, row-major, top row first)
 //   at their fftshifted places, and of their mirrors F[H - ky, (W - kx) % W] = conj(F[ky, kx]):
-//   whole rows of pixels, so the stores coalesce.
+//   display_store. DISPLAY_FROM_LOCAL 1 (the host's Tuning::display_from_registers 0): the last
+//   stage leaves its outputs in local memory and a loop over the group's bins colours them;
+//   0: fast_fft.cl calls display_store where its passes store bin kx of line ky (the last stage,
+//   or the split in time's combine), so the rows take any schedule. Either way neighbouring
+//   work-items write neighbouring pixels.
 //   The range: (lo_arg, hi_arg), or with flag 256 the one in range_in (int2, order-preserving
 //   encodings of lo and hi as ints; the empty range (INT_MAX, INT_MIN) colours everything t = 0);
 //   every finite value is folded into range_out (one atomic min and max per work-group), which
@@ -62,17 +67,33 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
 #define EPILOGUE_PARAMS                                                                                     \
   , __global uchar4* restrict rgba, __global const uchar4* restrict lut, __global const int* restrict range_in, \
       __global int* restrict range_out, const uint flags, const float lo_arg, const float hi_arg, const float gain
-#define EPILOGUE_BEGIN                                            \
-  __local int range_local[2];                                     \
-  float ep_lo = INFINITY, ep_hi = -INFINITY;                      \
+// ep_minmax: this work-item's finite [lo, hi]; ep_range: the range the colours use.
+#define EPILOGUE_BEGIN                                                    \
+  __local int range_local[2];                                             \
+  float ep_minmax[2] = {INFINITY, -INFINITY};                             \
   const float2 ep_range = display_range(range_in, flags, lo_arg, hi_arg); \
-  if (get_local_id(0) == 0) {                                     \
-    range_local[0] = INT_MAX;                                     \
-    range_local[1] = INT_MIN;                                     \
+  if (get_local_id(0) == 0) {                                             \
+    range_local[0] = INT_MAX;                                             \
+    range_local[1] = INT_MIN;                                             \
   }
-#define EPILOGUE(Q) \
-  display_rows_epilogue(lm, rgba, lut, (Q), first_line, lines, flags, ep_range, gain, &ep_lo, &ep_hi);
-#define EPILOGUE_END display_range_fold(range_local, range_out, flags, ep_lo, ep_hi);
+#if DISPLAY_FROM_LOCAL
+// The last stage's outputs in local memory (sub-transform Q's, every PRE_RADIX-th bin from Q),
+// coloured by a loop over the group's bins.
+#define EPILOGUE(Q)                                                                    \
+  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {                        \
+    const uint l = b / M, k = b - l * M;                                               \
+    if (first_line + l < lines)                                                        \
+      display_store(first_line + l, (Q) + PRE_RADIX * k, lm[LIDX(l, k)] DISPLAY_ARGS); \
+  }
+#else
+#define EPILOGUE(Q)
+#endif
+#define EPILOGUE_END display_range_fold(range_local, range_out, flags, ep_minmax[0], ep_minmax[1]);
+// What display_store needs, passed down to the stages and the split's combine.
+#define DISPLAY_PARAMS                                                                                       \
+  , __global uchar4* restrict rgba, __global const uchar4* restrict lut, const uint flags, const float2 ep_range, \
+      const float gain, float* ep_minmax
+#define DISPLAY_ARGS , rgba, lut, flags, ep_range, gain, ep_minmax
 
 // Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
 FAST_INLINE int ordered_int(float v) {
@@ -113,33 +134,22 @@ FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, fl
   return c;
 }
 
-// DISPLAY_ROWS: sub-transform q's values F[ky, q + PRE_RADIX k] of the group's rows ky <= H/2
-// (local line ky - first_line, index k) to pixels, and each one's Hermitian mirror
-// F[H - ky, (W - kx) % W] = conj(F[ky, kx]) (rows 0 and H/2 of an even H are their own mirrors).
-// Neighbouring work-items write neighbouring pixels of one row.
-FAST_INLINE void display_rows_epilogue(__local const float2* lm, __global uchar4* rgba, __global const uchar4* lut,
-                                       const uint q, const uint first_line, const uint lines, const uint flags,
-                                       const float2 range, const float gain, float* lo, float* hi) {
+// DISPLAY_ROWS: bin x = F[ky, kx] of one of the rows ky <= H/2 to its pixel, and to the pixel of
+// its Hermitian mirror F[H - ky, (W - kx) % W] = conj(x) (rows 0 and H/2 of an even H are their
+// own mirrors).
+FAST_INLINE void display_store(const uint ky, const uint kx, const float2 x DISPLAY_PARAMS) {
   const uint width = N, height = PAIR_ROWS;
   const bool shift = (flags & 1u) != 0;
   const uint component = (flags >> 4) & 15u;
-  const bool mirror_same = component == 0 || component == 2;  // |conj x| = |x|, Re conj x = Re x
-  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {
-    const uint l = b / M, k = b - l * M;
-    const uint ky = first_line + l;
-    if (ky < lines) {
-      const uint kx = q + PRE_RADIX * k;
-      const float2 x = lm[LIDX(l, k)];
-      uchar4 c = ep_color(lut, x, flags, range, gain, lo, hi);
-      rgba[(shift ? (ky + height / 2) % height : ky) * width + (shift ? (kx + width / 2) % width : kx)] = c;
-      const uint my = height - ky;
-      if (ky > 0 && my != ky) {
-        const uint mx = kx == 0 ? 0 : width - kx;
-        // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
-        if (!mirror_same) c = ep_color(lut, (float2)(x.x, -x.y), flags, range, gain, lo, hi);
-        rgba[(shift ? (my + height / 2) % height : my) * width + (shift ? (mx + width / 2) % width : mx)] = c;
-      }
-    }
+  uchar4 c = ep_color(lut, x, flags, ep_range, gain, &ep_minmax[0], &ep_minmax[1]);
+  rgba[(shift ? (ky + height / 2) % height : ky) * width + (shift ? (kx + width / 2) % width : kx)] = c;
+  const uint my = height - ky;
+  if (ky > 0 && my != ky) {
+    const uint mx = kx == 0 ? 0 : width - kx;
+    // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
+    if (component != 0 && component != 2)
+      c = ep_color(lut, (float2)(x.x, -x.y), flags, ep_range, gain, &ep_minmax[0], &ep_minmax[1]);
+    rgba[(shift ? (my + height / 2) % height : my) * width + (shift ? (mx + width / 2) % width : mx)] = c;
   }
 }
 
@@ -147,6 +157,7 @@ FAST_INLINE void display_rows_epilogue(__local const float2* lm, __global uchar4
 FAST_INLINE void display_range_fold(__local int* range_local, __global int* range_out, uint flags, float lo,
                                     float hi) {
   if (!(flags & 256u)) return;  // uniform over the dispatch
+  barrier(CLK_LOCAL_MEM_FENCE);  // range_local's first values (a one-stage pass has no barrier)
   if (lo <= hi) {
     atomic_min(&range_local[0], ordered_int(lo));
     atomic_max(&range_local[1], ordered_int(hi));

@@ -97,9 +97,10 @@
 #define SPAN_6 (SPAN_5 * RADIX_5)
 #define SPAN_7 (SPAN_6 * RADIX_6)
 #define SPAN_8 (SPAN_7 * RADIX_7)
-// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image, the half spectrum) or
-// DISPLAY_ROWS 1 (rows into display pixels) keep the last stage in local memory and finish in
-// fast_epilogue.cl.
+// Real-input display path (issue 6, fast_epilogue.cl): R2C_SPLIT 1 (rows of a real image, the
+// half spectrum) keeps the last stage in local memory and finishes there; DISPLAY_ROWS 1 (rows
+// into display pixels) stores each bin as its display pixels (display_store), from local memory
+// after the last stage (DISPLAY_FROM_LOCAL 1) or wherever other passes store a complex value.
 #ifndef R2C_SPLIT
 #define R2C_SPLIT 0
 #endif
@@ -107,6 +108,11 @@
 #define DISPLAY_ROWS 0
 #endif
 #define FAST_EPILOGUE (R2C_SPLIT || DISPLAY_ROWS)
+#ifndef DISPLAY_FROM_LOCAL
+#define DISPLAY_FROM_LOCAL 0
+#endif
+// The last stage leaves its outputs in local memory for an epilogue.
+#define LAST_TO_LOCAL (R2C_SPLIT || (DISPLAY_ROWS && DISPLAY_FROM_LOCAL))
 // Real-input display, rows last (issue 6): UNPACK_PAIRS 1 makes a row pass read row ky of X, the
 // column FFTs of a real W x H image, from Z = the FFTs of its W/2 complex columns
 // z_c = x_2c + i x_2c+1 (a W/2 x H float2 buffer): X_2c[ky] = (Z_c[ky] + conj(Z_c[H-ky])) / 2,
@@ -527,6 +533,19 @@ FAST_INLINE void bluestein_store(__global float2* data, const uint line, const u
 #define BLUESTEIN_ARGS
 #endif
 
+#if FAST_EPILOGUE
+#include "fast_epilogue.cl"
+#else
+#define EPILOGUE_PARAMS
+#define EPILOGUE_BEGIN
+#define EPILOGUE(Q)
+#define EPILOGUE_END
+#endif
+#if !DISPLAY_ROWS
+#define DISPLAY_PARAMS
+#define DISPLAY_ARGS
+#endif
+
 // One Stockham radix-R stage of span NS over the group's LINES lines of M elements: butterfly j
 // reads i = j + r M/R, twiddles input r by w_(NS R)^(r (j % NS)), and writes
 // (j - j % NS) R + j % NS + r NS. Reads come from global memory (first stage) or local memory;
@@ -576,8 +595,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #ifndef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-#if SPLIT_DIT && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !FAST_EPILOGUE)
-#error "fast_fft.cl: SPLIT_DIT needs a split through registers and no epilogue"
+#if SPLIT_DIT && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !LAST_TO_LOCAL)
+#error "fast_fft.cl: SPLIT_DIT needs a split through registers and no local-memory epilogue"
 #endif
 // LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
 // LIVE_BLOCKS blocks of M points of a padded line are live. Pass 2 stores only bins k < n, so
@@ -646,7 +665,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
                       const uint R, const uint NS, const uint source, const bool to_global, const uint q,
                       const uint first_line, const uint lines, const uint row_pitch, const float conj_sign,
                       const float scale, const float2* w_this, float2* w_next, const uint R_NEXT,
-                      const uint NS_NEXT BLUESTEIN_PARAMS FOUR_STEP_PARAMS) {
+                      const uint NS_NEXT BLUESTEIN_PARAMS FOUR_STEP_PARAMS DISPLAY_PARAMS) {
   const uint per = M / R;
   const uint total = LINES * per;
   const uint count = (total + THREADS - 1) / THREADS;
@@ -758,6 +777,8 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
               out[i * out_pitch + line] = cmul(x, outer_tw[block * i]) * scale;
 #elif FOUR_STEP_B
               out[i * out_pitch + line] = (float2)(x.x, conj_sign * x.y) * scale;
+#elif DISPLAY_ROWS
+              display_store(line, q + PRE_RADIX * i, x DISPLAY_ARGS);
 #else
               out[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
 #endif
@@ -776,8 +797,8 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 
 #define STAGE_ARGS data, OUT_PTR, tw, lm, PRE_PTR, KEEP_PTR, AHEAD_PTR
 #define LINE_ARGS first_line, lines, row_pitch, conj_sign, scale
-// The last stage writes global memory, or local memory when an epilogue finishes the pass.
-#define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !FAST_EPILOGUE)
+// The last stage writes global memory (or display pixels), or local memory for an epilogue.
+#define STAGE_TO_GLOBAL(S) (NUM_STAGES == (S) && !LAST_TO_LOCAL)
 // Stage S (radix RADIX_S, span SPAN_S) reads its inputs from SRC and its twiddles from W_THIS,
 // and prefetches stage NEXT's into W_NEXT (tw_a / tw_b, declared by the kernel; RADIX_8 is 1).
 #define RADIX_8 1
@@ -785,7 +806,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #define STAGE_CALL(S, NEXT, SRC, Q, W_THIS, W_NEXT)                                                \
   if (NUM_STAGES > (S))                                                                            \
     fft_stage(STAGE_ARGS, RADIX_##S, SPAN_##S, SRC, STAGE_TO_GLOBAL((S) + 1), Q, LINE_ARGS, W_THIS, \
-              W_NEXT, RADIX_##NEXT, SPAN_##NEXT BLUESTEIN_ARGS FOUR_STEP_ARGS);
+              W_NEXT, RADIX_##NEXT, SPAN_##NEXT BLUESTEIN_ARGS FOUR_STEP_ARGS DISPLAY_ARGS);
 #define RUN_STAGES(SOURCE, Q)                          \
   STAGE_CALL(0, 1, SOURCE, Q, tw_b, tw_a)              \
   STAGE_CALL(1, 2, SRC_LOCAL, Q, tw_a, tw_b)           \
@@ -795,15 +816,6 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
   STAGE_CALL(5, 6, SRC_LOCAL, Q, tw_a, tw_b)           \
   STAGE_CALL(6, 7, SRC_LOCAL, Q, tw_b, tw_a)           \
   STAGE_CALL(7, 8, SRC_LOCAL, Q, tw_a, tw_b)
-
-#if FAST_EPILOGUE
-#include "fast_epilogue.cl"
-#else
-#define EPILOGUE_PARAMS
-#define EPILOGUE_BEGIN
-#define EPILOGUE(Q)
-#define EPILOGUE_END
-#endif
 
 #if OUTPUT_BUFFER && SPLIT_GLOBAL && PRE_RADIX > 1
 #error "fast_fft.cl: OUTPUT_BUFFER needs the split through registers (SPLIT_GLOBAL 0)"
@@ -1064,6 +1076,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
             for (uint m = 0; m < PRE_RADIX; ++m) {
 #if BLUESTEIN
               bluestein_store(data, line, i + m * M, v[m], row_pitch, conj_sign, scale BLUESTEIN_ARGS);
+#elif DISPLAY_ROWS
+              display_store(line, i + m * M, v[m] DISPLAY_ARGS);
 #else
               OUT_PTR[gaddr(line, i + m * M, row_pitch)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
 #endif

@@ -1,7 +1,8 @@
 // fast_epilogue.glsl — the ends of the fast path's real-input display passes (issue 6), included
 // by fast_fft.comp when R2C_SPLIT or DISPLAY_ROWS is 1. The GLSL twin of kernels/fast_epilogue.cl
-// (see that file for the formulas): the last Stockham stage leaves its results in shared memory
-// (element i of local line l at lidx(l, i)) and the code here writes the pass's output.
+// (see that file for the formulas): R2C_SPLIT's last Stockham stage leaves its results in shared
+// memory (element i of local line l at lidx(l, i)); DISPLAY_ROWS colours each bin from there
+// (DISPLAY_FROM_LOCAL 1) or where fast_fft.comp would store it (store_output calls display_store).
 //
 // R2C_SPLIT 1 (rows, PRE_RADIX 1): binding 0 `data` is the real W x H image read as vec2 (M = N =
 //   W / 2); writes X[k], k = 0 .. M, of each row to binding 2 `half_out` ((M + 1) x H vec2,
@@ -128,33 +129,27 @@ vec3 ep_color(vec2 x) {
 
 void ep_store(uint px, uint py, vec3 rgb8) { imageStore(u_image, ivec2(px, py), vec4(rgb8 / 255.0, 1.0)); }
 
-// DISPLAY_ROWS (see fast_epilogue.cl): rows ky <= H/2 of F and their mirror rows, whole rows.
-void display_rows_epilogue(uint q) {
+// DISPLAY_ROWS (see fast_epilogue.cl): bin x = F[ky, kx] of a row ky <= H/2 to its pixel, and
+// to the pixel of its mirror F[H - ky, (W - kx) % W] = conj(x).
+void display_store(uint ky, uint kx, vec2 x) {
   uint width = uint(N), height = uint(PAIR_ROWS);
   bool shift = (u_flags & 1u) != 0u;
   uint component = (u_flags >> 4) & 15u;
-  bool mirror_same = component == 0u || component == 2u;
-  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
-    uint l = b / uint(M), k = b - l * uint(M);
-    uint ky = g_first_line + l;
-    if (ky < u_lines) {
-      uint kx = q + uint(PRE_RADIX) * k;
-      vec2 x = lm[lidx(l, k)];
-      vec3 rgb8 = ep_color(x);
-      ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, rgb8);
-      uint my = height - ky;
-      if (ky > 0u && my != ky) {
-        uint mx = kx == 0u ? 0u : width - kx;
-        // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
-        if (!mirror_same) rgb8 = ep_color(vec2(x.x, -x.y));
-        ep_store(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, rgb8);
-      }
-    }
+  vec3 rgb8 = ep_color(x);
+  ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, rgb8);
+  uint my = height - ky;
+  if (ky > 0u && my != ky) {
+    uint mx = kx == 0u ? 0u : width - kx;
+    // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
+    if (component != 0u && component != 2u) rgb8 = ep_color(vec2(x.x, -x.y));
+    ep_store(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, rgb8);
   }
 }
 
 void display_end() {
   if ((u_flags & 256u) != 0u) {  // uniform over the dispatch
+    memoryBarrierShared();  // range_local's first values (a one-stage pass has no barrier)
+    barrier();
     if (g_ep_lo <= g_ep_hi) {
       atomicMin(range_local[0], ordered_int(g_ep_lo));
       atomicMax(range_local[1], ordered_int(g_ep_hi));
@@ -168,8 +163,20 @@ void display_end() {
   }
 }
 
+#if DISPLAY_FROM_LOCAL != 0
+// The last stage's outputs in shared memory (sub-transform q's, every PRE_RADIX-th bin from q),
+// coloured by a loop over the group's bins.
+void display_from_local(uint q) {
+  for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
+    uint l = b / uint(M), k = b - l * uint(M);
+    if (g_first_line + l < u_lines) display_store(g_first_line + l, q + uint(PRE_RADIX) * k, lm[lidx(l, k)]);
+  }
+}
+#define EPILOGUE(Q) display_from_local(Q)
+#else
+#define EPILOGUE(Q)
+#endif
 #define EPILOGUE_BEGIN() display_begin()
-#define EPILOGUE(Q) display_rows_epilogue(Q)
 #define EPILOGUE_END() display_end()
 
 #endif

@@ -69,9 +69,11 @@
 
 #include "fast_dft.glsl"
 
-// Real-input display path (issue 6): R2C_SPLIT 1 (rows of a real image, the half spectrum) or
-// DISPLAY_ROWS 1 (rows into display pixels) keep the last stage in shared memory and finish in
-// fast_epilogue.glsl.
+// Real-input display path (issue 6, fast_epilogue.glsl): R2C_SPLIT 1 (rows of a real image, the
+// half spectrum) keeps the last stage in shared memory and finishes there; DISPLAY_ROWS 1 (rows
+// into display pixels) stores each bin as its display pixels (display_store), from shared memory
+// after the last stage (DISPLAY_FROM_LOCAL 1) or where other passes store a complex value
+// (store_output), so that it follows every schedule, the split in time and LOCAL_HALVES included.
 #ifndef R2C_SPLIT
 #define R2C_SPLIT 0
 #endif
@@ -79,6 +81,11 @@
 #define DISPLAY_ROWS 0
 #endif
 #define FAST_EPILOGUE (R2C_SPLIT + DISPLAY_ROWS)
+#ifndef DISPLAY_FROM_LOCAL
+#define DISPLAY_FROM_LOCAL 0
+#endif
+// The last stage leaves its outputs in shared memory for an epilogue.
+#define LAST_TO_LOCAL (R2C_SPLIT != 0 || (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0))
 // UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its W/2 complex
 // columns (PAIR_ROWS = H); OUTPUT_BUFFER 1: the last stage stores into binding 5 instead of
 // `data`. As in fast_fft.cl.
@@ -211,12 +218,22 @@ uint gaddr(uint line, uint i) {
 #endif
 }
 
+#if FAST_EPILOGUE != 0
+#include "fast_epilogue.glsl"
+#else
+#define EPILOGUE_BEGIN()
+#define EPILOGUE(Q)
+#define EPILOGUE_END()
+#endif
+
 // The last store of output i of line `line`, into OUT_DATA.
 void store_output(uint line, uint i, vec2 x) {
 #if FOUR_STEP_A != 0
   OUT_DATA[i * u_out_pitch + line] = cmul_fast(x, outer_tw[g_block * i]) * u_scale;
 #elif FOUR_STEP_B != 0
   OUT_DATA[i * u_out_pitch + line] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+#elif DISPLAY_ROWS != 0
+  display_store(line, i, x);
 #else
   OUT_DATA[gaddr(line, i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
 #endif
@@ -293,14 +310,6 @@ void sync_shared() {
   memoryBarrierShared();
   barrier();
 }
-
-#if FAST_EPILOGUE != 0
-#include "fast_epilogue.glsl"
-#else
-#define EPILOGUE_BEGIN()
-#define EPILOGUE(Q)
-#define EPILOGUE_END()
-#endif
 
 // w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)), as in fast_fft.cl.
 #define SPLIT_ROOT(q, b) tw[(((q) * (b)) % uint(PRE_RADIX)) * uint(M)]
@@ -389,8 +398,8 @@ vec2 split_value(uint k, uint q) {
 // SPLIT_DIT 1 (the host's AxisPlan::split_dit): the split decimates in time through registers
 // (as in fast_fft.cl): each invocation loads x[P n + q] for every q, runs sub-transform q from
 // g_pre, keeps its outputs in g_keep, and ends with the radix-P combine and the stores.
-#if SPLIT_DIT != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && FAST_EPILOGUE == 0)
-#error "fast_fft.comp: SPLIT_DIT needs a split through registers and no epilogue"
+#if SPLIT_DIT != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !LAST_TO_LOCAL)
+#error "fast_fft.comp: SPLIT_DIT needs a split through registers and no shared-memory epilogue"
 #endif
 #if NUM_STAGES == 1
 #define RADIX_LAST RADIX_0
@@ -415,8 +424,8 @@ vec2 g_keep[PRE_RADIX * HOLD];  // sub-transform q's outputs at q * HOLD + the l
 vec2 g_keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
 vec2 g_ahead[HOLD];               // the next sub-transform's first-stage inputs
 #endif
-#if LOCAL_HALVES != 0 && (FAST_EPILOGUE != 0 || PRE_RADIX > 1)
-#error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without an epilogue"
+#if LOCAL_HALVES != 0 && (LAST_TO_LOCAL || PRE_RADIX > 1)
+#error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without a shared-memory epilogue"
 #endif
 
 // One function per stage, stamped out of fast_stage.glsl with the stage's radix and span as

@@ -27,7 +27,7 @@ void STAGE_FN(uint q) {
   const uint count = (total + uint(THREADS) - 1u) / uint(THREADS);
   const bool from_global = STAGE_FIRST != 0 && FIRST_FROM_GLOBAL;
   const bool from_pre = STAGE_FIRST != 0 && STAGE0_FROM_PRE != 0;  // the split's registers
-  const bool to_global = STAGE_LAST && FAST_EPILOGUE == 0;  // else local memory, for fast_epilogue.glsl
+  const bool to_global = STAGE_LAST && !LAST_TO_LOCAL;  // else shared memory, for an epilogue
   uint tid = gl_LocalInvocationID.x;
 #if PREFETCH_TWIDDLES
   {

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -125,6 +126,14 @@ struct Tuning {
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
+  /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
+  /// store it (the last stage, or the split in time's combine), so they take the exchange through
+  /// half the shared memory and the split in time as any rows (GL, H100: 4096-point display rows
+  /// 121 -> 109 us, 8192-point 603 -> 463); 0 the last stage writes local memory and a loop over
+  /// the group's bins colours them (DISPLAY_FROM_LOCAL; OpenCL, whose compiler keeps the
+  /// colouring of every value a work-item holds in registers otherwise: 4096-point display rows
+  /// 82 us with 64 registers, 192 us with 172; 8192-point 530 in frequency, 1 297 in time).
+  std::uint32_t display_from_registers = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -146,6 +155,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
+  t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   return t;
 }
 
@@ -188,6 +198,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_elements", &Tuning::four_step_elements);
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
     set("four_step_halves", &Tuning::four_step_halves);
+    set("display_from_registers", &Tuning::display_from_registers);
   }
   return t;
 }
@@ -459,25 +470,29 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 }
 
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
-/// path does not apply (odd or tiny width, a prime factor above 13). Columns: H points over the
-/// image's W/2 complex columns. Rows: W points over rows 0 .. H/2.
-inline std::optional<AxisPlan> plan_real_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
-                                                 const Tuning& tuning) {
-  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30)) return std::nullopt;
-  auto plan = plan_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
-                        tuning);
-  if (!plan || plan->radices.empty()) return std::nullopt;
-  return plan;
-}
+/// path does not apply (odd or tiny width, a prime factor above 13). Rows: W points over rows
+/// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they neither split in
+/// time nor exchange through half the local memory. (Columns: route_real_columns, below
+/// route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
-  tuning.local_halves_above = 0;  // the display epilogue reads the last stage's outputs in local memory
-  tuning.split_dit = 0;
+  if (tuning.display_from_registers == 0) {
+    tuning.split_dit = 0;
+    tuning.local_halves_above = 0;
+  }
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
   return plan;
+}
+
+/// The #defines the display rows' kernel takes beside its plan's (the same in both kernels).
+inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t height, const Tuning& tuning) {
+  return {{"UNPACK_PAIRS", "1"},
+          {"DISPLAY_ROWS", "1"},
+          {"PAIR_ROWS", std::to_string(height)},
+          {"DISPLAY_FROM_LOCAL", tuning.display_from_registers != 0 ? "0" : "1"}};
 }
 
 /// The R2C half spectrum's passes: W/2-point rows whole in local memory (fewer rows per group
@@ -720,6 +735,18 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   return ImageRoutes{*rows, *cols};
 }
 
+/// The real-input display's columns: H points over the image's W/2 complex columns, as
+/// route_axis takes such columns (four-step included), from the image into a separate buffer
+/// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.
+inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                                   const Tuning& tuning) {
+  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30) || width / 2 > (1u << 30)) return std::nullopt;
+  auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
+                          tuning);
+  if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
+  return route;
+}
+
 /// The kernels' compile-time modes of Bluestein's two passes (#define names). Compare modes by
 /// content (std::strcmp), not by pointer: a literal's address may differ between translation
 /// units (the sanitizer build does not merge them).
@@ -728,11 +755,15 @@ inline constexpr char bluestein_out[] = "BLUESTEIN_OUT";
 /// The four-step columns' two passes (AxisRoute::second).
 inline constexpr char four_step_a[] = "FOUR_STEP_A";
 inline constexpr char four_step_b[] = "FOUR_STEP_B";
+/// A direct pass that stores into a separate output buffer (the real display's columns).
+inline constexpr char output_buffer[] = "OUTPUT_BUFFER";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
 struct AxisPass {
-  /// Kernel mode: nullptr (a direct pass, in place on the image), bluestein_in or four_step_a
-  /// (image -> scratch), bluestein_out or four_step_b (scratch -> image).
+  /// Kernel mode: nullptr (a direct pass, in place on the image), output_buffer (a direct pass,
+  /// image -> output), bluestein_in or four_step_a (image -> scratch), bluestein_out (scratch ->
+  /// image) or four_step_b (scratch -> output). The output is the image unless the passes were
+  /// asked out of place (axis_passes).
   const char* mode = nullptr;
   std::string name;        ///< timing record: "fast_rows", "fast_cols_inv(L=8960; chirp out)", ...
   std::uint64_t bytes = 0;  ///< what the pass reads and writes (image, scratch, the tables once)
@@ -763,8 +794,14 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads and the
 /// last stores, and the inner 1/L and the outer 1/n are one factor. Four-step columns: pass A
 /// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only.
-inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t lines, Direction direction) {
-  const std::string axis = route.plan.axis == Axis::rows ? "rows" : "cols";
+/// out_of_place: the last pass stores into an output buffer and the image is only read (direct
+/// and four-step routes; Bluestein's second pass stores into its image, so not Bluestein).
+/// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
+inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
+                                         bool out_of_place = false, std::string stem = {}) {
+  if (out_of_place && route.bluestein()) throw std::logic_error("axis_passes: Bluestein passes run in place");
+  const std::string axis = stem.empty() ? std::string("fast_") + (route.plan.axis == Axis::rows ? "rows" : "cols")
+                                        : std::move(stem);
   const bool forward = direction == Direction::forward;
   const float conj_sign = forward ? 1.0f : -1.0f;
   const std::uint64_t n = route.n, l = route.l, c = sizeof(Complex);
@@ -782,12 +819,12 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
   if (route.four_step()) {
     const auto a = route.plan.n, b = route.second->n;
     const std::string of = " of " + std::to_string(n) + ")";
-    AxisPass pass_a = pass(four_step_a, "fast_" + axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c,
+    AxisPass pass_a = pass(four_step_a, axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c,
                            1.0f, false, false);
     pass_a.lines = lines * b;
     pass_a.in_pitch = pass_a.out_pitch = b * width;
     pass_a.block_lines = width;
-    AxisPass pass_b = pass(four_step_b, "fast_" + axis + "_b(" + std::to_string(b) + of, 2 * n * lines * c,
+    AxisPass pass_b = pass(four_step_b, axis + "_b(" + std::to_string(b) + of, 2 * n * lines * c,
                            forward ? 1.0f : inverse_scale(static_cast<double>(n)), true, true);
     pass_b.lines = lines * a;
     pass_b.out_pitch = a * width;
@@ -796,12 +833,12 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     return {pass_a, pass_b};
   }
   if (!route.bluestein())
-    return {pass(nullptr, "fast_" + axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
-                 false, false)};
+    return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
+                 forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};
   const std::string length = "(L=" + std::to_string(l);
-  return {pass(bluestein_in, "fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
+  return {pass(bluestein_in, axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
                1.0f, false, true),
-          pass(bluestein_out, "fast_" + axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
+          pass(bluestein_out, axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
                inverse_scale(static_cast<double>(l) * (forward ? 1.0 : static_cast<double>(n))), true, true)};
 }
 

@@ -67,6 +67,15 @@ TEST(Fftshift, TwoDimensionalDcAtCentreAndRoundTrip) {
   }
 }
 
+// The GPU range reductions' first pass: a group per 16 values a work-item, 1 to 1024 groups.
+TEST(RangeReduceGroups, SixteenValuesPerWorkItemAtMost1024Groups) {
+  EXPECT_EQ(range_reduce_groups(1, 256), 1u);
+  EXPECT_EQ(range_reduce_groups(256 * 16, 256), 1u);
+  EXPECT_EQ(range_reduce_groups(256 * 16 + 1, 256), 2u);
+  EXPECT_EQ(range_reduce_groups(4096ull * 4096, 256), 1024u);
+  EXPECT_EQ(range_reduce_groups(1000ull * 1000, 256), 245u);  // ceil(1e6 / 4096)
+}
+
 TEST(SpectrumValue, Components) {
   const Complex x(3.0f, -4.0f);
   EXPECT_FLOAT_EQ(spectrum_value(x, SpectrumComponent::magnitude, SpectrumScale::linear), 5.0f);

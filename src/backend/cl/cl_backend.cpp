@@ -653,7 +653,7 @@ class ClBackendImpl final : public ClBackend {
     if (!display_.values) {
       display_.values = make_buffer(CL_MEM_READ_WRITE, count * sizeof(float));
       display_.rgba = make_buffer(CL_MEM_READ_WRITE, count * 4);
-      display_.partial_groups = std::min<std::size_t>(64, (count + reduce_wg_ - 1) / reduce_wg_);
+      display_.partial_groups = range_reduce_groups(count, reduce_wg_);
       display_.partials = make_buffer(CL_MEM_READ_WRITE, display_.partial_groups * 2 * sizeof(float));
       display_.range = make_buffer(CL_MEM_READ_WRITE, 2 * sizeof(float));
       display_.lut = make_buffer(CL_MEM_READ_ONLY, 256 * 4);

@@ -36,7 +36,7 @@ ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command
 
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
-  return fast::plan_real_columns(width, height, limits_, tuning_).has_value() &&
+  return fast::route_real_columns(width, height, limits_, tuning_).has_value() &&
          fast::plan_display_rows(width, height, limits_, tuning_).has_value();
 }
 
@@ -53,23 +53,29 @@ cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
 
 void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (display_kernel_ && width == width_ && height == height_) return;
-  row_kernel_ = display_kernel_ = real_cols_kernel_ = nullptr;
+  row_kernel_ = display_kernel_ = nullptr;
+  real_cols_.reset();
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
-  real_cols_ = fast::plan_real_columns(width, height, limits_, tuning_);
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
-  real_cols_kernel_ = build(*real_cols_, " -D OUTPUT_BUFFER=1");
-  display_kernel_ = build(*display_rows_, (" -D UNPACK_PAIRS=1 -D DISPLAY_ROWS=1 -D PAIR_ROWS=" + std::to_string(height)).c_str());
+  real_cols_.emplace(ClDeviceQueue{context_, device_, queue_, &programs_},
+                     *fast::route_real_columns(width, height, limits_, tuning_), width / 2, tuning_, limits_, true,
+                     "fast_cols_real");
+  std::string display_options;
+  for (const auto& [name, value] : fast::display_rows_defines(height, tuning_))
+    display_options += " -D " + name + "=" + value;
+  display_kernel_ = build(*display_rows_, display_options.c_str());
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, width * height * sizeof(float));
   z_ = make_buffer(context_, CL_MEM_READ_WRITE, width / 2 * height * sizeof(Complex));
+  const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2);
+  col_scratch_ = scratch > 0 ? make_buffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex)) : Mem();
   half_ = Mem();
   rgba_ = make_buffer(context_, CL_MEM_READ_WRITE, width * height * 4);
   lut_ = make_buffer(context_, CL_MEM_READ_ONLY, 256 * 4);
   for (Mem& r : ranges_) r = make_buffer(context_, CL_MEM_READ_WRITE, sizeof empty_range, empty_range);
-  col_twiddles_ = twiddle_buffer(context_, real_cols_->n, real_cols_->n);
   display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   lut_colormap_ = -1;
   acc_ = 0;
@@ -142,10 +148,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
                              nullptr),
         "clEnqueueWriteBuffer (display range)");
-  cl_mem z = z_.get();
-  set_common_args(real_cols_kernel_, real_.get(), col_twiddles_.get(), width_ / 2, width_ / 2);
-  check(clSetKernelArg(real_cols_kernel_, 6, sizeof(cl_mem), &z), "clSetKernelArg(real columns out)");
-  out.push_back(enqueue(real_cols_kernel_, *real_cols_, width_ / 2, "fast_cols_real", pixels * 4 + pixels * 4));
+  real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out);
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);

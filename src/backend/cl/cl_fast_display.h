@@ -56,6 +56,10 @@ class ClFastDisplay {
   /// points, columns of H points over W/2 + 1 lines.
   const fast::AxisPlan& row_plan() const { return *rows_; }
   const fast::AxisPlan& col_plan() const { return *cols_; }
+  /// The display path's plans (prepare() first): the columns' route (direct, or four-step
+  /// through a scratch), the display rows' plan.
+  const fast::AxisRoute& column_route() const { return real_cols_->route(); }
+  const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
 
  private:
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
@@ -71,9 +75,10 @@ class ClFastDisplay {
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;                // half spectrum: R2C rows, columns
-  std::optional<fast::AxisPlan> real_cols_, display_rows_;   // display: columns into Z, rows to pixels
-  cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr, real_cols_kernel_ = nullptr;  // the cache's
-  Mem real_, z_, half_, rgba_, lut_, ranges_[2], row_twiddles_, col_twiddles_, split_twiddles_;
+  std::optional<ClFastAxis> real_cols_;  // display: the columns into Z (four-step through col_scratch_)
+  std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
+  cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr;  // the cache's
+  Mem real_, z_, col_scratch_, half_, rgba_, lut_, ranges_[2], row_twiddles_, split_twiddles_;
   Mem display_twiddles_, half_col_twiddles_;
   int lut_colormap_ = -1;
   int acc_ = 0;              // ranges_[acc_] accumulates the current frame's range

@@ -3,7 +3,8 @@
 // per axis, each reading and writing the array once. An axis whose length has a prime factor
 // above 13 runs Bluestein instead: two L-point fast_fft.cl passes through a scratch buffer of
 // padded lines, the first reading the image times the chirp and storing times the filter
-// (BLUESTEIN_IN), the second storing times the chirp back into the image (BLUESTEIN_OUT).
+// (BLUESTEIN_IN), the second storing times the chirp back into the image (BLUESTEIN_OUT); long
+// columns of big images run in two passes through an image-sized scratch (four-step).
 // Internal to the CL backend, which hands it its context, queue and program cache and turns the
 // returned events into timings.
 
@@ -38,6 +39,56 @@ fast::DeviceLimits fast_limits(cl_device_id device);
 /// -D options), then FFTSCOPE_CL_FAST_OPTIONS where set (measurements, e.g. "-cl-nv-verbose").
 std::string fast_build_options(const fast::AxisPlan& plan, const std::string& extra = {});
 
+/// What an axis borrows from its backend: the device, the queue (with
+/// CL_QUEUE_PROFILING_ENABLE for timings) and the program cache.
+struct ClDeviceQueue {
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue queue;
+  ProgramCache* programs;
+};
+
+/// One axis of the fast path: the kernels and tables of its route (direct, Bluestein or
+/// four-step) and its dispatches. ClFastPath's rows and columns, and ClFastDisplay's columns.
+class ClFastAxis {
+ public:
+  /// Builds the route's kernels (planning again, once, within what the compiled kernel allows)
+  /// and uploads its tables. `lines`: lines of the axis; out_of_place: the last pass stores into
+  /// an output buffer and the image is only read (fast::axis_passes); `name`: the timing
+  /// records' stem (default fast_rows / fast_cols). Throws BackendError.
+  ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route, std::uint64_t lines, const fast::Tuning& tuning,
+             const fast::DeviceLimits& limits, bool out_of_place = false, std::string name = {});
+  /// Enqueues the passes on `image` into `output` (the image itself unless out of place),
+  /// through `scratch` (route().scratch_elements(lines) values; null when that is 0).
+  void enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction direction, std::vector<FastDispatch>& out) const;
+
+  /// The route as built (planned again where the compiled kernel allowed fewer work-items).
+  const fast::AxisRoute& route() const { return route_; }
+  /// The first pass's kernel (null for length 1), for diagnostics such as build logs.
+  cl_kernel kernel() const { return kernel_; }
+  /// Bytes of the tables (twiddles, Bluestein's chirp and filter).
+  std::uint64_t table_bytes() const { return table_bytes_; }
+
+ private:
+  std::size_t build_kernels();
+  Mem upload_table(const std::vector<Complex>& table, const char* what);
+  /// One fast_fft dispatch of `pass`: its kernel, plan, buffer and twiddles (the mode's extra
+  /// arguments from 6 on already set).
+  void enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vector<FastDispatch>& out) const;
+
+  ClDeviceQueue device_;
+  fast::AxisRoute route_;
+  std::uint64_t lines_ = 0;
+  bool out_of_place_ = false;
+  std::string name_;
+  cl_kernel kernel_ = nullptr;      // owned by the program cache; Bluestein: BLUESTEIN_IN; four-step: pass A
+  cl_kernel kernel_out_ = nullptr;  // Bluestein: BLUESTEIN_OUT; four-step: pass B
+  Mem twiddles_;
+  Mem chirp_, filter_;                    // Bluestein only: N and L values
+  Mem second_twiddles_, outer_twiddles_;  // four-step only: pass B's, and the whole column's
+  std::uint64_t table_bytes_ = 0;
+};
+
 class ClFastPath {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.
@@ -59,45 +110,27 @@ class ClFastPath {
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.cl pass, of length L for a
   /// Bluestein axis.
-  const fast::AxisPlan& plan(Axis axis) const { return state(axis).route.plan; }
-  /// The prepared route of an axis (direct, or Bluestein with its padded length).
-  const fast::AxisRoute& route(Axis axis) const { return state(axis).route; }
+  const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
+  /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step).
+  const fast::AxisRoute& route(Axis axis) const { return state(axis).route(); }
   /// The prepared fast_fft kernel of an axis (null for length 1; a Bluestein axis: its forward
   /// pass), for diagnostics such as build logs.
-  cl_kernel kernel(Axis axis) const { return state(axis).kernel; }
+  cl_kernel kernel(Axis axis) const { return state(axis).kernel(); }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
-  /// tables and the Bluestein scratch.
+  /// tables and the scratch.
   std::uint64_t extra_bytes() const { return extra_bytes_; }
 
  private:
-  struct AxisState {
-    fast::AxisRoute route;
-    cl_kernel kernel = nullptr;      // owned by the program cache; Bluestein: BLUESTEIN_IN; four-step: pass A
-    cl_kernel kernel_out = nullptr;  // Bluestein: BLUESTEIN_OUT; four-step: pass B
-    Mem twiddles;
-    Mem chirp, filter;                       // Bluestein only: N and L values
-    Mem second_twiddles, outer_twiddles;     // four-step only: pass B's, and the whole column's
-  };
-  const AxisState& state(Axis axis) const { return axis == Axis::rows ? *row_state_ : *col_state_; }
+  const ClFastAxis& state(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
   /// Both axes' routes, where this device takes them (the scratch within its largest allocation).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
-  AxisState make_axis(const fast::AxisRoute& route, std::size_t lines);
-  std::size_t build_kernels(AxisState& state);
-  Mem upload_table(const std::vector<Complex>& table, const char* what);
-  /// One fast_fft dispatch of `pass` (its kernel, plan, buffer and twiddles; the extra arguments
-  /// from 6 on set by enqueue_axis).
-  void enqueue_fft(const AxisState& axis, const fast::AxisPass& pass, cl_mem image, std::vector<FastDispatch>& out);
-  void enqueue_axis(AxisState& axis, cl_mem data, Direction direction, std::vector<FastDispatch>& out);
 
-  cl_context context_;
-  cl_device_id device_;
-  cl_command_queue queue_;
-  ProgramCache& programs_;
+  ClDeviceQueue device_;
   fast::Tuning tuning_;
   fast::DeviceLimits limits_;
   std::uint64_t max_alloc_ = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   std::size_t width_ = 0, height_ = 0;
-  std::optional<AxisState> row_state_, col_state_;
+  std::optional<ClFastAxis> rows_, cols_;
   Mem scratch_;  // Bluestein: max over the Bluestein axes of L x lines float2; four-step: the image's size
   std::uint64_t extra_bytes_ = 0;
 };

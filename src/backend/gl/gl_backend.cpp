@@ -734,8 +734,7 @@ bool GlBackend::render_to_gl_texture(std::uint32_t texture, const SpectrumSettin
   const std::uint64_t items = std::uint64_t{w} * h;
   if (values_.bytes() != items * 4) values_.allocate(items * 4);
   constexpr std::uint32_t reduce_group = 256;
-  const auto partial_count = static_cast<std::uint32_t>(
-      std::clamp<std::uint64_t>((items + reduce_group * 16 - 1) / (reduce_group * 16), 1, 1024));
+  const auto partial_count = static_cast<std::uint32_t>(range_reduce_groups(items, reduce_group));
   if (partials_.bytes() == 0) {
     partials_.allocate(1024 * 8);
     range_.allocate(8);

@@ -74,7 +74,8 @@ GlFastDisplay::~GlFastDisplay() {
 }
 
 void GlFastDisplay::release() {
-  for (unsigned* id : {&real_, &z_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_, &col_twiddles_,
+  real_cols_.reset();
+  for (unsigned* id : {&real_, &z_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
                        &split_twiddles_, &display_twiddles_, &half_col_twiddles_}) {
     if (*id) glDeleteBuffers(1, id);
     *id = 0;
@@ -85,14 +86,14 @@ void GlFastDisplay::release() {
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;
-  const auto cols = fast::plan_real_columns(width, height, limits_, tuning_);
+  const auto cols = fast::route_real_columns(width, height, limits_, tuning_);
   const auto rows = fast::plan_display_rows(width, height, limits_, tuning_);
   if (!rows || !cols) return false;
-  return std::max(rows->groups(height / 2 + 1), cols->groups(width / 2)) <= std::uint64_t{65535} * 65535;
+  return std::max(rows->groups(height / 2 + 1), cols->plan.groups(width / 2)) <= std::uint64_t{65535} * 65535;
 }
 
 GlFastDisplay::Defines GlFastDisplay::display_rows_defines() const {
-  return {{"UNPACK_PAIRS", "1"}, {"DISPLAY_ROWS", "1"}, {"PAIR_ROWS", std::to_string(height_)}};
+  return fast::display_rows_defines(height_, tuning_);
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
@@ -115,15 +116,16 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
                        " is not supported (odd width, or a prime factor above 13)");
   width_ = width;
   height_ = height;
-  real_cols_ = fast::plan_real_columns(width, height, limits_, tuning_);
+  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2, true,
+                     "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  programs_.get(key(*real_cols_, {{"OUTPUT_BUFFER", "1"}}));  // compile now: errors surface here
-  programs_.get(key(*display_rows_, display_rows_defines()));
+  programs_.get(key(*display_rows_, display_rows_defines()));  // compile now: errors surface here
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
+    col_scratch_ = make_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
-  col_twiddles_ = twiddle_buffer(real_cols_->n, real_cols_->n);
   display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   texture_ = make_texture(width, height);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
@@ -198,10 +200,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
 
   // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
   write_buffer(ranges_[acc_], sizeof empty_range, empty_range);  // this frame's accumulator
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, real_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, col_twiddles_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, z_);
-  dispatch(*real_cols_, {{"OUTPUT_BUFFER", "1"}}, width_ / 2, width_ / 2, "fast_cols_real", pixels * 8);
+  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
 
   const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                        (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);

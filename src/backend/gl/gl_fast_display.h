@@ -13,8 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/fast_plan.h"
+#include "backend/gl/gl_fast_path.h"
 #include "backend/gl/gl_programs.h"
+#include "core/fast_plan.h"
 #include "backend/gl/gl_timers.h"
 #include "core/spectrum.h"
 #include "core/types.h"
@@ -59,6 +60,10 @@ class GlFastDisplay {
   /// The half-spectrum path's plans (prepare() first, and that path supported).
   const fast::AxisPlan& row_plan() const { return *rows_; }
   const fast::AxisPlan& col_plan() const { return *cols_; }
+  /// The display path's plans (prepare() first): the columns' route (direct, or four-step
+  /// through a scratch), the display rows' plan.
+  const fast::AxisRoute& column_route() const { return real_cols_->route(); }
+  const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
 
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
@@ -74,9 +79,10 @@ class GlFastDisplay {
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
-  std::optional<fast::AxisPlan> real_cols_, display_rows_;  // display: columns into Z, rows to pixels
+  std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
+  std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
   // GLuint objects.
-  unsigned real_ = 0, z_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0, col_twiddles_ = 0,
+  unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;

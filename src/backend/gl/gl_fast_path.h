@@ -24,6 +24,54 @@ namespace fftscope::detail {
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
 fast::DeviceLimits fast_limits();
 
+/// One axis of the fast path: the programs and tables of its route (direct, Bluestein or
+/// four-step) and its dispatches. GlFastPath's rows and columns, and GlFastDisplay's columns.
+class GlFastAxis {
+ public:
+  /// Compiles the route's programs (errors surface here) and uploads its tables. `lines`: lines
+  /// of the axis; out_of_place: the last pass stores into an output buffer and the image is only
+  /// read (fast::axis_passes); `name`: the timing records' stem (default fast_rows / fast_cols).
+  /// Throws BackendError.
+  GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route, std::uint64_t lines,
+             bool out_of_place = false, std::string name = {});
+  ~GlFastAxis();
+  GlFastAxis(const GlFastAxis&) = delete;
+  GlFastAxis& operator=(const GlFastAxis&) = delete;
+
+  /// Dispatches the passes on the SSBO `image` into `output` (the image itself unless out of
+  /// place), through `scratch` (route().scratch_elements(lines) values; 0 when that is 0), each
+  /// timed and followed by a shader-storage barrier.
+  void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const;
+
+  const fast::AxisRoute& route() const { return route_; }
+  /// The GL program of the first pass, for diagnostics such as binaries.
+  unsigned program_id() const;
+  /// Bytes of the tables (twiddles, Bluestein's chirp and filter).
+  std::uint64_t table_bytes() const { return table_bytes_; }
+
+ private:
+  /// One fast_fft.comp dispatch of `pass` on `data` (binding 0); a Bluestein pass also binds the
+  /// image (binding 2) and its tables, a four-step or out-of-place pass its output (binding 5)
+  /// and pass A the column's table.
+  void dispatch_pass(const fast::AxisPass& pass, unsigned data, unsigned image, unsigned output) const;
+  unsigned make_table(const std::vector<Complex>& table);
+
+  ProgramCache* programs_;
+  DispatchTimers* timers_;
+  fast::AxisRoute route_;
+  std::uint64_t lines_ = 0;
+  bool out_of_place_ = false;
+  std::string name_;
+  // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
+  // B's, and the whole column's).
+  unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0;
+  std::uint64_t table_bytes_ = 0;
+};
+
+/// The program of `plan` on the fast path, with `mode` (e.g. fast::bluestein_in) defined as 1
+/// where given.
+ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode = nullptr);
+
 class GlFastPath {
  public:
   /// Borrows the backend's program cache and timers (timers may be null: no records). Reads
@@ -52,34 +100,20 @@ class GlFastPath {
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.
   const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
-  /// The prepared route of an axis (direct, or Bluestein with its padded length).
-  const fast::AxisRoute& route(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
+  /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step).
+  const fast::AxisRoute& route(Axis axis) const { return state(axis).route(); }
   /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
   /// diagnostics such as binaries.
-  unsigned program_id(Axis axis) {
-    const fast::AxisRoute& r = route(axis);
-    return programs_.get(key(r.plan, r.bluestein() ? fast::bluestein_in : r.four_step() ? fast::four_step_a : nullptr)).id;
-  }
+  unsigned program_id(Axis axis) const { return state(axis).program_id(); }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
-  /// tables and the Bluestein scratch.
+  /// tables and the scratch.
   std::uint64_t extra_bytes() const { return extra_bytes_; }
 
  private:
+  const GlFastAxis& state(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
   /// Both axes' routes, where this context takes them (group counts, the largest storage block).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
-  struct Tables {
-    unsigned twiddles = 0, chirp = 0, filter = 0;  // GLuint buffers; chirp and filter: Bluestein only
-    unsigned second_twiddles = 0, outer_twiddles = 0;  // four-step only: pass B's, and the whole column's
-  };
-  void dispatch_axis(const fast::AxisRoute& route, const Tables& tables, unsigned buffer, Direction direction);
-  /// One fast_fft.comp dispatch of `pass` on the image (`image`, the SSBO being transformed) or
-  /// the scratch (AxisPass::on_scratch, binding 0); a Bluestein pass also binds the other buffer
-  /// (binding 2) and its tables, a four-step pass its output (binding 5) and the column's table.
-  void dispatch_fft(const fast::AxisRoute& route, const fast::AxisPass& pass, const Tables& tables, unsigned image);
-  unsigned make_table(const std::vector<Complex>& table);
-  /// The program of `plan`, with `mode` (e.g. fast::bluestein_in) defined as 1 where given.
-  ProgramKey key(const fast::AxisPlan& plan, const char* mode = nullptr) const;
-  void release_tables();
+  void release();
 
   ProgramCache& programs_;
   DispatchTimers* timers_;
@@ -87,8 +121,7 @@ class GlFastPath {
   fast::DeviceLimits limits_;
   std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   std::size_t width_ = 0, height_ = 0;
-  std::optional<fast::AxisRoute> rows_, cols_;
-  Tables row_tables_, col_tables_;
+  std::optional<GlFastAxis> rows_, cols_;
   unsigned scratch_ = 0;  // GLuint; Bluestein: max over the Bluestein axes of L x lines vec2; four-step: the image's size
   std::uint64_t extra_bytes_ = 0;
 };

@@ -5,11 +5,13 @@
 //   fast_probe_cl [--device SEL] [--runs N] WxH...
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/timing.h"
 #include "strided_probe.h"
@@ -115,6 +117,58 @@ void measure_empty(cl_context context, cl_device_id device, cl_command_queue que
 
 }  // namespace
 
+// FFTSCOPE_CL_DISPLAY=1: the real-input display path (ClFastDisplay) instead of the complex
+// transform: per-dispatch medians (fixed range, log magnitude, gray) and, with
+// FFTSCOPE_CL_FAST_OPTIONS, the display rows' build log.
+void measure_display(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
+                     const std::vector<std::pair<std::size_t, std::size_t>>& sizes, int runs) {
+  for (auto [w, h] : sizes) {
+    ClFastDisplay display(context, device, queue, programs);
+    if (!display.supports(w, h)) {
+      std::printf("%zux%zu: display not supported\n", w, h);
+      continue;
+    }
+    display.prepare(w, h);
+    std::printf("display %zux%zu: columns %s\n  rows %s\n", w, h, display.column_route().describe().c_str(),
+                display.display_row_plan().describe().c_str());
+    if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) {
+      std::string options;
+      for (const auto& [name, value] : fast::display_rows_defines(h, fast::tuning_from_env()))
+        options += " -D " + name + "=" + value;
+      print_build_log(programs.kernel({"fast_fft.cl", fast_build_options(display.display_row_plan(), options)}, "fast_fft"),
+                      device);
+    }
+    RealImage image(w, h);
+    const auto values = test::random_complex(w * h, w + h);
+    for (std::size_t i = 0; i < w * h; ++i) image.data[i] = static_cast<float>(values[i].real());
+    display.upload(image);
+    SpectrumSettings settings;
+    settings.auto_range = false;
+    settings.range_max = static_cast<float>(std::log1p(static_cast<double>(w * h)));
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1000)) {
+      display.enqueue_display(settings, true);
+      check(clFinish(queue), "clFinish");
+    }
+    std::vector<std::pair<std::string, std::vector<double>>> passes;
+    std::vector<double> total;
+    for (int r = 0; r < runs; ++r) {
+      auto d = display.enqueue_display(settings, true);
+      check(clFinish(queue), "clFinish");
+      passes.resize(d.size());
+      double sum = 0;
+      for (std::size_t j = 0; j < d.size(); ++j) {
+        passes[j].first = d[j].record.kernel;
+        passes[j].second.push_back(event_ms(d[j].event.get()));
+        sum += passes[j].second.back();
+      }
+      total.push_back(sum);
+    }
+    for (auto& [name, ms] : passes) std::printf("  %-32s %9.1f us\n", name.c_str(), median(ms) * 1e3);
+    std::printf("  %-32s %9.1f us\n", "total", median(total) * 1e3);
+  }
+}
+
 int main(int argc, char** argv) {
   std::string selector;
   int runs = 50;
@@ -165,6 +219,10 @@ int main(int argc, char** argv) {
 
     if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_EMPTY")) measure_empty(context.get(), dev.device, queue.get(), runs);
+    if (std::getenv("FFTSCOPE_CL_DISPLAY")) {
+      measure_display(context.get(), dev.device, queue.get(), programs, sizes, runs);
+      return 0;
+    }
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {

@@ -364,15 +364,34 @@ TEST(ClFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
 struct R2cCase {
   std::size_t width, height;
   std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
+  bool four_step = false;   // the display columns in two passes, under fast_four_step_local_bytes
+  bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
 };
 // 1250 x 8: OpenCL's default radix 25 (5^4) in both epilogues' rows (625-point R2C rows (25 25),
 // 1250-point display rows (2 25 25)).
-constexpr R2cCase r2c_cases[] = {{64, 48, 0}, {96, 54, 0}, {250, 250, 0}, {1000, 8, 0},
-                                 {512, 960, test::fast_split_local_bytes}, {1250, 8, 0}};
+// 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
+// in four steps; the last two: display rows coloured from the registers (96 x 54 unsplit,
+// 512 x 960 split in time).
+constexpr R2cCase r2c_cases[] = {{64, 48, 0},
+                                 {96, 54, 0},
+                                 {250, 250, 0},
+                                 {1000, 8, 0},
+                                 {512, 960, test::fast_split_local_bytes},
+                                 {1250, 8, 0},
+                                 {128, 512, 0, true},
+                                 {80, 729, 0, true},
+                                 {96, 54, 0, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, true}};
 
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
   if (c.local_cap) t.local_bytes_cap = c.local_cap;
+  if (c.four_step) {
+    t.local_bytes_cap = test::fast_four_step_local_bytes;
+    t.four_step_min_bytes = 1;
+    t.four_step_max_direct_lines = 64;
+  }
+  t.display_from_registers = c.from_registers ? 1 : 0;
   return t;
 }
 
@@ -409,9 +428,15 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5]}) {
+  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6], r2c_cases[7],
+                           r2c_cases[8], r2c_cases[9]}) {
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
     display.prepare(c.width, c.height);
+    EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
+    if (c.local_cap) {
+      EXPECT_EQ(display.display_row_plan().split_dit, c.from_registers) << display.display_row_plan().describe();
+    }
+    const std::size_t column_passes = c.four_step ? 2 : 1;
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);
@@ -420,9 +445,9 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
       // Twice: the first call finds the auto range with an extra pass, the second reuses it.
       for (int frame = 0; frame < 2; ++frame) {
         const auto dispatches = display.enqueue_display(settings);
-        const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
+        const std::size_t expected = column_passes + (settings.auto_range && frame == 0 ? 2 : 1);
         ASSERT_EQ(dispatches.size(), expected) << name << " frame " << frame;
-        EXPECT_EQ(dispatches.front().record.kernel, "fast_cols_real");
+        EXPECT_EQ(dispatches.front().record.kernel.rfind("fast_cols_real", 0), 0u) << dispatches.front().record.kernel;
         EXPECT_EQ(dispatches.back().record.kernel, "fast_rows_display");
         test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +

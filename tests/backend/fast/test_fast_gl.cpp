@@ -398,13 +398,35 @@ TEST(GlFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
 struct R2cCase {
   std::size_t width, height;
   std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
+  bool four_step = false;   // the display columns in two passes, under fast_four_step_local_bytes
+  bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
+  std::uint32_t halves_above = 0;  // Tuning::local_halves_above (0: the default, never)
 };
-constexpr R2cCase r2c_cases[] = {{64, 48, 0}, {96, 54, 0}, {250, 250, 0}, {1000, 8, 0},
-                                 {512, 960, test::fast_split_local_bytes}};
+// 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
+// in four steps; the last three: display rows coloured from the registers (GL's default; the
+// others colour from shared memory), 96 x 54 unsplit, 512 x 960 split in time, 256 x 64 (8 rows
+// of 256 points per group) exchanging through half the shared memory.
+constexpr R2cCase r2c_cases[] = {{64, 48, 0},
+                                 {96, 54, 0},
+                                 {250, 250, 0},
+                                 {1000, 8, 0},
+                                 {512, 960, test::fast_split_local_bytes},
+                                 {128, 512, 0, true},
+                                 {80, 729, 0, true},
+                                 {96, 54, 0, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, true},
+                                 {256, 64, 0, false, true, 1024}};
 
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
   if (c.local_cap) t.local_bytes_cap = c.local_cap;
+  if (c.four_step) {
+    t.local_bytes_cap = test::fast_four_step_local_bytes;
+    t.four_step_min_bytes = 1;
+    t.four_step_max_direct_lines = 64;
+  }
+  t.display_from_registers = c.from_registers ? 1 : 0;
+  if (c.halves_above) t.local_halves_above = c.halves_above;
   return t;
 }
 
@@ -439,9 +461,16 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4]}) {
+  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6], r2c_cases[7],
+                           r2c_cases[8], r2c_cases[9]}) {
     GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
     display.prepare(c.width, c.height);
+    EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
+    EXPECT_EQ(display.display_row_plan().local_halves, c.halves_above != 0) << display.display_row_plan().describe();
+    if (c.local_cap) {
+      EXPECT_EQ(display.display_row_plan().split_dit, c.from_registers) << display.display_row_plan().describe();
+    }
+    const std::size_t column_passes = c.four_step ? 2 : 1;
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);
@@ -453,10 +482,10 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
         display.dispatch_display(settings);
         const RgbaImage rgba = display.download_rgba();
         EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-        const std::size_t expected = settings.auto_range && frame == 0 ? 3 : 2;
+        const std::size_t expected = column_passes + (settings.auto_range && frame == 0 ? 2 : 1);
         const std::vector<TimingRecord> records = env->timers->take();
         ASSERT_EQ(records.size(), expected) << name << " frame " << frame;
-        EXPECT_EQ(records.front().kernel, "fast_cols_real");
+        EXPECT_EQ(records.front().kernel.rfind("fast_cols_real", 0), 0u) << records.front().kernel;
         EXPECT_EQ(records.back().kernel, "fast_rows_display");
         test::expect_display_close(rgba, render_spectrum(spectrum, settings), settings.colormap,
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " " + name +

@@ -184,7 +184,13 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
   const auto cols_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, gl);
   EXPECT_TRUE(cols_2187->local_halves && cols_2187->lines_per_group == 4 && cols_2187->pre_radix == 1)
       << cols_2187->describe();
-  EXPECT_FALSE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_halves);
+  // GL's display rows colour each bin where other rows store it, so they take the halves as
+  // rows do; coloured from local memory (display_from_registers 0), they do not, nor do the R2C
+  // rows (their epilogue reads the last stage's outputs in local memory).
+  EXPECT_TRUE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_halves);
+  fast::Tuning gl_from_local = gl;
+  gl_from_local.display_from_registers = 0;
+  EXPECT_FALSE(fast::plan_display_rows(4096, 4096, nvidia, gl_from_local)->local_halves);
   EXPECT_FALSE(fast::plan_r2c_rows(8192, 4096, nvidia, gl)->local_halves);
   const auto defines = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->defines();
   EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"LOCAL_HALVES", "1"}),
@@ -193,7 +199,8 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
 
 // The split in time: OpenCL's row splits (and Bluestein's padded lines, FastBluestein) by default,
 // GL's row splits whose first stage reads the registers, every split through registers with 3;
-// never in the display epilogues' plans.
+// the display rows as any rows where they colour from the registers, never from local memory
+// (the R2C rows are never split).
 TEST(FastPlan, SplitInTimeFollowsItsRules) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (const std::uint32_t mode : {0u, 1u, 2u, 3u}) {
@@ -218,11 +225,18 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SPLIT_DIT", "1"}),
             defines.end());
   EXPECT_FALSE(fast::plan_axis(Axis::cols, 8192, 8192, nvidia, fast::Tuning{})->split_dit);
-  // A display row split that could go in time (first stage from the registers) does not: the
-  // display epilogue follows the split in frequency.
-  const auto display = fast::plan_display_rows(16384, 64, nvidia, fast::Tuning{});
-  EXPECT_TRUE(display->stage0_from_registers) << display->describe();
-  EXPECT_FALSE(display->split_dit) << display->describe();
+  // Display rows coloured from the registers split in time as other rows do (their pixels then
+  // go out in natural order); from local memory (OpenCL's default) they split in frequency.
+  for (fast::Tuning tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    for (const std::uint32_t from_registers : {0u, 1u}) {
+      tuning.display_from_registers = from_registers;
+      const auto display = fast::plan_display_rows(8192, 8192, nvidia, tuning);
+      EXPECT_TRUE(display->stage0_from_registers) << display->describe();
+      EXPECT_EQ(display->split_dit, from_registers == 1) << display->describe();
+    }
+  }
+  EXPECT_EQ(fast::Tuning{}.display_from_registers, 0u);
+  EXPECT_EQ(fast::gl_default_tuning().display_from_registers, 1u);
 }
 
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
@@ -629,6 +643,47 @@ TEST(FastBluestein, FilterAndChirpGiveTheDft) {
     const double err = test::relative_l2_error(got, test::brute_force_dft(x, Direction::forward));
     EXPECT_LT(err, 1e-6) << n << " (L = " << l << ")";
   }
+}
+
+// The real display's columns route as a complex image's W/2 columns do (four-step at 8192^2 on
+// the H100 with either tuning, direct at 4096^2), out of place: the direct pass stores into the
+// output buffer (mode OUTPUT_BUFFER), four-step pass A into the scratch and pass B from it; the
+// timing names start with the stem. No Bluestein (those sizes take the complex fallback).
+TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    for (const std::uint32_t n : {4096u, 8192u}) {
+      const auto display = fast::route_real_columns(n, n, nvidia, tuning);
+      const auto complex = fast::route_axis(Axis::cols, n, n / 2, nvidia, tuning);
+      ASSERT_TRUE(display && complex) << n;
+      EXPECT_EQ(display->describe(), complex->describe());
+      EXPECT_EQ(display->four_step(), n == 8192) << display->describe();
+      const auto passes = fast::axis_passes(*display, n / 2, Direction::forward, true, "fast_cols_real");
+      if (display->four_step()) {
+        ASSERT_EQ(passes.size(), 2u);
+        EXPECT_EQ(passes[0].name, "fast_cols_real_a(" + std::to_string(display->plan.n) + " of 8192)");
+        EXPECT_STREQ(passes[0].mode, fast::four_step_a);
+        EXPECT_FALSE(passes[0].on_scratch);
+        EXPECT_STREQ(passes[1].mode, fast::four_step_b);
+        EXPECT_TRUE(passes[1].on_scratch);
+        EXPECT_EQ(display->scratch_elements(n / 2), std::uint64_t{n} * n / 2);
+      } else {
+        ASSERT_EQ(passes.size(), 1u);
+        EXPECT_EQ(passes[0].name, "fast_cols_real");
+        EXPECT_STREQ(passes[0].mode, fast::output_buffer);
+        EXPECT_EQ(passes[0].bytes, std::uint64_t{n} * n * 8);  // the real image read, Z written
+      }
+      // In place (the complex path), the direct pass has no mode.
+      if (!display->four_step()) {
+        EXPECT_EQ(fast::axis_passes(*display, n / 2, Direction::forward)[0].mode, nullptr);
+      }
+    }
+  }
+  EXPECT_FALSE(fast::route_real_columns(64, 4099, nvidia, fast::Tuning{}).has_value());  // Bluestein
+  EXPECT_FALSE(fast::route_real_columns(63, 64, nvidia, fast::Tuning{}).has_value());    // odd width
+  const auto bluestein = fast::route_axis(Axis::cols, 4099, 64, nvidia, fast::Tuning{});
+  ASSERT_TRUE(bluestein && bluestein->bluestein());
+  EXPECT_THROW(fast::axis_passes(*bluestein, 64, Direction::forward, true), std::logic_error);
 }
 
 TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
