@@ -15,10 +15,10 @@
 //   0, 1), colour by `lut` or hue), written to `rgba` (W x H uchar4, row-major, top row first)
 //   at their fftshifted places, and of their mirrors F[H - ky, (W - kx) % W] = conj(F[ky, kx]):
 //   display_store. DISPLAY_FROM_LOCAL 1 (the host's Tuning::display_from_registers 0): the last
-//   stage leaves its outputs in local memory and a loop over the group's bins colours them;
-//   0: fast_fft.cl calls display_store where its passes store bin kx of line ky (the last stage,
-//   or the split in time's combine), so the rows take any schedule. Either way neighbouring
-//   work-items write neighbouring pixels.
+//   stage (a split in time: its combine, a block of bins at a time) leaves its outputs in local
+//   memory and a loop over the group's bins colours them; 0: fast_fft.cl calls display_store
+//   where its passes store bin kx of line ky (the last stage, or the split in time's combine).
+//   Either way neighbouring work-items write neighbouring pixels.
 //   The range: (lo_arg, hi_arg), or with flag 256 the one in range_in (int2, order-preserving
 //   encodings of lo and hi as ints; the empty range (INT_MAX, INT_MIN) colours everything t = 0);
 //   every finite value is folded into range_out (one atomic min and max per work-group), which
@@ -76,15 +76,18 @@ FAST_INLINE void r2c_split(__local const float2* lm, __global float2* out, __glo
     range_local[0] = INT_MAX;                                             \
     range_local[1] = INT_MIN;                                             \
   }
-#if DISPLAY_FROM_LOCAL
-// The last stage's outputs in local memory (sub-transform Q's, every PRE_RADIX-th bin from Q),
-// coloured by a loop over the group's bins.
-#define EPILOGUE(Q)                                                                    \
-  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {                        \
-    const uint l = b / M, k = b - l * M;                                               \
-    if (first_line + l < lines)                                                        \
-      display_store(first_line + l, (Q) + PRE_RADIX * k, lm[LIDX(l, k)] DISPLAY_ARGS); \
+// M bins of each of the group's lines in local memory, bin OFFSET + STRIDE k at LIDX(l, k),
+// coloured by a loop over them.
+#define DISPLAY_FROM_LM(OFFSET, STRIDE)                                                          \
+  for (uint b = get_local_id(0); b < LINES * M; b += THREADS) {                                  \
+    const uint l = b / M, k = b - l * M;                                                         \
+    if (first_line + l < lines)                                                                  \
+      display_store(first_line + l, (OFFSET) + (STRIDE) * k, lm[LIDX(l, k)] DISPLAY_ARGS); \
   }
+#if DISPLAY_FROM_LOCAL && !SPLIT_DIT
+// The last stage's outputs: sub-transform Q's, every PRE_RADIX-th bin from Q (a split in time
+// colours its combined bins instead: DISPLAY_ROUNDS in fast_fft.cl).
+#define EPILOGUE(Q) DISPLAY_FROM_LM((Q), PRE_RADIX)
 #else
 #define EPILOGUE(Q)
 #endif

@@ -111,8 +111,13 @@
 #ifndef DISPLAY_FROM_LOCAL
 #define DISPLAY_FROM_LOCAL 0
 #endif
-// The last stage leaves its outputs in local memory for an epilogue.
-#define LAST_TO_LOCAL (R2C_SPLIT || (DISPLAY_ROWS && DISPLAY_FROM_LOCAL))
+#ifndef SPLIT_DIT
+#define SPLIT_DIT 0  // see below
+#endif
+// The last stage leaves its outputs in local memory for an epilogue (a display split in time
+// sends its combined bins through local memory instead: DISPLAY_ROUNDS).
+#define LAST_TO_LOCAL (R2C_SPLIT || (DISPLAY_ROWS && DISPLAY_FROM_LOCAL && !SPLIT_DIT))
+#define DISPLAY_ROUNDS (DISPLAY_ROWS && DISPLAY_FROM_LOCAL && SPLIT_DIT)
 // Real-input display, rows last (issue 6): UNPACK_PAIRS 1 makes a row pass read row ky of X, the
 // column FFTs of a real W x H image, from Z = the FFTs of its W/2 complex columns
 // z_c = x_2c + i x_2c+1 (a W/2 x H float2 buffer): X_2c[ky] = (Z_c[ky] + conj(Z_c[H-ky])) / 2,
@@ -592,11 +597,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
                          STAGE0_STEP % THREADS == 0 && (LINES * M) % THREADS == 0)
 #error "fast_fft.cl: STAGE0_FROM_PRE needs a split through registers whose first stage's inputs are each work-item's own"
 #endif
-#ifndef SPLIT_DIT
-#define SPLIT_DIT 0
-#endif
-#if SPLIT_DIT && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !LAST_TO_LOCAL)
-#error "fast_fft.cl: SPLIT_DIT needs a split through registers and no local-memory epilogue"
+#if SPLIT_DIT && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !R2C_SPLIT)
+#error "fast_fft.cl: SPLIT_DIT needs a split through registers (and not the R2C epilogue)"
 #endif
 // LIVE_BLOCKS > 0 (a Bluestein split, the host's AxisPlan::live_blocks): only the first
 // LIVE_BLOCKS blocks of M points of a padded line are live. Pass 2 stores only bins k < n, so
@@ -1076,6 +1078,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
             for (uint m = 0; m < PRE_RADIX; ++m) {
 #if BLUESTEIN
               bluestein_store(data, line, i + m * M, v[m], row_pitch, conj_sign, scale BLUESTEIN_ARGS);
+#elif DISPLAY_ROUNDS
+              keep[m * HOLD + k * RADIX_LAST + r] = v[m];  // bin i + m M, coloured below
 #elif DISPLAY_ROWS
               display_store(line, i + m * M, v[m] DISPLAY_ARGS);
 #else
@@ -1087,6 +1091,27 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
         }
       }
     }
+#if DISPLAY_ROUNDS
+    // Block m of M bins per round through local memory (after the last sub-transform's reads),
+    // coloured by the group's loop: the pixels go out in natural order, and the colouring does
+    // not hold the registers of every bin.
+#pragma unroll
+    for (uint m = 0; m < PRE_RADIX; ++m) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (uint k = 0; k < HOLD; ++k) {
+        const uint b = tid + k * THREADS;
+        if (k < count) if (total % THREADS == 0 || b < total) {
+          const uint2 lj = split_item(b, per);
+          const uint base = stage_output_base(lj.y, RADIX_LAST, per);
+#pragma unroll
+          for (uint r = 0; r < RADIX_LAST; ++r) lm[LIDX(lj.x, base + r * per)] = keep[m * HOLD + k * RADIX_LAST + r];
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      DISPLAY_FROM_LM(m * M, 1)
+    }
+#endif
   }
 #endif
 #endif

@@ -164,15 +164,19 @@ void display_end() {
 }
 
 #if DISPLAY_FROM_LOCAL != 0
-// The last stage's outputs in shared memory (sub-transform q's, every PRE_RADIX-th bin from q),
-// coloured by a loop over the group's bins.
-void display_from_local(uint q) {
+// M bins of each of the group's lines in shared memory, bin offset + stride k at lidx(l, k),
+// coloured by a loop over them.
+void display_from_local(uint offset, uint stride) {
   for (uint b = gl_LocalInvocationID.x; b < uint(LINES) * uint(M); b += uint(THREADS)) {
     uint l = b / uint(M), k = b - l * uint(M);
-    if (g_first_line + l < u_lines) display_store(g_first_line + l, q + uint(PRE_RADIX) * k, lm[lidx(l, k)]);
+    if (g_first_line + l < u_lines) display_store(g_first_line + l, offset + stride * k, lm[lidx(l, k)]);
   }
 }
-#define EPILOGUE(Q) display_from_local(Q)
+#endif
+#if DISPLAY_FROM_LOCAL != 0 && SPLIT_DIT == 0
+// The last stage's outputs: sub-transform q's, every PRE_RADIX-th bin from q (a split in time
+// colours its combined bins instead: DISPLAY_ROUNDS in fast_fft.comp).
+#define EPILOGUE(Q) display_from_local(Q, uint(PRE_RADIX))
 #else
 #define EPILOGUE(Q)
 #endif

@@ -84,8 +84,13 @@
 #ifndef DISPLAY_FROM_LOCAL
 #define DISPLAY_FROM_LOCAL 0
 #endif
-// The last stage leaves its outputs in shared memory for an epilogue.
-#define LAST_TO_LOCAL (R2C_SPLIT != 0 || (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0))
+#ifndef SPLIT_DIT
+#define SPLIT_DIT 0  // see below
+#endif
+// The last stage leaves its outputs in shared memory for an epilogue (a display split in time
+// sends its combined bins through shared memory instead: DISPLAY_ROUNDS).
+#define LAST_TO_LOCAL (R2C_SPLIT != 0 || (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0 && SPLIT_DIT == 0))
+#define DISPLAY_ROUNDS (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0 && SPLIT_DIT != 0)
 // UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its W/2 complex
 // columns (PAIR_ROWS = H); OUTPUT_BUFFER 1: the last stage stores into binding 5 instead of
 // `data`. As in fast_fft.cl.
@@ -338,9 +343,6 @@ vec2 g_tw_b[HOLD];
 #ifndef LIVE_INPUTS
 #define LIVE_INPUTS 0
 #endif
-#ifndef SPLIT_DIT
-#define SPLIT_DIT 0
-#endif
 #if LIVE_BLOCKS != 0 && !((BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0) && PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && \
                           LIVE_BLOCKS < PRE_RADIX)
 #error "fast_fft.comp: LIVE_BLOCKS needs a Bluestein pass split through registers"
@@ -398,8 +400,8 @@ vec2 split_value(uint k, uint q) {
 // SPLIT_DIT 1 (the host's AxisPlan::split_dit): the split decimates in time through registers
 // (as in fast_fft.cl): each invocation loads x[P n + q] for every q, runs sub-transform q from
 // g_pre, keeps its outputs in g_keep, and ends with the radix-P combine and the stores.
-#if SPLIT_DIT != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !LAST_TO_LOCAL)
-#error "fast_fft.comp: SPLIT_DIT needs a split through registers and no shared-memory epilogue"
+#if SPLIT_DIT != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && R2C_SPLIT == 0)
+#error "fast_fft.comp: SPLIT_DIT needs a split through registers (and not the R2C epilogue)"
 #endif
 #if NUM_STAGES == 1
 #define RADIX_LAST RADIX_0
@@ -800,6 +802,8 @@ void main() {
             for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
 #if BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
               bluestein_store(line, i + m * uint(M), v[m]);
+#elif DISPLAY_ROUNDS
+              g_keep[m * uint(HOLD) + k * RL + r] = v[m];  // bin i + m M, coloured below
 #else
               store_output(line, i + m * uint(M), v[m]);
 #endif
@@ -809,6 +813,23 @@ void main() {
         }
       }
     }
+#if DISPLAY_ROUNDS
+    // Block m of M bins per round through shared memory (after the last sub-transform's reads),
+    // coloured by the group's loop (as in fast_fft.cl).
+    for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
+      sync_shared();
+      for (uint k = 0u; k < count; ++k) {
+        uint b = gl_LocalInvocationID.x + k * uint(THREADS);
+        if (total % uint(THREADS) == 0u || b < total) {
+          uvec2 lj = split_item(b, per);
+          uint base = STAGE_OUTPUT_BASE(lj.y, RL, per);
+          for (uint r = 0u; r < RL; ++r) lm[lidx(lj.x, base + r * per)] = g_keep[m * uint(HOLD) + k * RL + r];
+        }
+      }
+      sync_shared();
+      display_from_local(m * uint(M), 1u);
+    }
+#endif
   }
 #endif
 #endif

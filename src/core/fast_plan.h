@@ -127,12 +127,13 @@ struct Tuning {
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
-  /// store it (the last stage, or the split in time's combine), so they take the exchange through
-  /// half the shared memory and the split in time as any rows (GL, H100: 4096-point display rows
-  /// 121 -> 109 us, 8192-point 603 -> 463); 0 the last stage writes local memory and a loop over
-  /// the group's bins colours them (DISPLAY_FROM_LOCAL; OpenCL, whose compiler keeps the
-  /// colouring of every value a work-item holds in registers otherwise: 4096-point display rows
-  /// 82 us with 64 registers, 192 us with 172; 8192-point 530 in frequency, 1 297 in time).
+  /// store it (the last stage, or the split in time's combine), so they also take the exchange
+  /// through half the shared memory (GL, H100: 4096-point display rows 121 -> 109 us); 0 the
+  /// last stage (a split in time: its combine, a block of bins at a time) writes local memory and
+  /// a loop over the group's bins colours them (DISPLAY_FROM_LOCAL; OpenCL, whose compiler
+  /// otherwise keeps the colouring of every value a work-item holds in registers: 4096-point
+  /// display rows 82 us with 64 registers against 192 us with 172; 8192-point rows in time 489
+  /// us against 1 297, in frequency 532).
   std::uint32_t display_from_registers = 0;
 };
 
@@ -471,16 +472,12 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
 /// path does not apply (odd or tiny width, a prime factor above 13). Rows: W points over rows
-/// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they neither split in
-/// time nor exchange through half the local memory. (Columns: route_real_columns, below
-/// route_axis.)
+/// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
+/// through half of it. (Columns: route_real_columns, below route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
-  if (tuning.display_from_registers == 0) {
-    tuning.split_dit = 0;
-    tuning.local_halves_above = 0;
-  }
+  if (tuning.display_from_registers == 0) tuning.local_halves_above = 0;
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
