@@ -1,7 +1,9 @@
 #pragma once
 // The OpenCL real-input display path (issue 6): a real W x H image (W even) to its shifted,
 // colour-mapped spectrum display in two dispatches of kernels/fast_fft.cl: the columns of the
-// image read as W/2 complex columns (x_2c + i x_2c+1) into a second buffer Z, then the rows
+// image read as W/2 complex columns (x_2c + i x_2c+1) into a second buffer Z (the fast path's
+// route for such columns, ClFastAxis: in two passes through a scratch where it takes four
+// steps), then the rows
 // ky <= H/2 of the 2D FFT, each unpacked from rows ky and H - ky of Z (UNPACK_PAIRS), ending in
 // whole display rows: row ky and its Hermitian mirror row H - ky (kernels/fast_epilogue.cl,
 // DISPLAY_ROWS). Also the R2C half spectrum (R2C rows, then columns) for tests and callers that
@@ -37,8 +39,9 @@ class ClFastDisplay {
   /// Enqueues the columns and the display rows for the uploaded image (see docs/fast_path.md for
   /// how auto_range is handled: `previous_range` colours with the range of the previous frame;
   /// otherwise the rows run twice when the range of this image is not known yet). The RGBA8
-  /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real",
-  /// "fast_rows_display" (twice when the range had to be found first).
+  /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real" (or
+  /// its four-step passes "fast_cols_real_a(...)", "fast_cols_real_b(...)"), "fast_rows_display"
+  /// (twice when the range had to be found first).
   std::vector<FastDispatch> enqueue_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Enqueues the R2C rows and plain columns: the 2D R2C transform of the uploaded image into
   /// the half-spectrum buffer ((W/2 + 1) x H float2, row-major; read it with download_half()).

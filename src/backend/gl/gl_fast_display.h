@@ -1,7 +1,8 @@
 #pragma once
 // The OpenGL real-input display path (issue 6): the GLSL twin of cl_fast_display.h. A real
 // W x H image (W even) becomes its shifted, colour-mapped spectrum display in two dispatches of
-// shaders/fast_fft.comp: the image's W/2 complex columns into Z, then the rows ky <= H/2 of the
+// shaders/fast_fft.comp: the image's W/2 complex columns into Z (GlFastAxis: the fast path's
+// route for such columns, four-step ones through a scratch), then the rows ky <= H/2 of the
 // 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) into
 // an RGBA8 texture by imageStore (shaders/fast_epilogue.glsl, DISPLAY_ROWS). Also the R2C half
 // spectrum. Internal to the GL backend; the caller's GL context must be current.
@@ -39,7 +40,8 @@ class GlFastDisplay {
   /// Copies the image (prepared size, row-major float) to the GPU.
   void upload(const RealImage& image);
   /// Dispatches the columns and the display rows (twice when auto_range needs the range of a new
-  /// image first, unless previous_range), timed as "fast_cols_real" / "fast_rows_display".
+  /// image first, unless previous_range), timed as "fast_cols_real" (four-step:
+  /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display".
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
   /// 2D R2C transform, read with download_half(). Needs W/2-point rows whole in shared memory;
