@@ -41,7 +41,15 @@ struct BackendOptions {
   /// CL: "platform:device" indices or a case-insensitive name fragment; empty picks the best GPU.
   std::string cl_device;
   unsigned cpu_threads = 0;  ///< CPU backend: 0 = hardware concurrency
+  /// CL: every execute() and execute_real_display() also records its span on the device, from
+  /// the end of a marker enqueued before its first dispatch to the end of one after its last
+  /// (launch gaps included), as a TimingRecord named `transform_span_kernel` beside the
+  /// dispatches' own. For benchmarks against libraries timed that way (the sweep's OpenCL ones).
+  bool time_spans = false;
 };
+
+/// The kernel name of the span records of BackendOptions::time_spans.
+inline constexpr char transform_span_kernel[] = "transform_span";
 
 /// How a backend runs the real-input display path (execute_real_display) at a size.
 enum class RealDisplayPath {

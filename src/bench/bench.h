@@ -5,12 +5,14 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/spectrum.h"
+#include "core/timing.h"
 #include "core/types.h"
 
 namespace fftscope::bench {
@@ -101,11 +103,26 @@ std::unique_ptr<Implementation> make_fftw(BenchSize size);
 /// largest difference from the input, 0 for a true copy).
 std::unique_ptr<Implementation> make_cl_copy(BenchSize size, const std::string& cl_device);
 
+/// fftscope's runs from its backend's timing records, in execution order (execute() calls that
+/// recorded nothing are absent): each run's span where the backend recorded one
+/// (BackendOptions::time_spans), else the sum of its dispatches, and that sum beside it.
+struct FftscopeRuns {
+  std::vector<double> ms;           ///< per run: the span, or the sum of dispatches
+  std::vector<double> dispatch_ms;  ///< per run: the sum of its dispatches
+  std::map<std::string, std::vector<double>> kernel_ms;  ///< per dispatch name, every run's
+  bool spans = false;               ///< every run had a span record
+  bool host_measured = false;       ///< some dispatch was host-timed
+};
+FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records);
+/// The timer column's text for `runs` (the runs from `first_measured` on: the median sum of
+/// their dispatches beside the spans).
+std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured);
+
 /// The real-input display entries (issue 6): the real parts of the sweep's input in, a shifted
 /// log-magnitude gray display out (RGBA8), range fixed at [0, log(1 + W H)] (display_settings).
 /// "fftscope-cl-display" / "fftscope-gl-display": the backend's execute_real_display, timed as
-/// the sum of its dispatches; "cufft-r2c-display": cufftExecR2C plus a shift/log/colormap
-/// kernel compiled with NVRTC, timed by CUDA events around both.
+/// fftscope's complex entries are (fftscope_runs); "cufft-r2c-display": cufftExecR2C plus a
+/// shift/log/colormap kernel compiled with NVRTC, timed by CUDA events around both.
 std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
                                                       const std::string& cl_device);
 std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size);

@@ -1,13 +1,17 @@
 // The real-input display entries of the sweep (issue 6), fftscope's side: a real image in, the
-// shifted log-magnitude display out, through Backend::execute_real_display. A run's time is the
-// sum of its dispatches' GPU timer records ("fast_cols_real" + "fast_rows_display").
+// shifted log-magnitude display out, through Backend::execute_real_display. A run's time is
+// taken as for fftscope's complex entries (fftscope_runs: OpenCL markers around the run, GL the
+// sum of its dispatches), with each dispatch's median beside it ("fast_cols_real" +
+// "fast_rows_display").
 #include <fftw3.h>
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -23,6 +27,7 @@ class FftscopeDisplay final : public Implementation {
       : size_(size), settings_(display_settings(size)) {
     BackendOptions options;
     options.cl_device = cl_device;
+    options.time_spans = true;
     backend_ = make_backend(parse_backend(backend), options);
     if (backend_->real_display_path(size.width, size.height) != RealDisplayPath::fused)
       throw std::runtime_error("fftscope " + backend + ": " + std::to_string(size.width) + "x" +
@@ -34,25 +39,28 @@ class FftscopeDisplay final : public Implementation {
       settings_.auto_range = true;
   }
   std::string device() const override { return backend_->device_name(); }
-  std::string timer() const override {
-    return (host_measured_ ? std::string("host clock around each dispatch (driver timer unusable)")
-                           : std::string("GPU timers, sum of dispatches (columns + display rows)")) +
-           breakdown_;
-  }
+  std::string timer() const override { return timer_ + breakdown_; }
   void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
   std::vector<double> time_runs(int warmup, int repeats) override {
     backend_->take_timings();
     const int runs = warmup + repeats;
     for (int i = 0; i < runs; ++i) backend_->execute_real_display(settings_, true);
     backend_->download_real_display();  // waits for the device: every timer is ready after it
-    std::map<std::uint64_t, double> ms_by_execution;
-    std::map<std::string, std::vector<double>> ms_by_kernel;  // after the warm-up, for the breakdown
-    for (const TimingRecord& r : backend_->take_timings()) {
-      if (r.execution == 0) continue;
-      ms_by_execution[r.execution] += r.milliseconds;
-      if (ms_by_execution.size() > static_cast<std::size_t>(warmup)) ms_by_kernel[r.kernel].push_back(r.milliseconds);
-      host_measured_ = host_measured_ || r.host_measured;
-    }
+    std::vector<TimingRecord> records = backend_->take_timings();
+    const FftscopeRuns all = fftscope_runs(records);
+    if (all.ms.size() != static_cast<std::size_t>(runs))
+      throw std::runtime_error("fftscope display: expected timings of " + std::to_string(runs) + " executions, got " +
+                               std::to_string(all.ms.size()));
+    timer_ = fftscope_timer(all, static_cast<std::size_t>(warmup));
+    // Each dispatch's median after the warm-up runs, and how often it runs per run.
+    std::set<std::uint64_t> executions;
+    for (const TimingRecord& r : records)
+      if (r.execution != 0) executions.insert(r.execution);
+    const std::uint64_t first_measured = *std::next(executions.begin(), warmup);
+    std::map<std::string, std::vector<double>> ms_by_kernel;
+    for (const TimingRecord& r : records)
+      if (r.execution >= first_measured && r.kernel != transform_span_kernel)
+        ms_by_kernel[r.kernel].push_back(r.milliseconds);
     breakdown_.clear();
     for (const auto& [kernel, ms] : ms_by_kernel) {
       char part[96];
@@ -60,13 +68,8 @@ class FftscopeDisplay final : public Implementation {
                     median(ms) * 1000.0, static_cast<double>(ms.size()) / repeats);
       breakdown_ += part;
     }
-    if (ms_by_execution.size() != static_cast<std::size_t>(runs))
-      throw std::runtime_error("fftscope display: expected timings of " + std::to_string(runs) + " executions, got " +
-                               std::to_string(ms_by_execution.size()));
     std::vector<double> us;
-    int index = 0;
-    for (const auto& [execution, ms] : ms_by_execution)
-      if (index++ >= warmup) us.push_back(ms * 1000.0);
+    for (std::size_t i = static_cast<std::size_t>(warmup); i < all.ms.size(); ++i) us.push_back(all.ms[i] * 1000.0);
     return us;
   }
   ComplexImage result() override { throw std::logic_error("fftscope display: no complex result (use self_check)"); }
@@ -81,7 +84,7 @@ class FftscopeDisplay final : public Implementation {
   BenchSize size_;
   SpectrumSettings settings_;
   std::unique_ptr<Backend> backend_;
-  bool host_measured_ = false;
+  std::string timer_ = "GPU timers";
   std::string breakdown_;  ///< per-kernel medians of the last time_runs(), for timer()
 };
 

@@ -69,7 +69,7 @@ constexpr int generic_max_radix = 16;
 
 class ClBackendImpl final : public ClBackend {
  public:
-  explicit ClBackendImpl(const BackendOptions& options) {
+  explicit ClBackendImpl(const BackendOptions& options) : time_spans_(options.time_spans) {
     found_ = choose_device(options.cl_device);
     create_context(options);
     cl_int err = CL_SUCCESS;
@@ -163,6 +163,7 @@ class ClBackendImpl final : public ClBackend {
       std::uint64_t& current;
       ~ExecutionScope() { current = 0; }
     } scope{current_execution_};
+    const SpanScope span(*this, current_execution_);
 
     // The fast variant runs whole axes in one dispatch each; a stop inside an axis, or a size it
     // does not support, takes the fused stage pipeline instead.
@@ -213,6 +214,14 @@ class ClBackendImpl final : public ClBackend {
         clGetEventProfilingInfo(p.event.get(), CL_PROFILING_COMMAND_SUBMIT, sizeof(submit), &submit, nullptr);
         clGetEventProfilingInfo(p.event.get(), CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr);
         clGetEventProfilingInfo(p.event.get(), CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
+        if (p.span_start) {
+          cl_ulong begin = 0;
+          clGetEventProfilingInfo(p.span_start.get(), CL_PROFILING_COMMAND_END, sizeof(begin), &begin, nullptr);
+          p.record.milliseconds = end > begin ? static_cast<double>(end - begin) * 1e-6 : 0.0;
+          out.push_back(std::move(p.record));
+          pending_.pop_front();
+          continue;
+        }
         p.record.milliseconds = end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
         std::ostringstream note;
         note.precision(4);
@@ -329,6 +338,7 @@ class ClBackendImpl final : public ClBackend {
       for (std::size_t i = first; i < pending_.size(); ++i) pending_[i].record.execution = executions_;
     } else {
       const std::uint64_t execution = ++executions_;
+      const SpanScope span(*this, execution);
       for (FastDispatch& d : real_display_->enqueue_display(settings, previous_range)) {
         d.record.execution = execution;
         pending_.push_back({std::move(d.event), std::move(d.record)});
@@ -351,6 +361,7 @@ class ClBackendImpl final : public ClBackend {
   struct Pending {
     Event event;
     TimingRecord record;
+    Event span_start = Event();  // a span record (BackendOptions::time_spans): the marker before; `event` the one after
   };
   struct DisplayBuffers {
     Mem values, partials, range, lut, rgba;
@@ -518,6 +529,32 @@ class ClBackendImpl final : public ClBackend {
   }
 
   void finish_submit() { check(clFlush(queue_.get()), "clFlush"); }
+
+  // BackendOptions::time_spans: a marker before the scope's dispatches and one after them, kept
+  // as a span record of `execution` (also when the scope ends by an exception: the markers are
+  // harmless then).
+  struct SpanScope {
+    ClBackendImpl& backend;
+    std::uint64_t execution;
+    Event start;
+    SpanScope(ClBackendImpl& b, std::uint64_t e) : backend(b), execution(e) {
+      if (!backend.time_spans_) return;
+      cl_event ev = nullptr;
+      check(clEnqueueMarkerWithWaitList(backend.queue_.get(), 0, nullptr, &ev), "clEnqueueMarkerWithWaitList");
+      start = Event(ev);
+    }
+    ~SpanScope() {
+      if (!start) return;
+      cl_event ev = nullptr;
+      if (clEnqueueMarkerWithWaitList(backend.queue_.get(), 0, nullptr, &ev) != CL_SUCCESS) return;
+      TimingRecord r;
+      r.kernel = transform_span_kernel;
+      r.execution = execution;
+      r.note = "markers around the transform's dispatches";
+      backend.pending_.push_back({Event(ev), std::move(r), std::move(start)});
+      clFlush(backend.queue_.get());
+    }
+  };
 
   static TimingRecord record(const std::string& kernel, Axis axis, int stage, std::uint32_t radix,
                              std::uint32_t gx, std::uint32_t gy, std::uint64_t bytes, std::string note = {}) {
@@ -732,6 +769,7 @@ class ClBackendImpl final : public ClBackend {
   std::string interop_path_;
   bool gl_shared_ = false;
   ClColumnPass column_pass_ = ClColumnPass::strided;
+  bool time_spans_ = false;
   std::size_t reduce_wg_ = 256;
 
   bool prepared_ = false;

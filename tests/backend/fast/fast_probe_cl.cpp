@@ -290,11 +290,29 @@ int main(int argc, char** argv) {
       check(clFinish(queue.get()), "clFinish");
       const double wall_us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
+      // The transform's span on the device, as the sweep times the OpenCL libraries: from the end
+      // of a marker before it to the end of one after it (launch gaps included).
+      std::vector<double> span_ms;
+      for (int r = 0; r < runs + 20; ++r) {
+        cl_event before = nullptr, after = nullptr;
+        check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &before), "marker");
+        fast_path.enqueue(buffer.get(), Direction::forward);
+        check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &after), "marker");
+        fast_path.enqueue(buffer.get(), Direction::inverse);
+        check(clFinish(queue.get()), "clFinish");
+        cl_ulong begin_ns = 0, end_ns = 0;
+        check(clGetEventProfilingInfo(before, CL_PROFILING_COMMAND_END, sizeof begin_ns, &begin_ns, nullptr), "end");
+        check(clGetEventProfilingInfo(after, CL_PROFILING_COMMAND_END, sizeof end_ns, &end_ns, nullptr), "end");
+        if (r >= 20) span_ms.push_back(static_cast<double>(end_ns - begin_ns) * 1e-6);
+        clReleaseEvent(before);
+        clReleaseEvent(after);
+      }
       const double bytes = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = rows_ms.empty() ? 0 : median(rows_ms), cm = cols_ms.empty() ? 0 : median(cols_ms);
-      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform\n", (std::to_string(w) + "x" + std::to_string(h)).c_str(),
-                  rm * 1e3, cm * 1e3, median(total_ms) * 1e3, rm > 0 ? bytes / (rm * 1e6) : 0, cm > 0 ? bytes / (cm * 1e6) : 0,
-                  error, wall_us);
+      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us\n",
+                  (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
+                  rm > 0 ? bytes / (rm * 1e6) : 0, cm > 0 ? bytes / (cm * 1e6) : 0, error, wall_us,
+                  median(span_ms) * 1e3);
       if (passes.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : passes) std::printf("  pass %-44s %10.1f us\n", name.c_str(), median(ms) * 1e3);
       std::fflush(stdout);

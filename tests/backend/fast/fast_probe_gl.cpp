@@ -464,12 +464,30 @@ int main(int argc, char** argv) {
       glFinish();
       const double wall_us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
+      // The forward transform's span: one GL_TIME_ELAPSED query around all its dispatches (launch
+      // gaps included), as cuFFT's events span its whole transform.
+      std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+      glGenQueries(static_cast<GLsizei>(queries.size()), queries.data());
+      for (GLuint q : queries) {
+        glBeginQuery(GL_TIME_ELAPSED, q);
+        untimed.dispatch(buffer, Direction::forward);
+        glEndQuery(GL_TIME_ELAPSED);
+        untimed.dispatch(buffer, Direction::inverse);
+      }
+      glFinish();
+      std::vector<double> span_ms;
+      for (GLuint q : queries) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        span_ms.push_back(static_cast<double>(ns) * 1e-6);
+      }
+      glDeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
       glDeleteBuffers(1, &buffer);
       const double b = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = median(rows_ms), cm = median(cols_ms);
-      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform%s\n",
+      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us%s\n",
                   (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
-                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us,
+                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us, median(span_ms) * 1e3,
                   records.empty() || records[0].host_measured ? " (host-timed)" : "");
       if (by_dispatch.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : by_dispatch)

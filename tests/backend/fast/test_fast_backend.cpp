@@ -4,6 +4,7 @@
 // pipeline when a stop is requested.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -89,6 +90,48 @@ TEST_P(FastVariant, LargePrimeLengthsRunBluesteinOnTheFastPath) {
               (std::vector<std::string>{"fast_rows" + l + "; chirp in; filter out)",
                                         "fast_rows_inv" + l + "; chirp out)", "fast_cols"}))
         << to_string(direction);
+  }
+}
+
+// BackendOptions::time_spans: OpenCL records one span per execute(), from a marker before its
+// dispatches to one after them, so never shorter than the dispatches it holds (an in-order queue
+// runs them one after another); GL records none (its sweep entries sum the dispatches), nor does
+// either without the option.
+TEST_P(FastVariant, TimeSpansRecordEachExecutionOnOpenCl) {
+  for (const bool spans : {false, true}) {
+    BackendOptions options;
+    options.time_spans = spans;
+    std::unique_ptr<Backend> backend;
+    try {
+      backend = make_backend(GetParam(), options);
+    } catch (const std::exception& e) {
+      FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + e.what());
+    }
+    const std::size_t w = 64, h = 48;
+    ComplexImage image(w, h);
+    image.data = test::to_float(test::random_complex(w * h, 5));
+    backend->prepare(make_plan_2d(w, h), KernelVariant::fast);
+    backend->upload(image);
+    backend->take_timings();
+    for (int run = 0; run < 3; ++run) backend->execute(Direction::forward);
+    backend->download();
+    std::map<std::uint64_t, double> dispatch_ms, span_ms;
+    for (const TimingRecord& r : backend->take_timings()) {
+      ASSERT_NE(r.execution, 0u) << r.kernel;
+      if (r.kernel == transform_span_kernel) {
+        EXPECT_EQ(span_ms.count(r.execution), 0u) << "one span per execution";
+        span_ms[r.execution] = r.milliseconds;
+      } else {
+        dispatch_ms[r.execution] += r.milliseconds;
+      }
+    }
+    ASSERT_EQ(dispatch_ms.size(), 3u);
+    const bool expected = spans && GetParam() == BackendKind::cl;
+    ASSERT_EQ(span_ms.size(), expected ? 3u : 0u) << to_string(GetParam()) << " time_spans " << spans;
+    for (const auto& [execution, ms] : span_ms) {
+      EXPECT_GT(ms, 0.0);
+      EXPECT_GE(ms * 1.0001 + 1e-6, dispatch_ms[execution]) << "execution " << execution;
+    }
   }
 }
 
