@@ -104,18 +104,18 @@ std::unique_ptr<Implementation> make_fftw(BenchSize size);
 std::unique_ptr<Implementation> make_cl_copy(BenchSize size, const std::string& cl_device);
 
 /// fftscope's runs from its backend's timing records, in execution order (execute() calls that
-/// recorded nothing are absent): each run's span where the backend recorded one
+/// recorded nothing are absent): each run's span where the backend recorded spans
 /// (BackendOptions::time_spans), else the sum of its dispatches, and that sum beside it.
 struct FftscopeRuns {
   std::vector<double> ms;           ///< per run: the span, or the sum of dispatches
-  std::vector<double> dispatch_ms;  ///< per run: the sum of its dispatches
+  std::vector<double> dispatch_ms;  ///< per run: the sum of its dispatches (0: they recorded none)
   std::map<std::string, std::vector<double>> kernel_ms;  ///< per dispatch name, every run's
   bool spans = false;               ///< every run had a span record
   bool host_measured = false;       ///< some dispatch was host-timed
 };
 FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records);
 /// The timer column's text for `runs` (the runs from `first_measured` on: the median sum of
-/// their dispatches beside the spans).
+/// their dispatches beside the spans, where they recorded any).
 std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured);
 
 /// The real-input display entries (issue 6): the real parts of the sweep's input in, a shifted

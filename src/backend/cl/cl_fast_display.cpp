@@ -107,14 +107,14 @@ void ClFastDisplay::set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddl
 }
 
 FastDispatch ClFastDisplay::enqueue(cl_kernel kernel, const fast::AxisPlan& p, std::size_t lines, const char* name,
-                                    std::uint64_t bytes) {
+                                    std::uint64_t bytes, bool events) {
   const std::uint64_t groups = p.groups(lines);
   const std::uint64_t gx = groups <= 65535 ? groups : 65535;
   const std::uint64_t gy = (groups + gx - 1) / gx;
   const std::size_t global[2] = {static_cast<std::size_t>(gx * p.threads), static_cast<std::size_t>(gy)};
   const std::size_t local[2] = {p.threads, 1};
   cl_event ev = nullptr;
-  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, &ev),
+  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, events ? &ev : nullptr),
         (std::string("clEnqueueNDRangeKernel(") + name + ")").c_str());
   FastDispatch d{Event(ev), {}};
   d.record.kernel = name;
@@ -127,7 +127,8 @@ FastDispatch ClFastDisplay::enqueue(cl_kernel kernel, const fast::AxisPlan& p, s
   return d;
 }
 
-std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings& settings, bool previous_range) {
+std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings& settings, bool previous_range,
+                                                         bool events) {
   if (!display_kernel_) throw BackendError("OpenCL fast display: enqueue_display() before prepare()");
   if (lut_colormap_ != static_cast<int>(settings.colormap)) {
     std::vector<std::uint8_t> lut(256 * 4, 255);
@@ -148,7 +149,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
                              nullptr),
         "clEnqueueWriteBuffer (display range)");
-  real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out);
+  real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
@@ -165,7 +166,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
     for (cl_float v : {lo, hi, gain})
       check(clSetKernelArg(display_kernel_, index++, sizeof v, &v), "clSetKernelArg(display range)");
     out.push_back(enqueue(display_kernel_, *display_rows_, height_ / 2 + 1, "fast_rows_display",
-                          (height_ / 2 + 1) * width_ * 8 + pixels * 4));
+                          (height_ / 2 + 1) * width_ * 8 + pixels * 4, events));
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
   if (settings.auto_range && !range_known_ && !previous_range) {

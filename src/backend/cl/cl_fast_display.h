@@ -42,7 +42,9 @@ class ClFastDisplay {
   /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real" (or
   /// its four-step passes "fast_cols_real_a(...)", "fast_cols_real_b(...)"), "fast_rows_display"
   /// (twice when the range had to be found first).
-  std::vector<FastDispatch> enqueue_display(const SpectrumSettings& settings, bool previous_range = false);
+  /// Without `events`: no profiling events (ClFastAxis::enqueue).
+  std::vector<FastDispatch> enqueue_display(const SpectrumSettings& settings, bool previous_range = false,
+                                            bool events = true);
   /// Enqueues the R2C rows and plain columns: the 2D R2C transform of the uploaded image into
   /// the half-spectrum buffer ((W/2 + 1) x H float2, row-major; read it with download_half()).
   /// Needs W/2-point rows that fit local memory whole; throws BackendError otherwise.
@@ -67,7 +69,7 @@ class ClFastDisplay {
  private:
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
   FastDispatch enqueue(cl_kernel kernel, const fast::AxisPlan& plan, std::size_t lines, const char* name,
-                       std::uint64_t bytes);
+                       std::uint64_t bytes, bool events = true);
   void set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddles, std::size_t lines, std::size_t row_pitch);
 
   cl_context context_;

@@ -125,7 +125,8 @@ std::size_t ClFastAxis::build_kernels() {
   return fewest;
 }
 
-void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vector<FastDispatch>& out) const {
+void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vector<FastDispatch>& out,
+                              bool events) const {
   const fast::AxisPlan& p = fast::pass_plan(route_, pass);
   cl_kernel kernel = pass.second ? kernel_out_ : kernel_;
   const auto lines = static_cast<cl_uint>(pass.lines);
@@ -140,7 +141,7 @@ void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vect
   const std::size_t global[2] = {gx * p.threads, gy};
   const std::size_t local[2] = {p.threads, 1};
   cl_event ev = nullptr;
-  check(clEnqueueNDRangeKernel(device_.queue, kernel, 2, nullptr, global, local, 0, nullptr, &ev),
+  check(clEnqueueNDRangeKernel(device_.queue, kernel, 2, nullptr, global, local, 0, nullptr, events ? &ev : nullptr),
         ("clEnqueueNDRangeKernel(" + pass.name + ")").c_str());
   FastDispatch d{Event(ev), {}};
   d.record.kernel = pass.name;
@@ -154,7 +155,7 @@ void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vect
 }
 
 void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction direction,
-                         std::vector<FastDispatch>& out) const {
+                         std::vector<FastDispatch>& out, bool events) const {
   if (!kernel_) return;
   // Argument 6 onwards: the output buffer of a direct pass out of place; Bluestein's image,
   // chirp, filter and n; four-step's output buffer (A: the scratch, B: the output), pitches,
@@ -175,7 +176,7 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
     } else if (out_of_place_) {
       set_arg(k, 6, output);
     }
-    enqueue_pass(pass, pass.on_scratch ? scratch : image, out);
+    enqueue_pass(pass, pass.on_scratch ? scratch : image, out, events);
   }
 }
 
@@ -221,11 +222,11 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   height_ = height;
 }
 
-std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction) {
+std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction, bool events) {
   if (!rows_ || !cols_) throw BackendError("OpenCL fast path: enqueue() before prepare()");
   std::vector<FastDispatch> out;
-  rows_->enqueue(data, data, scratch_.get(), direction, out);
-  cols_->enqueue(data, data, scratch_.get(), direction, out);
+  rows_->enqueue(data, data, scratch_.get(), direction, out, events);
+  cols_->enqueue(data, data, scratch_.get(), direction, out, events);
   return out;
 }
 

@@ -25,6 +25,7 @@ namespace fftscope::cl_detail {
 /// One enqueued dispatch and its profiling event (read the time once the event completed).
 struct FastDispatch {
   Event event;
+  /// (null where enqueued without events)
   /// kernel "fast_rows" / "fast_cols" (radix 0, bytes = one read + one write); a Bluestein axis:
   /// "fast_rows(L=8960; chirp in; filter out)" then "fast_rows_inv(L=8960; chirp out)" (cols
   /// alike), bytes = what each reads and writes (image, scratch and the tables once).
@@ -59,8 +60,12 @@ class ClFastAxis {
   ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route, std::uint64_t lines, const fast::Tuning& tuning,
              const fast::DeviceLimits& limits, bool out_of_place = false, std::string name = {});
   /// Enqueues the passes on `image` into `output` (the image itself unless out of place),
-  /// through `scratch` (route().scratch_elements(lines) values; null when that is 0).
-  void enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction direction, std::vector<FastDispatch>& out) const;
+  /// through `scratch` (route().scratch_elements(lines) values; null when that is 0). Without
+  /// `events` the dispatches carry no profiling event (FastDispatch::event null): on NVIDIA's
+  /// OpenCL each event costs the GPU time between dispatches (H100: a 4096^2 transform's span
+  /// 249.2 us with them, 239.5 without).
+  void enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction direction, std::vector<FastDispatch>& out,
+               bool events = true) const;
 
   /// The route as built (planned again where the compiled kernel allowed fewer work-items).
   const fast::AxisRoute& route() const { return route_; }
@@ -74,7 +79,7 @@ class ClFastAxis {
   Mem upload_table(const std::vector<Complex>& table, const char* what);
   /// One fast_fft dispatch of `pass`: its kernel, plan, buffer and twiddles (the mode's extra
   /// arguments from 6 on already set).
-  void enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vector<FastDispatch>& out) const;
+  void enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vector<FastDispatch>& out, bool events) const;
 
   ClDeviceQueue device_;
   fast::AxisRoute route_;
@@ -105,8 +110,9 @@ class ClFastPath {
   /// BackendError when unsupported or a build fails (with the build log).
   void prepare(std::size_t width, std::size_t height);
   /// Enqueues rows then columns on `data` (width * height float2, row-major), in place, for the
-  /// prepared size; the inverse is scaled by 1 / (width height). Returns the dispatches in order.
-  std::vector<FastDispatch> enqueue(cl_mem data, Direction direction);
+  /// prepared size; the inverse is scaled by 1 / (width height). Returns the dispatches in order
+  /// (without `events`: no profiling events, see ClFastAxis::enqueue).
+  std::vector<FastDispatch> enqueue(cl_mem data, Direction direction, bool events = true);
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.cl pass, of length L for a
   /// Bluestein axis.
