@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,7 +108,6 @@ std::unique_ptr<Implementation> make_cl_copy(BenchSize size, const std::string& 
 struct FftscopeRuns {
   std::vector<double> ms;           ///< per run: the span, or the sum of dispatches
   std::vector<double> dispatch_ms;  ///< per run: the sum of its dispatches (0: they recorded none)
-  std::map<std::string, std::vector<double>> kernel_ms;  ///< per dispatch name, every run's
   bool spans = false;               ///< every run had a span record
   bool host_measured = false;       ///< some dispatch was host-timed
 };

@@ -24,7 +24,6 @@ FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records) {
       continue;
     }
     dispatches[r.execution] += r.milliseconds;
-    runs.kernel_ms[r.kernel].push_back(r.milliseconds);
     runs.host_measured = runs.host_measured || r.host_measured;
   }
   // With spans the dispatches of OpenCL's fast path record nothing (BackendOptions::time_spans).
