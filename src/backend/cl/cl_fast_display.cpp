@@ -145,10 +145,13 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   range_key_ = key;
 
   std::vector<FastDispatch> out;
+  // This frame's range accumulator, emptied where the rows fold into it (auto range only: one
+  // command less per frame otherwise).
+  if (settings.auto_range)
+    check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
+                               nullptr),
+          "clEnqueueWriteBuffer (display range)");
   // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
-  check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
-                             nullptr),
-        "clEnqueueWriteBuffer (display range)");
   real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |

@@ -198,8 +198,9 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   if (range_key != range_key_) range_known_ = false;
   range_key_ = range_key;
 
+  // This frame's range accumulator, emptied where the rows fold into it (auto range only).
+  if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
   // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
-  write_buffer(ranges_[acc_], sizeof empty_range, empty_range);  // this frame's accumulator
   real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
 
   const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
