@@ -46,7 +46,7 @@ void set_arg(cl_kernel k, cl_uint index, const T& value) {
 ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route, std::uint64_t lines,
                        const fast::Tuning& tuning, const fast::DeviceLimits& limits, bool out_of_place,
                        std::string name)
-    : device_(device), route_(route), lines_(lines), out_of_place_(out_of_place), name_(std::move(name)) {
+    : device_(device), route_(route), lines_(lines), out_of_place_(out_of_place) {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
   // more than 128 registers runs at most 256).
@@ -93,6 +93,9 @@ ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route
     chirp_ = upload_table(tables.chirp, "clCreateBuffer(fast Bluestein chirp)");
     filter_ = upload_table(tables.filter, "clCreateBuffer(fast Bluestein filter)");
   }
+  forward_passes_ = fast::axis_passes(route_, lines_, Direction::forward, out_of_place_, name);
+  inverse_passes_ = fast::axis_passes(route_, lines_, Direction::inverse, out_of_place_, std::move(name));
+  description_ = route_.describe();
 }
 
 Mem ClFastAxis::upload_table(const std::vector<Complex>& table, const char* what) {
@@ -150,7 +153,7 @@ void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vect
   d.record.radix = 0;
   d.record.global_size = {static_cast<std::uint32_t>(global[0]), static_cast<std::uint32_t>(global[1]), 1};
   d.record.bytes = pass.bytes;
-  d.record.note = route_.describe();
+  d.record.note = description_;
   out.push_back(std::move(d));
 }
 
@@ -160,7 +163,7 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
   // Argument 6 onwards: the output buffer of a direct pass out of place; Bluestein's image,
   // chirp, filter and n; four-step's output buffer (A: the scratch, B: the output), pitches,
   // blocks and the column's twiddles.
-  for (const fast::AxisPass& pass : fast::axis_passes(route_, lines_, direction, out_of_place_, name_)) {
+  for (const fast::AxisPass& pass : direction == Direction::forward ? forward_passes_ : inverse_passes_) {
     cl_kernel k = pass.second ? kernel_out_ : kernel_;
     if (route_.four_step()) {
       set_arg(k, 6, pass.on_scratch ? output : scratch);

@@ -85,7 +85,10 @@ class ClFastAxis {
   fast::AxisRoute route_;
   std::uint64_t lines_ = 0;
   bool out_of_place_ = false;
-  std::string name_;
+  // The passes of each direction and the route's description, made once: enqueue() runs per
+  // frame, and on small transforms the host's enqueue time shows between the markers.
+  std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
+  std::string description_;
   cl_kernel kernel_ = nullptr;      // owned by the program cache; Bluestein: BLUESTEIN_IN; four-step: pass A
   cl_kernel kernel_out_ = nullptr;  // Bluestein: BLUESTEIN_OUT; four-step: pass B
   Mem twiddles_;

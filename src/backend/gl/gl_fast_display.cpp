@@ -92,10 +92,6 @@ bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   return std::max(rows->groups(height / 2 + 1), cols->plan.groups(width / 2)) <= std::uint64_t{65535} * 65535;
 }
 
-GlFastDisplay::Defines GlFastDisplay::display_rows_defines() const {
-  return fast::display_rows_defines(height_, tuning_);
-}
-
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
   ProgramKey k;
   k.shader = "fast_fft.comp";
@@ -119,7 +115,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2, true,
                      "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  programs_.get(key(*display_rows_, display_rows_defines()));  // compile now: errors surface here
+  programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
@@ -206,7 +202,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                        (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
-  const Defines defines = display_rows_defines();
+  const Defines defines = fast::display_rows_defines(height_, tuning_);
   const auto rows = [&] {
     Program& program = programs_.get(key(*display_rows_, defines));
     glUseProgram(program.id);

@@ -70,7 +70,6 @@ class GlFastDisplay {
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
-  Defines display_rows_defines() const;
   void dispatch(const fast::AxisPlan& plan, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();

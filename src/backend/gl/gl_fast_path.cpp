@@ -46,17 +46,14 @@ ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode) {
 
 GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route,
                        std::uint64_t lines, bool out_of_place, std::string name)
-    : programs_(&programs),
-      timers_(timers),
-      route_(route),
-      lines_(lines),
-      out_of_place_(out_of_place),
-      name_(std::move(name)) {
+    : programs_(&programs), timers_(timers), route_(route), out_of_place_(out_of_place) {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
+  forward_passes_ = fast::axis_passes(route_, lines, Direction::forward, out_of_place_, name);
+  inverse_passes_ = fast::axis_passes(route_, lines, Direction::inverse, out_of_place_, std::move(name));
+  description_ = route_.describe();
   // Compile now, so a shader error surfaces here rather than in the first dispatch (the modes
   // are the same in both directions).
-  for (const fast::AxisPass& pass : fast::axis_passes(route_, lines_, Direction::forward, out_of_place_))
-    programs_->get(fast_program_key(fast::pass_plan(route_, pass), pass.mode));
+  for (const fast::AxisPass& pass : forward_passes_) programs_->get(fast_program_key(fast::pass_plan(route_, pass), pass.mode));
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
   if (route_.four_step()) {
     second_twiddles_ = make_table(fast::twiddle_table(route_.second->n));
@@ -130,7 +127,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, unsigned data, unsign
   record.radix = 0;
   record.global_size = {gx * p.threads, gy, 1};
   record.bytes = pass.bytes;
-  record.note = route_.describe();
+  record.note = description_;
   if (timers_) timers_->begin(std::move(record));
   glDispatchCompute(gx, gy, 1);
   if (timers_) timers_->end();
@@ -141,7 +138,7 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   // Four-step: pass A image -> scratch, pass B scratch -> output; Bluestein: in image ->
   // scratch, out scratch -> image.
-  for (const fast::AxisPass& pass : fast::axis_passes(route_, lines_, direction, out_of_place_, name_)) {
+  for (const fast::AxisPass& pass : direction == Direction::forward ? forward_passes_ : inverse_passes_) {
     const bool on_scratch = pass.on_scratch;
     dispatch_pass(pass, on_scratch ? scratch : image, image, route_.four_step() && !on_scratch ? scratch : output);
   }

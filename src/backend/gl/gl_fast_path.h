@@ -59,9 +59,11 @@ class GlFastAxis {
   ProgramCache* programs_;
   DispatchTimers* timers_;
   fast::AxisRoute route_;
-  std::uint64_t lines_ = 0;
   bool out_of_place_ = false;
-  std::string name_;
+  // The passes of each direction and the route's description, made once (dispatch() runs per
+  // frame).
+  std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
+  std::string description_;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
   // B's, and the whole column's).
   unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0;
