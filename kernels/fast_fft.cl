@@ -190,6 +190,29 @@
 #define FOUR_STEP_PARAMS
 #define FOUR_STEP_ARGS
 #endif
+// Both axes of a square image in one dispatch (FUSED_2D 1; fast::fuse_axes): on small images
+// the fixed cost of a second dispatch is a large part of the transform (H100: about 5 us each,
+// where a 256^2 axis pass does 1-2 us of work). The grid holds two groups per column group of
+// this (column) plan. Each group takes a ticket from fused_sync[0] in the order groups start:
+// the first half transform rows, through the same plan with the image addressed as its
+// transpose (row_pitch 0 in gaddr), then count themselves done in fused_sync[1]; the second
+// half wait for that count, then transform columns. A group waits only for groups that took
+// earlier tickets, which have started and wait for nothing, so this needs no assumption on how
+// many groups run at once (OpenCL promises no forward progress between groups otherwise). The
+// last column group resets the three counters for the next dispatch. Extra kernel argument:
+// fused_sync (three uints, zero before the first dispatch).
+#ifndef FUSED_2D
+#define FUSED_2D 0
+#endif
+#if FUSED_2D && (!AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER || FAST_EPILOGUE || UNPACK_PAIRS || BLUESTEIN)
+#error "fast_fft.cl: FUSED_2D needs the column plan, unsplit, in place, no other mode"
+#endif
+#if FUSED_2D
+#define FUSED_PARAMS , __global volatile uint* fused_sync
+#else
+#define FUSED_PARAMS
+#endif
+
 // The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores.
 #if FOUR_STEP_B
 #define LOAD_SIGN(conj_sign) 1.0f
@@ -429,7 +452,9 @@ FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
 // padded lines lie one after another on both axes (a column group's warp then reads runs of
 // 32 / LINES consecutive elements per line instead of row segments of LINES * 8 bytes).
 FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
-#if AXIS_COLS && !BLUESTEIN
+#if FUSED_2D
+  return row_pitch ? i * row_pitch + line : line * N + i;  // columns, or rows (see FUSED_2D)
+#elif AXIS_COLS && !BLUESTEIN
   return i * row_pitch + line;
 #else
   (void)row_pitch;
@@ -867,17 +892,53 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 // width. The grid may spread groups over two dimensions.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
-    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS FOUR_STEP_KERNEL_PARAMS) {
+    const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS FOUR_STEP_KERNEL_PARAMS
+        FUSED_PARAMS) {
   __local float2 lm[LOCAL_ELEMS];
   float2 tw_a[HOLD], tw_b[HOLD];  // stage twiddles (PREFETCH_TWIDDLES)
+#if FUSED_2D
+  // The ticket, and a column group's wait, by work-item 0 before the group's barrier.
+  __local uint ticket;
+  const uint phase_groups = get_num_groups(0) * get_num_groups(1) / 2;
+  if (get_local_id(0) == 0) {
+    const uint mine = atomic_inc(&fused_sync[0]);
+    if (mine >= phase_groups)
+      while (atomic_add(&fused_sync[1], 0u) < phase_groups) {
+      }
+    ticket = mine;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  const bool cols_phase = ticket >= phase_groups;
+  const uint group = cols_phase ? ticket - phase_groups : ticket;
+#else
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+#endif
   const uint first_line = group * LINES;
 #if FOUR_STEP
   const uint block = first_line / block_lines;
   data += block * block_shift;
 #endif
   EPILOGUE_BEGIN
-#if PRE_RADIX == 1
+#if FUSED_2D
+  {
+    const uint phase_pitch = cols_phase ? row_pitch : 0u;
+    const uint row_pitch = phase_pitch;  // gaddr: 0 addresses rows
+    RUN_STAGES(SRC_GLOBAL, 0)
+  }
+  // Every work-item's stores reach the device before the group counts itself done.
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    if (!cols_phase) {
+      atomic_inc(&fused_sync[1]);
+    } else if (atomic_inc(&fused_sync[2]) == phase_groups - 1) {
+      // Every group has taken its ticket and ended its wait: ready for the next dispatch.
+      atomic_xchg(&fused_sync[0], 0u);
+      atomic_xchg(&fused_sync[1], 0u);
+      atomic_xchg(&fused_sync[2], 0u);
+    }
+  }
+#elif PRE_RADIX == 1
   RUN_STAGES(SRC_GLOBAL, 0)
   EPILOGUE(0)
 #elif SPLIT_GLOBAL

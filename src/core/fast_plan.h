@@ -135,6 +135,11 @@ struct Tuning {
   /// display rows 82 us with 64 registers against 192 us with 172; 8192-point rows in time 489
   /// us against 1 297, in frequency 532).
   std::uint32_t display_from_registers = 0;
+  /// Square images of at most this many bytes (complex float32) whose columns are one unsplit
+  /// pass run both axes in one dispatch (fused_route; OpenCL only; 0: never). H100, OpenCL, the
+  /// span of a transform between markers with the queue held: 256^2 18.5 -> 12.5 us, 512^2
+  /// 19-25 -> 12.5; GL (the same protocol, measured and not kept): 256^2 13.6 -> 14.7 us.
+  std::uint64_t fused_max_bytes = 8ull << 20;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -157,6 +162,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
+  t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   return t;
 }
 
@@ -198,6 +204,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_uneven_split", &Tuning::four_step_uneven_split);
     set("four_step_elements", &Tuning::four_step_elements);
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
+    set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("four_step_halves", &Tuning::four_step_halves);
     set("display_from_registers", &Tuning::display_from_registers);
   }
@@ -754,6 +761,7 @@ inline constexpr char four_step_a[] = "FOUR_STEP_A";
 inline constexpr char four_step_b[] = "FOUR_STEP_B";
 /// A direct pass that stores into a separate output buffer (the real display's columns).
 inline constexpr char output_buffer[] = "OUTPUT_BUFFER";
+inline constexpr char fused_2d[] = "FUSED_2D";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
 struct AxisPass {
@@ -777,6 +785,8 @@ struct AxisPass {
   /// Four-step only: the pitch of the stores, the lines of one block (the image width) and how
   /// much further on each block's loads start (AxisRoute::second).
   std::uint32_t out_pitch = 0, block_lines = 0, block_shift = 0;
+  /// Groups dispatched per group of the plan over `lines`: 2 for fused_2d (rows, then columns).
+  std::uint32_t phases = 1;
 };
 
 /// The plan `pass` runs: four-step pass B's own, else the route's.
@@ -837,6 +847,42 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
                1.0f, false, true),
           pass(bluestein_out, axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
                inverse_scale(static_cast<double>(l) * (forward ? 1.0 : static_cast<double>(n))), true, true)};
+}
+
+/// How an axis's passes run: in place on the image, from the image into an output buffer
+/// (axis_passes out of place), or both axes of a square image in one dispatch (fused_pass).
+enum class PassLayout { in_place, out_of_place, both_axes };
+
+/// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
+/// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
+/// and whose columns are one unsplit pass. Its plan serves the rows too, addressing the image
+/// as its transpose. (Columns planned narrower to avoid a split lost: H100, 1024^2 with 4
+/// columns per group unsplit, 24.9-43.3 us against 21.8-22.2 in two dispatches.)
+inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tuning& tuning) {
+  const AxisRoute& cols = routes.cols;
+  const std::uint64_t n = cols.n;
+  if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
+      cols.plan.radices.empty() || cols.plan.pre_radix != 1 || n * n * sizeof(Complex) > tuning.fused_max_bytes)
+    return std::nullopt;
+  return cols;
+}
+
+/// The one pass of a fused transform of a square image (fuse_axes), the column route over its
+/// `width` columns: "fast_2d", twice the column groups, each line read and written once per axis.
+inline AxisPass fused_pass(const AxisRoute& cols, std::uint64_t width, Direction direction) {
+  AxisPass p = axis_passes(cols, width, direction).front();
+  p.mode = fused_2d;
+  p.name = "fast_2d";
+  p.bytes *= 2;
+  p.phases = 2;
+  return p;
+}
+
+/// The passes of an axis object (the backends' ClFastAxis / GlFastAxis) in `layout`.
+inline std::vector<AxisPass> layout_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
+                                           PassLayout layout, std::string stem = {}) {
+  if (layout == PassLayout::both_axes) return {fused_pass(route, lines, direction)};
+  return axis_passes(route, lines, direction, layout == PassLayout::out_of_place, std::move(stem));
 }
 
 }  // namespace fftscope::fast

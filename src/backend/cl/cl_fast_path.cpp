@@ -44,9 +44,9 @@ void set_arg(cl_kernel k, cl_uint index, const T& value) {
 }  // namespace
 
 ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route, std::uint64_t lines,
-                       const fast::Tuning& tuning, const fast::DeviceLimits& limits, bool out_of_place,
+                       const fast::Tuning& tuning, const fast::DeviceLimits& limits, fast::PassLayout layout,
                        std::string name)
-    : device_(device), route_(route), lines_(lines), out_of_place_(out_of_place) {
+    : device_(device), route_(route), lines_(lines), layout_(layout) {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
   // more than 128 registers runs at most 256).
@@ -93,9 +93,17 @@ ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route
     chirp_ = upload_table(tables.chirp, "clCreateBuffer(fast Bluestein chirp)");
     filter_ = upload_table(tables.filter, "clCreateBuffer(fast Bluestein filter)");
   }
-  forward_passes_ = fast::axis_passes(route_, lines_, Direction::forward, out_of_place_, name);
-  inverse_passes_ = fast::axis_passes(route_, lines_, Direction::inverse, out_of_place_, std::move(name));
+  forward_passes_ = fast::layout_passes(route_, lines_, Direction::forward, layout_, name);
+  inverse_passes_ = fast::layout_passes(route_, lines_, Direction::inverse, layout_, std::move(name));
   description_ = route_.describe();
+  if (layout_ == fast::PassLayout::both_axes) {
+    description_ = "rows then columns in one dispatch, each as " + description_;
+    const cl_uint zero[3] = {0, 0, 0};
+    cl_int err = CL_SUCCESS;
+    fused_sync_ = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
+                                     const_cast<cl_uint*>(zero), &err));
+    check(err, "clCreateBuffer(fast fused counters)");
+  }
 }
 
 Mem ClFastAxis::upload_table(const std::vector<Complex>& table, const char* what) {
@@ -110,7 +118,7 @@ Mem ClFastAxis::upload_table(const std::vector<Complex>& table, const char* what
 std::size_t ClFastAxis::build_kernels() {
   // The kernels of the passes (their modes are the same in both directions).
   kernel_ = kernel_out_ = nullptr;
-  for (const fast::AxisPass& pass : fast::axis_passes(route_, lines_, Direction::forward, out_of_place_)) {
+  for (const fast::AxisPass& pass : fast::layout_passes(route_, lines_, Direction::forward, layout_)) {
     cl_kernel k = device_.programs->kernel(
         {"fast_fft.cl", fast_build_options(fast::pass_plan(route_, pass), pass.mode ? mode_option(pass.mode) : "")},
         "fast_fft");
@@ -140,7 +148,7 @@ void ClFastAxis::enqueue_pass(const fast::AxisPass& pass, cl_mem data, std::vect
   set_arg(kernel, 4, cl_float{pass.conj_sign});
   set_arg(kernel, 5, cl_float{pass.scale});
 
-  const auto [gx, gy] = group_grid(p.groups(lines));
+  const auto [gx, gy] = group_grid(p.groups(lines) * pass.phases);
   const std::size_t global[2] = {gx * p.threads, gy};
   const std::size_t local[2] = {p.threads, 1};
   cl_event ev = nullptr;
@@ -176,8 +184,10 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
       set_arg(k, 7, chirp_.get());
       set_arg(k, 8, filter_.get());
       set_arg(k, 9, static_cast<cl_uint>(route_.n));
-    } else if (out_of_place_) {
+    } else if (layout_ == fast::PassLayout::out_of_place) {
       set_arg(k, 6, output);
+    } else if (layout_ == fast::PassLayout::both_axes) {
+      set_arg(k, 6, fused_sync_.get());
     }
     enqueue_pass(pass, pass.on_scratch ? scratch : image, out, events);
   }
@@ -199,7 +209,7 @@ std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size
 bool ClFastPath::supports(std::size_t width, std::size_t height) const { return routes(width, height).has_value(); }
 
 void ClFastPath::prepare(std::size_t width, std::size_t height) {
-  if (rows_ && cols_ && width == width_ && height == height_) return;
+  if (cols_ && width == width_ && height == height_) return;
   rows_.reset();
   cols_.reset();
   scratch_.reset();
@@ -210,6 +220,13 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
     throw BackendError("OpenCL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits local memory, or over 32-bit indices or the largest "
                        "allocation)");
+  if (const auto fused = fast::fused_route(*image, tuning_)) {
+    cols_.emplace(device_, *fused, width, tuning_, limits_, fast::PassLayout::both_axes);
+    extra_bytes_ = cols_->table_bytes();
+    width_ = width;
+    height_ = height;
+    return;
+  }
   ClFastAxis rows(device_, image->rows, height, tuning_, limits_);
   ClFastAxis cols(device_, image->cols, width, tuning_, limits_);
   const std::uint64_t scratch = image->scratch_elements();
@@ -226,9 +243,9 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
 }
 
 std::vector<FastDispatch> ClFastPath::enqueue(cl_mem data, Direction direction, bool events) {
-  if (!rows_ || !cols_) throw BackendError("OpenCL fast path: enqueue() before prepare()");
+  if (!cols_) throw BackendError("OpenCL fast path: enqueue() before prepare()");
   std::vector<FastDispatch> out;
-  rows_->enqueue(data, data, scratch_.get(), direction, out, events);
+  if (rows_) rows_->enqueue(data, data, scratch_.get(), direction, out, events);
   cols_->enqueue(data, data, scratch_.get(), direction, out, events);
   return out;
 }

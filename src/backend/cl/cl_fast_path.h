@@ -1,6 +1,7 @@
 #pragma once
 // The OpenCL fast path (issue 6): a 2D complex FFT as two dispatches of kernels/fast_fft.cl, one
-// per axis, each reading and writing the array once. An axis whose length has a prime factor
+// per axis, each reading and writing the array once (small square images: one dispatch for both,
+// fast::fused_route). An axis whose length has a prime factor
 // above 13 runs Bluestein instead: two L-point fast_fft.cl passes through a scratch buffer of
 // padded lines, the first reading the image times the chirp and storing times the filter
 // (BLUESTEIN_IN), the second storing times the chirp back into the image (BLUESTEIN_OUT); long
@@ -26,7 +27,9 @@ namespace fftscope::cl_detail {
 struct FastDispatch {
   Event event;
   /// (null where enqueued without events)
-  /// kernel "fast_rows" / "fast_cols" (radix 0, bytes = one read + one write); a Bluestein axis:
+  /// kernel "fast_rows" / "fast_cols" (radix 0, bytes = one read + one write); both axes in one
+  /// dispatch (ClFastPath::fused): "fast_2d" (axis cols, bytes = one read + one write per axis);
+  /// a Bluestein axis:
   /// "fast_rows(L=8960; chirp in; filter out)" then "fast_rows_inv(L=8960; chirp out)" (cols
   /// alike), bytes = what each reads and writes (image, scratch and the tables once).
   TimingRecord record;
@@ -54,11 +57,13 @@ struct ClDeviceQueue {
 class ClFastAxis {
  public:
   /// Builds the route's kernels (planning again, once, within what the compiled kernel allows)
-  /// and uploads its tables. `lines`: lines of the axis; out_of_place: the last pass stores into
-  /// an output buffer and the image is only read (fast::axis_passes); `name`: the timing
+  /// and uploads its tables. `lines`: lines of the axis; `layout`: in place, out of place (the
+  /// last pass stores into an output buffer and the image is only read) or both axes in one
+  /// dispatch (the column route of a square image, fast::fused_pass); `name`: the timing
   /// records' stem (default fast_rows / fast_cols). Throws BackendError.
   ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route, std::uint64_t lines, const fast::Tuning& tuning,
-             const fast::DeviceLimits& limits, bool out_of_place = false, std::string name = {});
+             const fast::DeviceLimits& limits, fast::PassLayout layout = fast::PassLayout::in_place,
+             std::string name = {});
   /// Enqueues the passes on `image` into `output` (the image itself unless out of place),
   /// through `scratch` (route().scratch_elements(lines) values; null when that is 0). Without
   /// `events` the dispatches carry no profiling event (FastDispatch::event null): on NVIDIA's
@@ -84,7 +89,8 @@ class ClFastAxis {
   ClDeviceQueue device_;
   fast::AxisRoute route_;
   std::uint64_t lines_ = 0;
-  bool out_of_place_ = false;
+  fast::PassLayout layout_ = fast::PassLayout::in_place;
+  Mem fused_sync_;  // fused_2d: the groups' three counters (fast_fft.cl, FUSED_2D)
   // The passes of each direction and the route's description, made once: enqueue() runs per
   // frame, and on small transforms the host's enqueue time shows between the markers.
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
@@ -113,10 +119,14 @@ class ClFastPath {
   /// BackendError when unsupported or a build fails (with the build log).
   void prepare(std::size_t width, std::size_t height);
   /// Enqueues rows then columns on `data` (width * height float2, row-major), in place, for the
-  /// prepared size; the inverse is scaled by 1 / (width height). Returns the dispatches in order
-  /// (without `events`: no profiling events, see ClFastAxis::enqueue).
+  /// prepared size (one dispatch where fused()); the inverse is scaled by 1 / (width height).
+  /// Returns the dispatches in order (without `events`: no profiling events, see
+  /// ClFastAxis::enqueue).
   std::vector<FastDispatch> enqueue(cl_mem data, Direction direction, bool events = true);
 
+  /// True where the prepared size runs both axes in one dispatch (fast::fuse_axes); the rows'
+  /// route is then the columns'.
+  bool fused() const { return cols_ && !rows_; }
   /// The prepared plan of an axis (prepare() first): its fast_fft.cl pass, of length L for a
   /// Bluestein axis.
   const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
@@ -130,7 +140,7 @@ class ClFastPath {
   std::uint64_t extra_bytes() const { return extra_bytes_; }
 
  private:
-  const ClFastAxis& state(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
+  const ClFastAxis& state(Axis axis) const { return axis == Axis::rows && rows_ ? *rows_ : *cols_; }
   /// Both axes' routes, where this device takes them (the scratch within its largest allocation).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height) const;
 

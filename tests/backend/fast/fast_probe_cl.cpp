@@ -188,6 +188,19 @@ int main(int argc, char** argv) {
   try {
     const FoundDevice dev = choose_device(selector);
     std::printf("device: %s (%s)\n", dev.name.c_str(), dev.platform_name.c_str());
+    {
+      char text[4096] = {};
+      clGetDeviceInfo(dev.device, CL_DEVICE_OPENCL_C_VERSION, sizeof text - 1, text, nullptr);
+      std::printf("OpenCL C: %s\n", text);
+      std::size_t size = 0;
+      if (clGetDeviceInfo(dev.device, 0x106F /* CL_DEVICE_OPENCL_C_FEATURES */, 0, nullptr, &size) == CL_SUCCESS) {
+        std::vector<char> raw(size);
+        clGetDeviceInfo(dev.device, 0x106F, size, raw.data(), nullptr);
+        std::printf("OpenCL C features:");
+        for (std::size_t at = 0; at + 68 <= size; at += 68) std::printf(" %s", raw.data() + at + 4);
+        std::printf("\n");
+      }
+    }
     cl_int err = CL_SUCCESS;
     Context context(clCreateContext(nullptr, 1, &dev.device, nullptr, nullptr, &err));
     check(err, "clCreateContext");
@@ -308,6 +321,40 @@ int main(int argc, char** argv) {
         clReleaseEvent(before);
         clReleaseEvent(after);
       }
+      // The same span with the queue held: every run's commands are enqueued behind a user event
+      // and released at once, so the device never waits for the host between them (host
+      // pacing is what the markers' floor at small sizes may be). And a copy timed alike.
+      std::vector<double> held_ms, held_copy_ms;
+      {
+        Mem second(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, data.size() * sizeof(Complex), nullptr, &err));
+        check(err, "clCreateBuffer");
+        for (int pass = 0; pass < 2; ++pass) {
+          cl_event gate = clCreateUserEvent(context.get(), &err);
+          check(err, "clCreateUserEvent");
+          std::vector<cl_event> marks;
+          for (int r = 0; r < runs + 20; ++r) {
+            cl_event before = nullptr, after = nullptr;
+            check(clEnqueueMarkerWithWaitList(queue.get(), r == 0 ? 1 : 0, r == 0 ? &gate : nullptr, &before), "marker");
+            if (pass == 0) fast_path.enqueue(buffer.get(), Direction::forward, false);
+            else check(clEnqueueCopyBuffer(queue.get(), buffer.get(), second.get(), 0, 0, data.size() * sizeof(Complex), 0, nullptr, nullptr), "copy");
+            check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &after), "marker");
+            if (pass == 0) fast_path.enqueue(buffer.get(), Direction::inverse, false);
+            marks.push_back(before);
+            marks.push_back(after);
+          }
+          check(clSetUserEventStatus(gate, CL_COMPLETE), "clSetUserEventStatus");
+          check(clFinish(queue.get()), "clFinish");
+          for (int r = 20; r < runs + 20; ++r) {
+            cl_ulong begin_ns = 0, end_ns = 0;
+            check(clGetEventProfilingInfo(marks[2 * r], CL_PROFILING_COMMAND_END, sizeof begin_ns, &begin_ns, nullptr), "end");
+            check(clGetEventProfilingInfo(marks[2 * r + 1], CL_PROFILING_COMMAND_END, sizeof end_ns, &end_ns, nullptr), "end");
+            (pass == 0 ? held_ms : held_copy_ms).push_back(static_cast<double>(end_ns - begin_ns) * 1e-6);
+          }
+          for (cl_event e : marks) clReleaseEvent(e);
+          clReleaseEvent(gate);
+        }
+      }
+      std::printf("  held queue: span %.1f us, copy %.1f us\n", median(held_ms) * 1e3, median(held_copy_ms) * 1e3);
       const double bytes = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = rows_ms.empty() ? 0 : median(rows_ms), cm = cols_ms.empty() ? 0 : median(cols_ms);
       std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us\n",

@@ -55,12 +55,28 @@ ClEnv* env_or_null(std::string& why) {
   return env.get();
 }
 
+// The timing records of a whole transform on the prepared `path`: one "fast_2d" reading and
+// writing the image once per axis where both axes run in one dispatch, else each axis's.
+std::vector<TimingRecord> expected_path_records(const ClFastPath& path, std::uint64_t width, std::uint64_t height) {
+  if (path.fused()) {
+    TimingRecord r;
+    r.kernel = "fast_2d";
+    r.axis = Axis::cols;
+    r.bytes = 2 * 2 * width * height * sizeof(Complex);
+    return {r};
+  }
+  std::vector<TimingRecord> records = test::expected_fast_records(path.route(Axis::rows), height);
+  for (TimingRecord& r : test::expected_fast_records(path.route(Axis::cols), width)) records.push_back(r);
+  return records;
+}
+
 // Transforms random data of width x height on the fast path; returns the relative L2 error
 // against FFTW (double) and checks the timing records (names and bytes of every dispatch, the
 // two passes of a Bluestein axis included). `tolerance`, where given, receives the bound for the
-// lengths the kernels ran (test::fast_tolerance).
+// lengths the kernels ran (test::fast_tolerance). `round_trips` forward and inverse transforms
+// run first on the same fast path (they bring the data back to the input).
 double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
-                std::uint64_t seed, double* tolerance = nullptr) {
+                std::uint64_t seed, double* tolerance = nullptr, int round_trips = 0) {
   const auto input = test::random_complex(width * height, seed);
   std::vector<Complex> data = test::to_float(input);
   ClFastPath fast_path(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
@@ -70,13 +86,16 @@ double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction dir
   Mem buffer(clCreateBuffer(env.context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(Complex),
                             data.data(), &err));
   check(err, "clCreateBuffer");
+  for (int i = 0; i < round_trips; ++i) {
+    fast_path.enqueue(buffer.get(), Direction::forward);
+    fast_path.enqueue(buffer.get(), Direction::inverse);
+  }
   std::vector<FastDispatch> dispatches = fast_path.enqueue(buffer.get(), direction);
   check(clEnqueueReadBuffer(env.queue.get(), buffer.get(), CL_TRUE, 0, data.size() * sizeof(Complex), data.data(), 0,
                             nullptr, nullptr),
         "clEnqueueReadBuffer");
 
-  std::vector<TimingRecord> expected = test::expected_fast_records(fast_path.route(Axis::rows), height);
-  for (TimingRecord& r : test::expected_fast_records(fast_path.route(Axis::cols), width)) expected.push_back(r);
+  const std::vector<TimingRecord> expected = expected_path_records(fast_path, width, height);
   EXPECT_EQ(dispatches.size(), expected.size());
   for (std::size_t i = 0; i < std::min(dispatches.size(), expected.size()); ++i) {
     const TimingRecord& r = dispatches[i].record;
@@ -253,6 +272,38 @@ TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   test::expect_four_step_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+}
+
+// Both axes in one dispatch (fast::fused_route): 96 x 96 (radix 3, 12 groups per phase), 512 x
+// 512 and 8 x 8 fused, each run after 3 forward and inverse round trips on the same path (the
+// groups' counters must be back at zero for every dispatch); 96 x 96 without fusing
+// (fused_max_bytes 0), 96 x 64 (not square) and 1024 x 1024 (its columns split) in two
+// dispatches. Every result against FFTW.
+TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  struct Case {
+    std::size_t width, height;
+    bool fuse_allowed, fused;
+  };
+  for (const Case c : {Case{96, 96, true, true}, Case{512, 512, true, true}, Case{8, 8, true, true},
+                       Case{96, 96, false, false}, Case{96, 64, true, false}, Case{1024, 1024, true, false}}) {
+    fast::Tuning tuning;
+    if (!c.fuse_allowed) tuning.fused_max_bytes = 0;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(c.width, c.height);
+    EXPECT_EQ(probe.fused(), c.fused) << c.width << "x" << c.height;
+    if (probe.fused()) {
+      EXPECT_EQ(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+      EXPECT_EQ(probe.route(Axis::rows).describe(), probe.route(Axis::cols).describe());
+    }
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, c.width, c.height, d, tuning, 7 * c.width + c.height, &tolerance, 3);
+      EXPECT_LT(err, tolerance) << c.width << "x" << c.height << " " << to_string(d) << " fused " << c.fused;
+    }
+  }
 }
 
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins

@@ -684,6 +684,41 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
   EXPECT_THROW(fast::axis_passes(*bluestein, 64, Direction::forward, true), std::logic_error);
 }
 
+TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning cl{};
+  const auto fused = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
+    const auto routes = fast::route_image(w, h, nvidia, t);
+    return routes ? fast::fused_route(*routes, t) : std::nullopt;
+  };
+  for (const std::size_t n : {8u, 96u, 256u, 512u}) {
+    const auto route = fused(n, n, cl);
+    ASSERT_TRUE(route) << n;
+    EXPECT_EQ(route->plan.axis, Axis::cols);
+    EXPECT_EQ(route->plan.pre_radix, 1u) << route->describe();
+    const fast::AxisPass forward = fast::fused_pass(*route, n, Direction::forward);
+    const fast::AxisPass inverse = fast::fused_pass(*route, n, Direction::inverse);
+    EXPECT_STREQ(forward.mode, fast::fused_2d);
+    EXPECT_EQ(forward.name, "fast_2d");
+    EXPECT_EQ(forward.phases, 2u);
+    EXPECT_EQ(forward.bytes, 4 * n * n * sizeof(Complex));  // read and write the image once per axis
+    EXPECT_EQ(forward.scale, 1.0f);
+    EXPECT_FLOAT_EQ(inverse.scale, 1.0f / static_cast<float>(n));  // each phase: 1 / (n n) in all
+    EXPECT_EQ(inverse.conj_sign, -1.0f);
+  }
+  EXPECT_FALSE(fused(1024, 1024, cl));  // its columns split (8 x 1024 x 8 B > 48 KiB)
+  EXPECT_FALSE(fused(96, 64, cl));      // not square
+  EXPECT_FALSE(fused(17, 17, cl));      // Bluestein
+  fast::Tuning never = cl;
+  never.fused_max_bytes = 0;
+  EXPECT_FALSE(fused(256, 256, never));
+  fast::Tuning small = cl;
+  small.fused_max_bytes = 256 * 256 * sizeof(Complex);
+  EXPECT_TRUE(fused(256, 256, small));
+  EXPECT_FALSE(fused(512, 512, small));
+  EXPECT_FALSE(fused(256, 256, fast::gl_default_tuning()));  // GL keeps two dispatches
+}
+
 TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
   // 8192^2's columns go in four steps (an image-sized scratch, the largest buffer beside the
   // image's); 4096^2 and 2048^2 need none.
