@@ -190,7 +190,7 @@
 #define FOUR_STEP_PARAMS
 #define FOUR_STEP_ARGS
 #endif
-// Both axes of a square image in one dispatch (FUSED_2D 1; fast::fuse_axes): on small images
+// Both axes of a square image in one dispatch (FUSED_2D 1; fast::fused_route): on small images
 // the fixed cost of a second dispatch is a large part of the transform (H100: about 5 us each,
 // where a 256^2 axis pass does 1-2 us of work). The grid holds two groups per column group of
 // this (column) plan. Each group takes a ticket from fused_sync[0] in the order groups start:

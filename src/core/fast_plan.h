@@ -204,9 +204,9 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_uneven_split", &Tuning::four_step_uneven_split);
     set("four_step_elements", &Tuning::four_step_elements);
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
-    set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("four_step_halves", &Tuning::four_step_halves);
     set("display_from_registers", &Tuning::display_from_registers);
+    set("fused_max_bytes", &Tuning::fused_max_bytes);
   }
   return t;
 }
@@ -761,6 +761,7 @@ inline constexpr char four_step_a[] = "FOUR_STEP_A";
 inline constexpr char four_step_b[] = "FOUR_STEP_B";
 /// A direct pass that stores into a separate output buffer (the real display's columns).
 inline constexpr char output_buffer[] = "OUTPUT_BUFFER";
+/// Both axes of a square image in one dispatch (fused_pass; OpenCL).
 inline constexpr char fused_2d[] = "FUSED_2D";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
@@ -867,7 +868,7 @@ inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tun
   return cols;
 }
 
-/// The one pass of a fused transform of a square image (fuse_axes), the column route over its
+/// The one pass of a fused transform of a square image (fused_route), the column route over its
 /// `width` columns: "fast_2d", twice the column groups, each line read and written once per axis.
 inline AxisPass fused_pass(const AxisRoute& cols, std::uint64_t width, Direction direction) {
   AxisPass p = axis_passes(cols, width, direction).front();
@@ -878,7 +879,7 @@ inline AxisPass fused_pass(const AxisRoute& cols, std::uint64_t width, Direction
   return p;
 }
 
-/// The passes of an axis object (the backends' ClFastAxis / GlFastAxis) in `layout`.
+/// The passes of an axis object (the OpenCL backend's ClFastAxis) in `layout`.
 inline std::vector<AxisPass> layout_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
                                            PassLayout layout, std::string stem = {}) {
   if (layout == PassLayout::both_axes) return {fused_pass(route, lines, direction)};

@@ -62,8 +62,8 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   real_cols_.emplace(ClDeviceQueue{context_, device_, queue_, &programs_},
-                     *fast::route_real_columns(width, height, limits_, tuning_), width / 2, tuning_, limits_, fast::PassLayout::out_of_place,
-                     "fast_cols_real");
+                     *fast::route_real_columns(width, height, limits_, tuning_), width / 2, tuning_, limits_,
+                     fast::PassLayout::out_of_place, "fast_cols_real");
   std::string display_options;
   for (const auto& [name, value] : fast::display_rows_defines(height, tuning_))
     display_options += " -D " + name + "=" + value;

@@ -90,7 +90,7 @@ class ClFastAxis {
   fast::AxisRoute route_;
   std::uint64_t lines_ = 0;
   fast::PassLayout layout_ = fast::PassLayout::in_place;
-  Mem fused_sync_;  // fused_2d: the groups' three counters (fast_fft.cl, FUSED_2D)
+  Mem fused_sync_;  // both_axes: the groups' three counters (fast_fft.cl, FUSED_2D)
   // The passes of each direction and the route's description, made once: enqueue() runs per
   // frame, and on small transforms the host's enqueue time shows between the markers.
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
@@ -124,7 +124,7 @@ class ClFastPath {
   /// ClFastAxis::enqueue).
   std::vector<FastDispatch> enqueue(cl_mem data, Direction direction, bool events = true);
 
-  /// True where the prepared size runs both axes in one dispatch (fast::fuse_axes); the rows'
+  /// True where the prepared size runs both axes in one dispatch (fast::fused_route); the rows'
   /// route is then the columns'.
   bool fused() const { return cols_ && !rows_; }
   /// The prepared plan of an axis (prepare() first): its fast_fft.cl pass, of length L for a
