@@ -223,21 +223,19 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   if (const auto fused = fast::fused_route(*image, tuning_)) {
     cols_.emplace(device_, *fused, width, tuning_, limits_, fast::PassLayout::both_axes);
     extra_bytes_ = cols_->table_bytes();
-    width_ = width;
-    height_ = height;
-    return;
+  } else {
+    ClFastAxis rows(device_, image->rows, height, tuning_, limits_);
+    ClFastAxis cols(device_, image->cols, width, tuning_, limits_);
+    const std::uint64_t scratch = image->scratch_elements();
+    if (scratch > 0) {
+      cl_int err = CL_SUCCESS;
+      scratch_ = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, scratch * sizeof(Complex), nullptr, &err));
+      check(err, "clCreateBuffer(fast scratch)");
+    }
+    extra_bytes_ = scratch * sizeof(Complex) + rows.table_bytes() + cols.table_bytes();
+    rows_ = std::move(rows);
+    cols_ = std::move(cols);
   }
-  ClFastAxis rows(device_, image->rows, height, tuning_, limits_);
-  ClFastAxis cols(device_, image->cols, width, tuning_, limits_);
-  const std::uint64_t scratch = image->scratch_elements();
-  if (scratch > 0) {
-    cl_int err = CL_SUCCESS;
-    scratch_ = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, scratch * sizeof(Complex), nullptr, &err));
-    check(err, "clCreateBuffer(fast scratch)");
-  }
-  extra_bytes_ = scratch * sizeof(Complex) + rows.table_bytes() + cols.table_bytes();
-  rows_ = std::move(rows);
-  cols_ = std::move(cols);
   width_ = width;
   height_ = height;
 }

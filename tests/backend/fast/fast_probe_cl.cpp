@@ -193,6 +193,8 @@ int main(int argc, char** argv) {
       clGetDeviceInfo(dev.device, CL_DEVICE_OPENCL_C_VERSION, sizeof text - 1, text, nullptr);
       std::printf("OpenCL C: %s\n", text);
       std::size_t size = 0;
+      // OpenCL 3.0's query and its cl_name_version entries (a 4-byte version, a 64-byte name),
+      // spelled out: the project builds against the 1.2 headers (cl_runtime.h).
       if (clGetDeviceInfo(dev.device, 0x106F /* CL_DEVICE_OPENCL_C_FEATURES */, 0, nullptr, &size) == CL_SUCCESS) {
         std::vector<char> raw(size);
         clGetDeviceInfo(dev.device, 0x106F, size, raw.data(), nullptr);
