@@ -140,6 +140,18 @@ struct Tuning {
   /// span of a transform between markers with the queue held: 256^2 18.5 -> 12.5 us, 512^2
   /// 19-25 -> 12.5; GL (the same protocol, measured and not kept): 256^2 13.6 -> 14.7 us.
   std::uint64_t fused_max_bytes = 8ull << 20;
+  /// Registers per work-item a fast pass's kernel may use, at most (AxisPlan::max_registers; 0:
+  /// the compiler's choice): OpenCL on NVIDIA only, whose program binary is PTX (`.maxnreg`).
+  /// Its compiler gives a kernel of 256 work-items up to 255 registers, one group per
+  /// multiprocessor, and ignores -cl-nv-maxrregcount. Complex passes: measured 128 slower where
+  /// they use more (H100: 4096-point columns 146 -> 318 us, 8192-point rows 391 -> 500).
+  std::uint32_t max_registers = 0;
+  /// The same for the real display's rows where they are split (plan_display_rows). H100:
+  /// 8192-point display rows (2 x 4096 in time, 183 registers: one group per multiprocessor)
+  /// 487 -> 344 us at 128 (two groups), 535 at 96. Unsplit display rows lost with the bound,
+  /// which ptxas took as leave to use more than it did without (4096-point 81 -> 92 us,
+  /// 4000-point 106 -> 119).
+  std::uint32_t display_rows_max_registers = 128;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -163,6 +175,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
+  t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   return t;
 }
 
@@ -207,6 +220,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_halves", &Tuning::four_step_halves);
     set("display_from_registers", &Tuning::display_from_registers);
     set("fused_max_bytes", &Tuning::fused_max_bytes);
+    set("max_registers", &Tuning::max_registers);
+    set("display_rows_max_registers", &Tuning::display_rows_max_registers);
   }
   return t;
 }
@@ -252,6 +267,9 @@ struct AxisPlan {
   std::uint32_t local_elems = 0;
   std::uint32_t hold = 0;
   std::uint32_t pre_hold = 0;
+  /// Registers per work-item, at most (Tuning::max_registers; 0: the compiler's choice). Not a
+  /// #define: the OpenCL backend states it in NVIDIA's PTX; GL has no such control.
+  std::uint32_t max_registers = 0;
 
   std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * (local_halves ? 4 : 8); }
   /// Work-groups for `lines` image lines on this axis.
@@ -297,6 +315,7 @@ struct AxisPlan {
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
+    if (max_registers > 0) s << ", at most " << max_registers << " registers";
     return s.str();
   }
 };
@@ -398,6 +417,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.prefetch_twiddles = tuning.prefetch_twiddles == 2 || (tuning.prefetch_twiddles == 1 && p > 1);
       plan.m = n / p;
       plan.lines_per_group = b;
+      plan.max_registers = tuning.max_registers;
       // Radix 25 in unsplit plans only: 3125-point columns split 5 x 625 (25 25) ran 120 -> 295 us
       // on the H100 (OpenCL), the split's registers and 25 values per butterfly together spill.
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix);
@@ -480,7 +500,8 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
 /// path does not apply (odd or tiny width, a prime factor above 13). Rows: W points over rows
 /// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
-/// through half of it. (Columns: route_real_columns, below route_axis.)
+/// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers.
+/// (Columns: route_real_columns, below route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
@@ -488,6 +509,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
+  if (plan->pre_radix > 1) plan->max_registers = tuning.display_rows_max_registers;
   return plan;
 }
 

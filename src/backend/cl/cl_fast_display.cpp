@@ -41,7 +41,7 @@ bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
-  cl_kernel kernel = programs_.kernel({"fast_fft.cl", fast_build_options(plan, extra)}, "fast_fft");
+  cl_kernel kernel = programs_.kernel(fast_program_key(plan, extra), "fast_fft");
   std::size_t kernel_max = 0;
   check(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, nullptr),
         "clGetKernelWorkGroupInfo");

@@ -10,6 +10,7 @@
 
 namespace fftscope::cl_detail {
 
+namespace {
 std::string fast_build_options(const fast::AxisPlan& plan, const std::string& extra) {
   std::string options;
   for (const auto& [name, value] : plan.defines()) options += " -D " + name + "=" + value;
@@ -18,9 +19,12 @@ std::string fast_build_options(const fast::AxisPlan& plan, const std::string& ex
   return options;
 }
 
-namespace {
 std::string mode_option(const char* mode) { return std::string(" -D ") + mode + "=1"; }
 }  // namespace
+
+ProgramKey fast_program_key(const fast::AxisPlan& plan, const std::string& extra) {
+  return {"fast_fft.cl", fast_build_options(plan, extra), plan.max_registers};
+}
 
 fast::DeviceLimits fast_limits(cl_device_id device) {
   fast::DeviceLimits limits;
@@ -120,8 +124,7 @@ std::size_t ClFastAxis::build_kernels() {
   kernel_ = kernel_out_ = nullptr;
   for (const fast::AxisPass& pass : fast::layout_passes(route_, lines_, Direction::forward, layout_)) {
     cl_kernel k = device_.programs->kernel(
-        {"fast_fft.cl", fast_build_options(fast::pass_plan(route_, pass), pass.mode ? mode_option(pass.mode) : "")},
-        "fast_fft");
+        fast_program_key(fast::pass_plan(route_, pass), pass.mode ? mode_option(pass.mode) : ""), "fast_fft");
     (pass.second ? kernel_out_ : kernel_) = k;
   }
   std::size_t fewest = 0;

@@ -39,9 +39,10 @@ struct FastDispatch {
 /// compute units.
 fast::DeviceLimits fast_limits(cl_device_id device);
 
-/// The build options of kernels/fast_fft.cl for `plan`: its #defines, then `extra` (a mode's
-/// -D options), then FFTSCOPE_CL_FAST_OPTIONS where set (measurements, e.g. "-cl-nv-verbose").
-std::string fast_build_options(const fast::AxisPlan& plan, const std::string& extra = {});
+/// The program of kernels/fast_fft.cl for `plan`: its #defines, then `extra` (a mode's -D
+/// options), then FFTSCOPE_CL_FAST_OPTIONS where set (measurements, e.g. "-cl-nv-verbose"); and
+/// its register bound.
+ProgramKey fast_program_key(const fast::AxisPlan& plan, const std::string& extra = {});
 
 /// What an axis borrows from its backend: the device, the queue (with
 /// CL_QUEUE_PROFILING_ENABLE for timings) and the program cache.

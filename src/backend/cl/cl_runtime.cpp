@@ -203,6 +203,49 @@ std::string expand_includes(const SourceFiles& sources, const std::string& name,
 
 }  // namespace
 
+std::string ptx_with_max_registers(const std::string& ptx, std::uint32_t registers) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t entry = ptx.find(".entry ", at); entry != std::string::npos; entry = ptx.find(".entry ", at)) {
+    const std::size_t close = ptx.find(')', entry);
+    if (close == std::string::npos) break;
+    out.append(ptx, at, close + 1 - at).append("\n.maxnreg ").append(std::to_string(registers));
+    at = close + 1;
+  }
+  return out.append(ptx, at);
+}
+
+// NVIDIA's OpenCL compiler gives a 256-work-item kernel up to 255 registers and ignores
+// -cl-nv-maxrregcount, but its program binary is PTX, which clCreateProgramWithBinary takes
+// back: the bound goes into the PTX, as CUDA's __launch_bounds__ would put it.
+Program ProgramCache::with_max_registers(Program program, std::uint32_t registers, const std::string& what) {
+  std::size_t size = 0;
+  check(clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+        "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+  std::string binary(size, '\0');
+  unsigned char* data = reinterpret_cast<unsigned char*>(binary.data());
+  check(clGetProgramInfo(program.get(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr),
+        "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+  while (!binary.empty() && binary.back() == '\0') binary.pop_back();
+  if (binary.find(".target sm_") == std::string::npos) return program;  // not PTX (PoCL, ...)
+  const std::string ptx = ptx_with_max_registers(binary, registers);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(ptx.c_str());
+  const std::size_t length = ptx.size() + 1;
+  cl_int err = CL_SUCCESS, status = CL_SUCCESS;
+  Program rebuilt(clCreateProgramWithBinary(context_, 1, &device_, &length, &bytes, &status, &err));
+  check(err, "clCreateProgramWithBinary(PTX)");
+  err = clBuildProgram(rebuilt.get(), 1, &device_, "", nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    std::size_t log_size = 0;
+    clGetProgramBuildInfo(rebuilt.get(), device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size);
+    std::string log(log_size, '\0');
+    clGetProgramBuildInfo(rebuilt.get(), device_, CL_PROGRAM_BUILD_LOG, log_size, log.data(), nullptr);
+    throw BackendError("OpenCL: building " + what + " from its PTX with at most " + std::to_string(registers) +
+                       " registers failed: " + error_name(err) + "\n--- build log ---\n" + log);
+  }
+  return rebuilt;
+}
+
 ProgramCache::Entry& ProgramCache::build(const ProgramKey& key) {
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
@@ -241,6 +284,8 @@ ProgramCache::Entry& ProgramCache::build(const ProgramKey& key) {
     }
     throw BackendError(msg.str());
   }
+  if (key.max_registers > 0)
+    program = with_max_registers(std::move(program), key.max_registers, sources_.origin(key.file) + key.defines);
   Entry entry;
   entry.program = std::move(program);
   return programs_.emplace(key, std::move(entry)).first->second;

@@ -92,8 +92,15 @@ FoundDevice choose_device(const std::string& selector);
 struct ProgramKey {
   std::string file;     ///< e.g. "radix.cl"; complex.cl is always prepended
   std::string defines;  ///< e.g. "-D FUSED_TWIDDLE=1"
+  /// Registers per work-item, at most, where the program binary is PTX (NVIDIA); 0: the
+  /// compiler's choice. Other devices build the source as it is.
+  std::uint32_t max_registers = 0;
   auto operator<=>(const ProgramKey&) const = default;
 };
+
+/// `ptx` with `.maxnreg registers` stated for every kernel entry (after its parameter list), as
+/// NVIDIA's OpenCL compiler writes PTX; ptx unchanged when it holds no entry.
+std::string ptx_with_max_registers(const std::string& ptx, std::uint32_t registers);
 
 /// Builds programs on first use and keeps them and their kernels. A build failure throws
 /// BackendError carrying the device's build log and the expanded source.
@@ -113,6 +120,9 @@ class ProgramCache {
     std::map<std::string, Kernel> kernels;
   };
   Entry& build(const ProgramKey& key);
+  /// `program` rebuilt from its PTX with a register bound; `program` itself where its binary is
+  /// not PTX.
+  Program with_max_registers(Program program, std::uint32_t registers, const std::string& what);
 
   cl_context context_;
   cl_device_id device_;

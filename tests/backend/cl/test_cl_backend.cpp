@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backend/cl/cl_backend.h"
+#include "backend/cl/cl_runtime.h"
 #include "core/cpu_fft.h"
 #include "core/errors.h"
 #include "support/gpu_skip.h"
@@ -310,6 +311,26 @@ TEST(ClBackend, DisplayMatchesRenderSpectrum) {
 TEST(ClBackend, InteropPathIsReported) {
   REQUIRE_CL(cl);
   EXPECT_FALSE(cl->interop_path().empty());
+}
+
+// ---- programs
+
+// The register bound NVIDIA's PTX is given (ProgramKey::max_registers): stated after each
+// entry's parameter list, where PTX puts performance directives, and nothing else changed.
+TEST(ClPrograms, PtxGetsTheRegisterBoundAfterEachEntrysParameters) {
+  const std::string ptx =
+      ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n"
+      ".entry first(\n\t.param .u64 .ptr .global .align 8 first_param_0,\n\t.param .u32 first_param_1\n)\n"
+      ".reqntid 256, 1, 1\n{\n\tret;\n}\n"
+      ".entry second(\n\t.param .f32 second_param_0\n)\n{\n\tret;\n}\n";
+  const std::string patched = cl_detail::ptx_with_max_registers(ptx, 128);
+  EXPECT_NE(patched.find("first_param_1\n)\n.maxnreg 128\n.reqntid 256, 1, 1\n{"), std::string::npos) << patched;
+  EXPECT_NE(patched.find("second_param_0\n)\n.maxnreg 128\n{"), std::string::npos) << patched;
+  std::string restored = patched;
+  for (std::size_t at; (at = restored.find("\n.maxnreg 128")) != std::string::npos;) restored.erase(at, 13);
+  EXPECT_EQ(restored, ptx);
+  const std::string no_entry = "// PoCL or another binary\n";
+  EXPECT_EQ(cl_detail::ptx_with_max_registers(no_entry, 96), no_entry);
 }
 
 // ---- devices

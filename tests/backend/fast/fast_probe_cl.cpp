@@ -135,7 +135,7 @@ void measure_display(cl_context context, cl_device_id device, cl_command_queue q
       std::string options;
       for (const auto& [name, value] : fast::display_rows_defines(h, fast::tuning_from_env()))
         options += " -D " + name + "=" + value;
-      print_build_log(programs.kernel({"fast_fft.cl", fast_build_options(display.display_row_plan(), options)}, "fast_fft"),
+      print_build_log(programs.kernel(fast_program_key(display.display_row_plan(), options), "fast_fft"),
                       device);
     }
     RealImage image(w, h);

@@ -237,6 +237,35 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_EQ(fast::gl_default_tuning().display_from_registers, 1u);
 }
 
+// The register bound (OpenCL on NVIDIA states it in the PTX): split display rows only, by
+// default; complex passes and unsplit display rows keep the compiler's choice, and GL states
+// none. It names no #define (the kernel source is the same) and shows in the description.
+TEST(FastPlan, RegisterBoundOnlyForSplitDisplayRows) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning cl;
+  const auto split = fast::plan_display_rows(8192, 8192, nvidia, cl);
+  ASSERT_TRUE(split && split->pre_radix > 1) << split->describe();
+  EXPECT_EQ(split->max_registers, cl.display_rows_max_registers);
+  EXPECT_EQ(cl.display_rows_max_registers, 128u);
+  EXPECT_NE(split->describe().find("at most 128 registers"), std::string::npos) << split->describe();
+  for (const std::size_t n : {256u, 1000u, 4000u, 4096u}) {
+    const auto unsplit = fast::plan_display_rows(n, n, nvidia, cl);
+    ASSERT_TRUE(unsplit && unsplit->pre_radix == 1) << unsplit->describe();
+    EXPECT_EQ(unsplit->max_registers, 0u) << unsplit->describe();
+    EXPECT_EQ(unsplit->describe().find("registers"), std::string::npos) << unsplit->describe();
+  }
+  EXPECT_EQ(fast::plan_display_rows(8192, 8192, nvidia, fast::gl_default_tuning())->max_registers, 0u);
+  for (const Axis axis : {Axis::rows, Axis::cols}) {
+    const auto complex = fast::plan_axis(axis, 8192, 8192, nvidia, cl);
+    EXPECT_EQ(complex->max_registers, 0u) << complex->describe();
+    fast::Tuning bounded = cl;
+    bounded.max_registers = 96;
+    const auto bound = fast::plan_axis(axis, 8192, 8192, nvidia, bounded);
+    EXPECT_EQ(bound->max_registers, 96u);
+    EXPECT_EQ(bound->defines(), complex->defines());
+  }
+}
+
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
