@@ -218,7 +218,7 @@ std::string ptx_with_max_registers(const std::string& ptx, std::uint32_t registe
 // NVIDIA's OpenCL compiler gives a 256-work-item kernel up to 255 registers and ignores
 // -cl-nv-maxrregcount, but its program binary is PTX, which clCreateProgramWithBinary takes
 // back: the bound goes into the PTX, as CUDA's __launch_bounds__ would put it.
-Program ProgramCache::with_max_registers(Program program, std::uint32_t registers, const std::string& what) {
+Program ProgramCache::with_max_registers(Program program, std::uint32_t registers, const ProgramKey& key) {
   std::size_t size = 0;
   check(clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
         "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
@@ -234,13 +234,15 @@ Program ProgramCache::with_max_registers(Program program, std::uint32_t register
   cl_int err = CL_SUCCESS, status = CL_SUCCESS;
   Program rebuilt(clCreateProgramWithBinary(context_, 1, &device_, &length, &bytes, &status, &err));
   check(err, "clCreateProgramWithBinary(PTX)");
-  err = clBuildProgram(rebuilt.get(), 1, &device_, "", nullptr, nullptr);
+  // The source's -D options mean nothing to PTX; a measurement's request for ptxas' report does.
+  const char* options = key.defines.find("-cl-nv-verbose") != std::string::npos ? "-cl-nv-verbose" : "";
+  err = clBuildProgram(rebuilt.get(), 1, &device_, options, nullptr, nullptr);
   if (err != CL_SUCCESS) {
     std::size_t log_size = 0;
     clGetProgramBuildInfo(rebuilt.get(), device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size);
     std::string log(log_size, '\0');
     clGetProgramBuildInfo(rebuilt.get(), device_, CL_PROGRAM_BUILD_LOG, log_size, log.data(), nullptr);
-    throw BackendError("OpenCL: building " + what + " from its PTX with at most " + std::to_string(registers) +
+    throw BackendError("OpenCL: building " + sources_.origin(key.file) + " (options '" + key.defines + "') from its PTX with at most " + std::to_string(registers) +
                        " registers failed: " + error_name(err) + "\n--- build log ---\n" + log);
   }
   return rebuilt;
@@ -285,7 +287,7 @@ ProgramCache::Entry& ProgramCache::build(const ProgramKey& key) {
     throw BackendError(msg.str());
   }
   if (key.max_registers > 0)
-    program = with_max_registers(std::move(program), key.max_registers, sources_.origin(key.file) + key.defines);
+    program = with_max_registers(std::move(program), key.max_registers, key);
   Entry entry;
   entry.program = std::move(program);
   return programs_.emplace(key, std::move(entry)).first->second;

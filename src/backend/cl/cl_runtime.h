@@ -122,7 +122,7 @@ class ProgramCache {
   Entry& build(const ProgramKey& key);
   /// `program` rebuilt from its PTX with a register bound; `program` itself where its binary is
   /// not PTX.
-  Program with_max_registers(Program program, std::uint32_t registers, const std::string& what);
+  Program with_max_registers(Program program, std::uint32_t registers, const ProgramKey& key);
 
   cl_context context_;
   cl_device_id device_;

@@ -294,7 +294,9 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
     ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
     probe.prepare(c.width, c.height);
     EXPECT_EQ(probe.fused(), c.fused) << c.width << "x" << c.height;
-    if (probe.fused()) EXPECT_EQ(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+    if (probe.fused()) {
+      EXPECT_EQ(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+    }
     for (const Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
       const double err = run_fast(*env, c.width, c.height, d, tuning, 7 * c.width + c.height, &tolerance, 3);
