@@ -901,7 +901,7 @@ inline AxisPass fused_pass(const AxisRoute& cols, std::uint64_t width, Direction
   return p;
 }
 
-/// The passes of an axis object (the OpenCL backend's ClFastAxis) in `layout`.
+/// The passes of an axis object (ClFastAxis, GlFastAxis) in `layout`.
 inline std::vector<AxisPass> layout_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
                                            PassLayout layout, std::string stem = {}) {
   if (layout == PassLayout::both_axes) return {fused_pass(route, lines, direction)};

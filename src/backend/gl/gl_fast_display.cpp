@@ -112,8 +112,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
                        " is not supported (odd width, or a prime factor above 13)");
   width_ = width;
   height_ = height;
-  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2, true,
-                     "fast_cols_real");
+  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
+                     fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,11 +46,13 @@ ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode) {
 }
 
 GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route,
-                       std::uint64_t lines, bool out_of_place, std::string name)
-    : programs_(&programs), timers_(timers), route_(route), out_of_place_(out_of_place) {
+                       std::uint64_t lines, fast::PassLayout layout, std::string name)
+    : programs_(&programs), timers_(timers), route_(route), layout_(layout) {
+  if (layout_ == fast::PassLayout::both_axes)
+    throw std::logic_error("GlFastAxis: GL runs each axis in its own dispatch (fast::gl_default_tuning)");
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
-  forward_passes_ = fast::axis_passes(route_, lines, Direction::forward, out_of_place_, name);
-  inverse_passes_ = fast::axis_passes(route_, lines, Direction::inverse, out_of_place_, std::move(name));
+  forward_passes_ = fast::layout_passes(route_, lines, Direction::forward, layout_, name);
+  inverse_passes_ = fast::layout_passes(route_, lines, Direction::inverse, layout_, std::move(name));
   description_ = route_.describe();
   // Compile now, so a shader error surfaces here rather than in the first dispatch (the modes
   // are the same in both directions).
@@ -85,7 +88,7 @@ unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
 unsigned GlFastAxis::program_id() const {
   const char* mode = route_.bluestein()    ? fast::bluestein_in
                      : route_.four_step()  ? fast::four_step_a
-                     : out_of_place_       ? fast::output_buffer
+                     : layout_ == fast::PassLayout::out_of_place ? fast::output_buffer
                                            : nullptr;
   return programs_->get(fast_program_key(route_.plan, mode)).id;
 }
@@ -113,7 +116,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, unsigned data, unsign
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, chirp_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, filter_);
-  } else if (out_of_place_) {
+  } else if (layout_ == fast::PassLayout::out_of_place) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
 

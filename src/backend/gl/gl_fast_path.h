@@ -29,11 +29,11 @@ fast::DeviceLimits fast_limits();
 class GlFastAxis {
  public:
   /// Compiles the route's programs (errors surface here) and uploads its tables. `lines`: lines
-  /// of the axis; out_of_place: the last pass stores into an output buffer and the image is only
-  /// read (fast::axis_passes); `name`: the timing records' stem (default fast_rows / fast_cols).
-  /// Throws BackendError.
+  /// of the axis; `layout`: in place or out of place (the last pass stores into an output buffer
+  /// and the image is only read; GL runs no both-axes layout: std::logic_error); `name`: the
+  /// timing records' stem (default fast_rows / fast_cols). Throws BackendError.
   GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route, std::uint64_t lines,
-             bool out_of_place = false, std::string name = {});
+             fast::PassLayout layout = fast::PassLayout::in_place, std::string name = {});
   ~GlFastAxis();
   GlFastAxis(const GlFastAxis&) = delete;
   GlFastAxis& operator=(const GlFastAxis&) = delete;
@@ -59,7 +59,7 @@ class GlFastAxis {
   ProgramCache* programs_;
   DispatchTimers* timers_;
   fast::AxisRoute route_;
-  bool out_of_place_ = false;
+  fast::PassLayout layout_ = fast::PassLayout::in_place;
   // The passes of each direction and the route's description, made once (dispatch() runs per
   // frame).
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
