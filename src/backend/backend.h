@@ -48,6 +48,10 @@ struct BackendOptions {
   /// OpenCL the events cost GPU time: H100, a 4096^2 fast transform spans 249.2 us with them,
   /// 239.5 without). For benchmarks against libraries timed that way (the sweep's OpenCL ones).
   bool time_spans = false;
+  /// GL, CL: the fast variant plans each axis by measuring (FFTW_MEASURE's idea): preparing a
+  /// size times the distinct layouts fast::measure_candidates gives each axis on the device and
+  /// keeps the fastest. Preparing takes longer (a compile and a few transforms per layout).
+  bool measure_fast_plans = false;
 };
 
 /// The kernel name of the span records of BackendOptions::time_spans.

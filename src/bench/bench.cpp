@@ -49,7 +49,7 @@ std::unique_ptr<detail::Implementation> make_implementation(const std::string& n
     const std::string rest = name.substr(9);
     const auto dash = rest.find('-');
     const std::string variant = dash == std::string::npos ? "fused" : rest.substr(dash + 1);
-    return detail::make_fftscope(rest.substr(0, dash), variant, size, options.cl_device);
+    return detail::make_fftscope(rest.substr(0, dash), variant, size, options.cl_device, options.measure_fast_plans);
   }
   if (name == "cufft") return detail::make_cufft(size);
   if (name == "vkfft-opencl") return detail::make_vkfft(size, options.cl_device);

@@ -47,6 +47,7 @@ struct SweepOptions {
   int warmup_ms = 300;
   int repeats = 50;
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
+  bool measure_fast_plans = false;  ///< as --planning measure (BackendOptions::measure_fast_plans)
   bool check_errors = true;
 };
 
@@ -92,7 +93,7 @@ class Implementation {
 
 /// Factories; each throws std::runtime_error (with the reason) when its library is missing.
 std::unique_ptr<Implementation> make_fftscope(const std::string& backend, const std::string& variant,
-                                              BenchSize size, const std::string& cl_device);
+                                              BenchSize size, const std::string& cl_device, bool measure_fast_plans);
 std::unique_ptr<Implementation> make_cufft(BenchSize size);
 std::unique_ptr<Implementation> make_vkfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_clfft(BenchSize size, const std::string& cl_device);

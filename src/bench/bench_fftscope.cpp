@@ -53,16 +53,19 @@ namespace {
 class FftscopeImplementation final : public Implementation {
  public:
   FftscopeImplementation(const std::string& backend, const std::string& variant, BenchSize size,
-                         const std::string& cl_device)
-      : plan_(make_plan_2d(size.width, size.height)), variant_(parse_variant(variant)) {
+                         const std::string& cl_device, bool measure_fast_plans)
+      : plan_(make_plan_2d(size.width, size.height)),
+        variant_(parse_variant(variant)),
+        planning_(measure_fast_plans && variant_ == KernelVariant::fast ? "; plans measured at prepare" : "") {
     BackendOptions options;
     options.cl_device = cl_device;
     options.time_spans = true;
+    options.measure_fast_plans = measure_fast_plans;
     backend_ = make_backend(parse_backend(backend), options);
     backend_->prepare(plan_, variant_);
   }
   std::string device() const override { return backend_->device_name(); }
-  std::string timer() const override { return timer_; }
+  std::string timer() const override { return timer_ + planning_; }
   void upload(const ComplexImage& input) override {
     input_ = input;
     backend_->upload(input);
@@ -108,13 +111,14 @@ class FftscopeImplementation final : public Implementation {
   std::unique_ptr<Backend> backend_;
   ComplexImage input_;
   std::string timer_ = "GPU timers";
+  std::string planning_;  // said after the timer where the fast plans were measured
 };
 
 }  // namespace
 
 std::unique_ptr<Implementation> make_fftscope(const std::string& backend, const std::string& variant, BenchSize size,
-                                              const std::string& cl_device) {
-  return std::make_unique<FftscopeImplementation>(backend, variant, size, cl_device);
+                                              const std::string& cl_device, bool measure_fast_plans) {
+  return std::make_unique<FftscopeImplementation>(backend, variant, size, cl_device, measure_fast_plans);
 }
 
 }  // namespace fftscope::bench::detail

@@ -20,6 +20,9 @@ std::vector<OptionSpec> backend_option_specs() {
       {"--shader-dir", "", "DIR", "gl: read the GLSL shaders from DIR instead of the embedded copies"},
       {"--kernel-dir", "", "DIR", "cl: read the OpenCL kernels from DIR instead of the embedded copies"},
       {"--cl-device", "", "ID", "cl: 'platform:device' (see 'fftscope-cli devices') or a name fragment"},
+      {"--planning", "", "estimate|measure", "gl, cl with --variant fast: estimate (default) takes the built-in "
+                                             "layouts; measure times a few layouts per axis on the device when a "
+                                             "size is prepared and keeps the fastest"},
   };
 }
 
@@ -38,6 +41,10 @@ OptionSpec max_radix_option_spec() {
 std::string naming(const std::string& path, const std::string& message) {
   if (message.find(path) != std::string::npos) return message;
   return quote_path(path) + ": " + message;
+}
+
+bool parse_planning(const ParsedArgs& args) {
+  return require_one_of(args.get_or("--planning", "estimate"), "--planning", {"estimate", "measure"}) == "measure";
 }
 
 BackendChoice parse_backend_choice(const ParsedArgs& args) {
@@ -65,6 +72,9 @@ BackendChoice parse_backend_choice(const ParsedArgs& args) {
     }
     choice.options.cl_device = *d;
   }
+  choice.options.measure_fast_plans = parse_planning(args);
+  if (args.has("--planning") && (choice.kind == BackendKind::cpu || choice.variant != KernelVariant::fast))
+    throw UsageError("--planning applies to --backend gl or cl with --variant fast");
   return choice;
 }
 

@@ -28,6 +28,8 @@ struct BackendChoice {
 /// Throws UsageError for unknown names or a source folder for the other backend, InputError
 /// when the --shader-dir/--kernel-dir folder does not exist.
 BackendChoice parse_backend_choice(const ParsedArgs& args);
+/// --planning estimate|measure (default estimate): true for measure. Throws UsageError.
+bool parse_planning(const ParsedArgs& args);
 
 /// Creates the backend; a BackendError becomes "backend 'gl' is not available: <reason>".
 std::unique_ptr<Backend> open_backend(const BackendChoice& choice);

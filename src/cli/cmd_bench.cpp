@@ -135,6 +135,7 @@ int run_sweep(const ParsedArgs& args) {
   options.warmup = static_cast<int>(parse_integer(args.get_or("--warmup", "5"), "--warmup", 0, 100000));
   options.warmup_ms = static_cast<int>(parse_integer(args.get_or("--warmup-ms", "300"), "--warmup-ms", 0, 600000));
   options.cl_device = args.get_or("--cl-device", "");
+  options.measure_fast_plans = parse_planning(args);
   const double copy_bandwidth =
       static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));
 

@@ -761,6 +761,52 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   return ImageRoutes{*rows, *cols};
 }
 
+/// Measured planning (FFTW_MEASURE's idea; BackendOptions::measure_fast_plans): the tunings a
+/// backend plans each axis with, timing every distinct route they give on the device and keeping
+/// the fastest. `base` first, then one knob changed at a time, each where the H100 measurements
+/// found a length it won at and others it lost at (docs/fast_path.md), so no default serves
+/// every size: GL 1024 invocations (4000^2 columns 259 -> 210 us, 4096-point rows lost), 8 values
+/// per invocation (3125-point rows 115 -> 99), radix 16 in groups of 256 (4096-point rows 112 ->
+/// 107), 24 KiB of shared memory (2401-point columns 113 -> 94); OpenCL radix 8, 4 or 16 values
+/// per work-item, 4 columns per group, register bounds of 64 and 96 (new: not measured yet).
+inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
+  std::vector<Tuning> out{base};
+  const auto with = [&](auto Tuning::*field, auto value) {
+    Tuning t = base;
+    t.*field = static_cast<std::remove_reference_t<decltype(t.*field)>>(value);
+    out.push_back(t);
+  };
+  if (gl) {
+    with(&Tuning::max_threads, 1024);
+    with(&Tuning::elements_per_thread, 8);
+    Tuning radix16 = base;
+    radix16.max_radix = 16;
+    radix16.max_threads = 256;
+    out.push_back(radix16);
+    with(&Tuning::local_bytes_cap, 24 * 1024);
+  } else {
+    with(&Tuning::max_radix, 8);
+    with(&Tuning::elements_per_thread, 4);
+    with(&Tuning::elements_per_thread, 16);
+    with(&Tuning::col_lines, 4);
+    with(&Tuning::max_registers, 64);
+    with(&Tuning::max_registers, 96);
+  }
+  return out;
+}
+
+/// What makes two routes the same program and dispatch: every #define of their plans, their
+/// register bounds and their description (kind, lengths, lines, threads).
+inline std::string route_identity(const AxisRoute& route) {
+  std::string id = route.describe();
+  for (const AxisPlan* p : {&route.plan, route.second ? &*route.second : nullptr}) {
+    if (!p) continue;
+    for (const auto& [name, value] : p->defines()) id += ' ' + name + '=' + value;
+    id += " regs=" + std::to_string(p->max_registers);
+  }
+  return id;
+}
+
 /// The real-input display's columns: H points over the image's W/2 complex columns, as
 /// route_axis takes such columns (four-step included), from the image into a separate buffer
 /// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.

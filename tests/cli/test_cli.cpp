@@ -696,6 +696,12 @@ TEST_P(CliGpuBackend, FftSpectrumStagesAndBenchOrAClearRefusal) {
   r = cli({"bench", "--size", "32x8", "--repeat", "2", "--backend", backend});
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("total"), std::string::npos) << r.out;
+  // The fast variant with its plans measured on the device: the same transform.
+  auto measured = fft;
+  measured.insert(measured.end(), {"--variant", "fast", "--planning", "measure"});
+  r = cli(measured);
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_LE(relative_l2_error(read_npy(path("out.npy")).values.data, expected), float_fft_tolerance(w * h));
 }
 
 TEST_P(CliGpuBackend, ABrokenSourceFolderGivesExitFourNamingTheFile) {
@@ -736,6 +742,13 @@ TEST_F(Cli, SourceFoldersAndDevicesBelongToTheirBackend) {
   expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--kernel-dir", path("."), "--backend", "gl"}, 2,
                  "--kernel-dir");
   expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--cl-device", "0:0"}, 2, "--cl-device");
+  // Measured planning is the fast variant's, and only estimate or measure.
+  expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--planning", "measure"}, 2, "--planning");
+  expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--backend", "gl", "--planning", "measure"}, 2,
+                 "--variant fast");
+  expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--backend", "cl", "--variant", "fast", "--planning",
+                  "patient"},
+                 2, "--planning");
   expect_failure({"fft", path("in.npy"), "-o", path("o.npy"), "--backend", "gl", "--shader-dir", path("nope")}, 3,
                  path("nope"));
 }

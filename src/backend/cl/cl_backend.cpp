@@ -69,7 +69,8 @@ constexpr int generic_max_radix = 16;
 
 class ClBackendImpl final : public ClBackend {
  public:
-  explicit ClBackendImpl(const BackendOptions& options) : time_spans_(options.time_spans) {
+  explicit ClBackendImpl(const BackendOptions& options)
+      : time_spans_(options.time_spans), measure_fast_plans_(options.measure_fast_plans) {
     found_ = choose_device(options.cl_device);
     create_context(options);
     cl_int err = CL_SUCCESS;
@@ -77,7 +78,7 @@ class ClBackendImpl final : public ClBackend {
     check(err, "clCreateCommandQueue");
     programs_ = std::make_unique<ProgramCache>(context_.get(), found_.device,
                                                SourceFiles(cl_kernels::embedded_kernels(), options.source_dir));
-    fast_ = std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_);
+    fast_ = make_fast_path();
     real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
     const std::size_t max_wg = device_value<std::size_t>(found_.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     reduce_wg_ = 256;
@@ -463,11 +464,18 @@ class ClBackendImpl final : public ClBackend {
   }
 
   /// Drops the programs when a --kernel-dir file changed (they rebuild on next use).
+  std::unique_ptr<ClFastPath> make_fast_path() {
+    const fast::Tuning tuning = fast::tuning_from_env();
+    return std::make_unique<ClFastPath>(
+        context_.get(), found_.device, queue_.get(), *programs_, tuning,
+        measure_fast_plans_ ? fast::measure_candidates(tuning, false) : std::vector<fast::Tuning>{});
+  }
+
   bool refresh_programs() {
     if (!programs_->refresh()) return false;
     local_sizes_.clear();  // kernel handles are gone; a new one may reuse an address
     // The fast path keeps kernel handles from the cache: start it afresh.
-    fast_ = std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_);
+    fast_ = make_fast_path();
     real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
     real_fused_ = real_display_done_ = false;  // the image must be uploaded again
     if (prepared_) prepare_fast_path();
@@ -771,6 +779,7 @@ class ClBackendImpl final : public ClBackend {
   bool gl_shared_ = false;
   ClColumnPass column_pass_ = ClColumnPass::strided;
   bool time_spans_ = false;
+  bool measure_fast_plans_ = false;  // BackendOptions::measure_fast_plans
   std::size_t reduce_wg_ = 256;
 
   bool prepared_ = false;

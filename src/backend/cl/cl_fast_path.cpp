@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <set>
 #include <string>
 
 #include "core/errors.h"
@@ -197,19 +199,74 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
 }
 
 ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                       fast::Tuning tuning)
+                       fast::Tuning tuning, std::vector<fast::Tuning> measure)
     : device_{context, device, queue, &programs},
       tuning_(tuning),
+      measure_(std::move(measure)),
       limits_(fast_limits(device)),
       max_alloc_(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE)) {}
 
-std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size_t height) const {
-  auto routes = fast::route_image(width, height, limits_, tuning_);
+std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size_t height,
+                                                    const fast::Tuning& tuning) const {
+  auto routes = fast::route_image(width, height, limits_, tuning);
   if (routes && max_alloc_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_alloc_) return std::nullopt;
   return routes;
 }
 
-bool ClFastPath::supports(std::size_t width, std::size_t height) const { return routes(width, height).has_value(); }
+bool ClFastPath::supports(std::size_t width, std::size_t height) const {
+  return routes(width, height, tuning_).has_value();
+}
+
+fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
+  std::vector<std::pair<fast::AxisRoute, const fast::Tuning*>> distinct{{planned, &tuning_}};
+  std::set<std::string> seen{fast::route_identity(planned)};
+  for (const fast::Tuning& t : measure_) {
+    const auto image = routes(width, height, t);
+    if (!image) continue;
+    const fast::AxisRoute& route = axis == Axis::rows ? image->rows : image->cols;
+    if (seen.insert(fast::route_identity(route)).second) distinct.emplace_back(route, &t);
+  }
+  if (distinct.size() == 1) return planned;
+
+  const std::uint64_t lines = axis == Axis::rows ? height : width;
+  cl_int err = CL_SUCCESS;
+  const std::size_t bytes = width * height * sizeof(Complex);
+  Mem data(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  check(err, "clCreateBuffer(fast planning image)");
+  const cl_uint zero = 0;
+  check(clEnqueueFillBuffer(device_.queue, data.get(), &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr),
+        "clEnqueueFillBuffer(fast planning image)");
+  fast::AxisRoute best = planned;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const auto& [route, tuning] : distinct) {
+    try {
+      const ClFastAxis candidate(device_, route, lines, *tuning, limits_);
+      Mem scratch;
+      if (const std::uint64_t elements = candidate.route().scratch_elements(lines); elements > 0) {
+        scratch = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, elements * sizeof(Complex), nullptr, &err));
+        check(err, "clCreateBuffer(fast planning scratch)");
+      }
+      std::vector<double> ms;
+      for (int run = 0; run < 2 + 5; ++run) {
+        std::vector<FastDispatch> dispatches;
+        candidate.enqueue(data.get(), data.get(), scratch.get(), Direction::forward, dispatches, true);
+        check(clFinish(device_.queue), "clFinish(fast planning)");
+        if (run < 2) continue;
+        double sum = 0;
+        for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
+        ms.push_back(sum);
+      }
+      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+      if (ms[ms.size() / 2] < best_ms) {
+        best_ms = ms[ms.size() / 2];
+        best = candidate.route();
+      }
+    } catch (const BackendError&) {
+      if (&route == &distinct.front().first) throw;  // the planned route must build
+    }
+  }
+  return best;
+}
 
 void ClFastPath::prepare(std::size_t width, std::size_t height) {
   if (cols_ && width == width_ && height == height_) return;
@@ -218,7 +275,7 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
   scratch_.reset();
   extra_bytes_ = 0;
   width_ = height_ = 0;
-  const auto image = routes(width, height);
+  auto image = routes(width, height, tuning_);
   if (!image)
     throw BackendError("OpenCL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits local memory, or over 32-bit indices or the largest "
@@ -227,6 +284,10 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
     cols_.emplace(device_, *fused, width, tuning_, limits_, fast::PassLayout::both_axes);
     extra_bytes_ = cols_->table_bytes();
   } else {
+    if (!measure_.empty()) {
+      image->rows = fastest(Axis::rows, width, height, image->rows);
+      image->cols = fastest(Axis::cols, width, height, image->cols);
+    }
     ClFastAxis rows(device_, image->rows, height, tuning_, limits_);
     ClFastAxis cols(device_, image->cols, width, tuning_, limits_);
     const std::uint64_t scratch = image->scratch_elements();

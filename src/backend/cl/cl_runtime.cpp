@@ -203,6 +203,13 @@ std::string expand_includes(const SourceFiles& sources, const std::string& name,
 
 }  // namespace
 
+double event_milliseconds(cl_event event) {
+  cl_ulong start = 0, end = 0;
+  clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+  clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
 std::string ptx_with_max_registers(const std::string& ptx, std::uint32_t registers) {
   std::string out;
   std::size_t at = 0;

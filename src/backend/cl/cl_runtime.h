@@ -68,6 +68,8 @@ T device_value(cl_device_id device, cl_device_info what) {
   return value;
 }
 bool has_extension(cl_device_id device, const std::string& extension);
+/// A finished command's time on the device, from its profiling start to end (0 if unknown).
+double event_milliseconds(cl_event event);
 
 /// One OpenCL device as found on this machine.
 struct FoundDevice {

@@ -149,7 +149,8 @@ double sign_of(Direction d) { return d == Direction::forward ? -1.0 : 1.0; }
 
 class GlBackend final : public Backend {
  public:
-  GlBackend(const BackendOptions& options, const GlBackendTuning& tuning) : tuning_(tuning) {
+  GlBackend(const BackendOptions& options, const GlBackendTuning& tuning)
+      : tuning_(tuning), measure_fast_plans_(options.measure_fast_plans) {
     if (tuning_.local_size == 0 || tuning_.local_size > 1024 || (tuning_.local_size & (tuning_.local_size - 1)) != 0)
       throw UsageError("GL local size must be a power of two <= 1024");
     if (options.use_current_gl_context) {
@@ -359,7 +360,12 @@ class GlBackend final : public Backend {
   void prepare_fast_path() {
     fast_ready_ = false;
     if (variant_ != KernelVariant::fast) return;
-    if (!fast_) fast_ = std::make_unique<GlFastPath>(*programs_, timers_.get());
+    if (!fast_) {
+      const fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning());
+      fast_ = std::make_unique<GlFastPath>(*programs_, timers_.get(), tuning,
+                                           measure_fast_plans_ ? fast::measure_candidates(tuning, true)
+                                                               : std::vector<fast::Tuning>{});
+    }
     if (!fast_->supports(plan_.width(), plan_.height())) return;
     fast_->prepare(plan_.width(), plan_.height());  // a compile error throws, like any shader's
     fast_ready_ = true;
@@ -392,6 +398,7 @@ class GlBackend final : public Backend {
   std::unique_ptr<EglContext> context_;
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<DispatchTimers> timers_;
+  bool measure_fast_plans_ = false;   // BackendOptions::measure_fast_plans
   std::unique_ptr<GlFastPath> fast_;  // the fast variant's whole-axis kernels (issue 6)
   std::unique_ptr<GlFastDisplay> real_display_;  // the real-input display path (issue 6)
   bool real_fused_ = false, real_display_done_ = false;

@@ -3,6 +3,9 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -147,8 +150,14 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
   }
 }
 
-GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
-    : programs_(programs), timers_(timers), tuning_(tuning), limits_(fast_limits()), max_block_(max_storage_block()) {}
+GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
+                       std::vector<fast::Tuning> measure)
+    : programs_(programs),
+      timers_(timers),
+      tuning_(tuning),
+      measure_(std::move(measure)),
+      limits_(fast_limits()),
+      max_block_(max_storage_block()) {}
 
 GlFastPath::~GlFastPath() { release(); }
 
@@ -160,8 +169,9 @@ void GlFastPath::release() {
   extra_bytes_ = 0;
 }
 
-std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size_t height) const {
-  auto routes = fast::route_image(width, height, limits_, tuning_);
+std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size_t height,
+                                                    const fast::Tuning& tuning) const {
+  auto routes = fast::route_image(width, height, limits_, tuning);
   if (!routes) return std::nullopt;
   // GL guarantees 65535 groups per dimension; the shader flattens x and y.
   const std::uint64_t most = std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(width));
@@ -170,17 +180,98 @@ std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size
   return routes;
 }
 
-bool GlFastPath::supports(std::size_t width, std::size_t height) const { return routes(width, height).has_value(); }
+bool GlFastPath::supports(std::size_t width, std::size_t height) const {
+  return routes(width, height, tuning_).has_value();
+}
+
+namespace {
+
+/// A GL buffer deleted with its owner.
+struct ScopedBuffer {
+  GLuint id = 0;
+  explicit ScopedBuffer(std::uint64_t bytes) {
+    if (bytes == 0) return;
+    glGenBuffers(1, &id);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  }
+  ~ScopedBuffer() {
+    if (id) glDeleteBuffers(1, &id);
+  }
+  ScopedBuffer(const ScopedBuffer&) = delete;
+  ScopedBuffer& operator=(const ScopedBuffer&) = delete;
+};
+
+}  // namespace
+
+fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
+  std::vector<fast::AxisRoute> distinct{planned};
+  std::set<std::string> seen{fast::route_identity(planned)};
+  for (const fast::Tuning& t : measure_) {
+    const auto image = routes(width, height, t);
+    if (!image) continue;
+    const fast::AxisRoute& route = axis == Axis::rows ? image->rows : image->cols;
+    if (seen.insert(fast::route_identity(route)).second) distinct.push_back(route);
+  }
+  if (distinct.size() == 1) return planned;
+
+  const std::uint64_t lines = axis == Axis::rows ? height : width;
+  const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
+  const GLuint zero = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
+  glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  fast::AxisRoute best = planned;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const fast::AxisRoute& route : distinct) {
+    try {
+      const GlFastAxis candidate(programs_, nullptr, route, lines);
+      const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
+      std::vector<double> ms;
+      for (int run = 0; run < 2 + 5; ++run) {
+        glFinish();
+        const auto start = std::chrono::steady_clock::now();
+        glBeginQuery(GL_TIME_ELAPSED, query);
+        candidate.dispatch(data.id, data.id, scratch.id, Direction::forward);
+        glEndQuery(GL_TIME_ELAPSED);
+        glFinish();
+        const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+        if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
+      }
+      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+      if (ms[ms.size() / 2] < best_ms) {
+        best_ms = ms[ms.size() / 2];
+        best = route;
+      }
+    } catch (const BackendError&) {
+      if (&route == &distinct.front()) {
+        glDeleteQueries(1, &query);
+        throw;  // the planned route must compile
+      }
+    }
+  }
+  glDeleteQueries(1, &query);
+  return best;
+}
 
 void GlFastPath::prepare(std::size_t width, std::size_t height) {
   if (rows_ && cols_ && width == width_ && height == height_) return;
   release();
   width_ = height_ = 0;
-  const auto image = routes(width, height);
+  auto image = routes(width, height, tuning_);
   if (!image)
     throw BackendError("OpenGL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
                        "shader storage block)");
+  if (!measure_.empty()) {
+    image->rows = fastest(Axis::rows, width, height, image->rows);
+    image->cols = fastest(Axis::cols, width, height, image->cols);
+  }
   rows_.emplace(programs_, timers_, image->rows, height);
   cols_.emplace(programs_, timers_, image->cols, width);
   const std::uint64_t scratch = image->scratch_elements();

@@ -266,6 +266,41 @@ TEST(FastPlan, RegisterBoundOnlyForSplitDisplayRows) {
   }
 }
 
+// Measured planning's candidates: the base tuning first, then each differing from it in the
+// knobs named for its API; a route's identity tells apart plans that differ in any #define or
+// register bound, and only those.
+TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirPrograms) {
+  for (const bool gl : {false, true}) {
+    const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
+    const auto candidates = fast::measure_candidates(base, gl);
+    ASSERT_GE(candidates.size(), 4u);
+    EXPECT_EQ(candidates.front().max_threads, base.max_threads);
+    EXPECT_EQ(candidates.front().max_radix, base.max_radix);
+    for (std::size_t i = 1; i < candidates.size(); ++i) {
+      const fast::Tuning& t = candidates[i];
+      const bool differs = t.max_threads != base.max_threads || t.elements_per_thread != base.elements_per_thread ||
+                           t.max_radix != base.max_radix || t.local_bytes_cap != base.local_bytes_cap ||
+                           t.col_lines != base.col_lines || t.max_registers != base.max_registers;
+      EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
+      if (gl) {
+        EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
+      }
+    }
+  }
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning base;
+  const auto route = fast::route_axis(Axis::rows, 4096, 4096, nvidia, base);
+  EXPECT_EQ(fast::route_identity(*route), fast::route_identity(*fast::route_axis(Axis::rows, 4096, 4096, nvidia, base)));
+  fast::Tuning other = base;
+  other.twiddle_powers = 0;  // a #define only: the description is the same
+  const auto no_powers = fast::route_axis(Axis::rows, 4096, 4096, nvidia, other);
+  EXPECT_EQ(no_powers->describe(), route->describe());
+  EXPECT_NE(fast::route_identity(*no_powers), fast::route_identity(*route));
+  other = base;
+  other.max_registers = 96;
+  EXPECT_NE(fast::route_identity(*fast::route_axis(Axis::rows, 4096, 4096, nvidia, other)), fast::route_identity(*route));
+}
+
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
