@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -157,6 +158,35 @@ void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_p
     balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
   }
   EXPECT_TRUE(balanced) << "no case balanced a work-group";
+}
+
+/// Measured planning (BackendOptions::measure_fast_plans): each axis takes the fastest of the
+/// distinct routes the candidate tunings give it. Which one is the device's business; whichever
+/// it took must be one of them, and the transform must still match FFTW, both directions.
+/// `make_path(tuning, candidates)` and `run(w, h, direction, tuning, candidates, seed, &tolerance)`.
+template <class MakePath, class Run>
+void expect_measured_plans_match_fftw(const fast::Tuning& base, bool gl, const fast::DeviceLimits& limits,
+                                      MakePath make_path, Run run) {
+  const std::vector<fast::Tuning> candidates = fast::measure_candidates(base, gl);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{96, 64}, {250, 120}}) {
+    std::set<std::string> rows, cols;
+    for (const fast::Tuning& t : candidates) {
+      const auto image = fast::route_image(w, h, limits, t);
+      ASSERT_TRUE(image.has_value());
+      rows.insert(fast::route_identity(image->rows));
+      cols.insert(fast::route_identity(image->cols));
+    }
+    EXPECT_GT(rows.size() + cols.size(), 2u) << w << "x" << h << ": nothing to choose between";
+    auto path = make_path(base, candidates);
+    path.prepare(w, h);
+    EXPECT_EQ(rows.count(fast::route_identity(path.route(Axis::rows))), 1u) << path.route(Axis::rows).describe();
+    EXPECT_EQ(cols.count(fast::route_identity(path.route(Axis::cols))), 1u) << path.route(Axis::cols).describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, base, candidates, 3 * w + h, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
+    }
+  }
 }
 
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <string>
 #include <tuple>
 
@@ -312,35 +311,20 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
 // sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
 // inputs and forms each y_q from them) against splits that do not, with the first stage from the
 // registers and through local memory.
-// Measured planning: each axis takes the fastest of the distinct routes the candidate tunings
-// give it. Which one is the device's business; whichever it took must be one of them, and the
-// transform must still match FFTW.
+// Measured planning (test::expect_measured_plans_match_fftw).
 TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  const fast::Tuning base;
-  const std::vector<fast::Tuning> candidates = fast::measure_candidates(base, false);
-  const fast::DeviceLimits limits = fast_limits(env->device.device);
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{96, 64}, {250, 120}}) {
-    std::set<std::string> rows, cols;
-    for (const fast::Tuning& t : candidates) {
-      const auto image = fast::route_image(w, h, limits, t);
-      ASSERT_TRUE(image.has_value());
-      rows.insert(fast::route_identity(image->rows));
-      cols.insert(fast::route_identity(image->cols));
-    }
-    EXPECT_GT(rows.size() + cols.size(), 2u) << w << "x" << h << ": nothing to choose between";
-    ClFastPath path(env->context.get(), env->device.device, env->queue.get(), *env->programs, base, candidates);
-    path.prepare(w, h);
-    EXPECT_EQ(rows.count(fast::route_identity(path.route(Axis::rows))), 1u) << path.route(Axis::rows).describe();
-    EXPECT_EQ(cols.count(fast::route_identity(path.route(Axis::cols))), 1u) << path.route(Axis::cols).describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, base, 3 * w + h, &tolerance, 0, candidates);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
-    }
-  }
+  test::expect_measured_plans_match_fftw(
+      fast::Tuning{}, false, fast_limits(env->device.device),
+      [env](const fast::Tuning& tuning, const std::vector<fast::Tuning>& candidates) {
+        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, candidates);
+      },
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning,
+            const std::vector<fast::Tuning>& candidates, std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, 0, candidates);
+      });
 }
 
 TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {

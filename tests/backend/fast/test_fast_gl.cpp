@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <string>
 #include <tuple>
 
@@ -260,35 +259,20 @@ TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
 // sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
 // inputs and forms each y_q from them) against splits that do not, with the first stage from the
 // registers and through local memory.
-// Measured planning: each axis takes the fastest of the distinct routes the candidate tunings
-// give it. Which one is the device's business; whichever it took must be one of them, and the
-// transform must still match FFTW.
+// Measured planning (test::expect_measured_plans_match_fftw).
 TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  const fast::Tuning base = fast::gl_default_tuning();
-  const std::vector<fast::Tuning> candidates = fast::measure_candidates(base, true);
-  const fast::DeviceLimits limits = fast_limits();
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{96, 64}, {250, 120}}) {
-    std::set<std::string> rows, cols;
-    for (const fast::Tuning& t : candidates) {
-      const auto image = fast::route_image(w, h, limits, t);
-      ASSERT_TRUE(image.has_value());
-      rows.insert(fast::route_identity(image->rows));
-      cols.insert(fast::route_identity(image->cols));
-    }
-    EXPECT_GT(rows.size() + cols.size(), 2u) << w << "x" << h << ": nothing to choose between";
-    GlFastPath path(*env->programs, nullptr, base, candidates);
-    path.prepare(w, h);
-    EXPECT_EQ(rows.count(fast::route_identity(path.route(Axis::rows))), 1u) << path.route(Axis::rows).describe();
-    EXPECT_EQ(cols.count(fast::route_identity(path.route(Axis::cols))), 1u) << path.route(Axis::cols).describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, base, 3 * w + h, &tolerance, candidates);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
-    }
-  }
+  test::expect_measured_plans_match_fftw(
+      fast::gl_default_tuning(), true, fast_limits(),
+      [env](const fast::Tuning& tuning, const std::vector<fast::Tuning>& candidates) {
+        return GlFastPath(*env->programs, nullptr, tuning, candidates);
+      },
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning,
+            const std::vector<fast::Tuning>& candidates, std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, candidates);
+      });
 }
 
 TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
