@@ -72,6 +72,11 @@ GuiOptions parse_gui_options(const std::vector<std::string>& args) {
     if (a == "-h" || a == "--help") o.help = true;
     else if (a == "--backend") o.backend = parse_backend(value());
     else if (a == "--variant") o.variant = parse_variant(value());
+    else if (a == "--planning") {
+      const std::string& v = value();
+      if (v != "estimate" && v != "measure") throw UsageError("--planning expects estimate or measure, got '" + v + "'");
+      o.measure_fast_plans = v == "measure";
+    }
     else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--frames") o.frames = parse_int(a, value(), 1, 100000);
     else if (a == "--panel") o.panel = parse_panel(value());
@@ -127,6 +132,8 @@ Shows the 2D FFT of IMAGE (or of a synthetic source) live, stage by stage, with 
 
   --backend gl|cl|cpu      compute backend (default: gl where built, else cpu; falls back to cpu)
   --variant plain|optimized|fused|fast   kernel variant (default fused)
+  --planning estimate|measure   the fast variant's layouts: built in (default), or timed per
+                           axis on this GPU when a size is first prepared, keeping the fastest
   --source grating|impulse|rectangle|checkerboard   start with a synthetic image
   --source-size WxH        its size (default 256x256)
   --size-rule exact|smooth|pow2   --pad zeros|mean|mirror   --window none|hann|tukey

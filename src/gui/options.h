@@ -27,6 +27,7 @@ struct GuiOptions {
   std::size_t synthetic_width = 256, synthetic_height = 256;  ///< --source-size WxH
   std::optional<BackendKind> backend;       ///< --backend; default: gl where compiled, else cpu
   KernelVariant variant = KernelVariant::fused;
+  bool measure_fast_plans = false;          ///< --planning measure (BackendOptions::measure_fast_plans)
   std::string screenshot;                   ///< --screenshot OUT.png: test mode
   int frames = 3;                           ///< --frames N (test mode)
   Panel panel = Panel::spectrum;            ///< --panel

@@ -546,6 +546,7 @@ void run_dirty(AppState& app, double now) {
 
 BackendOptions backend_options(const AppState& app, BackendKind kind) {
   BackendOptions o;
+  o.measure_fast_plans = app.options.measure_fast_plans;
   if (kind == BackendKind::gl) o.source_dir = app.options.shader_dir;
   if (kind == BackendKind::cl) o.source_dir = app.options.kernel_dir;
   return o;

@@ -28,6 +28,9 @@ TEST(GuiOptions, ParsesTestMode) {
   EXPECT_EQ(o.preprocess.window, WindowKind::hann);
   EXPECT_EQ(o.width, 800);
   EXPECT_EQ(o.height, 600);
+  EXPECT_FALSE(o.measure_fast_plans);
+  EXPECT_TRUE(parse_gui_options({"--variant", "fast", "--planning", "measure"}).measure_fast_plans);
+  EXPECT_FALSE(parse_gui_options({"--planning", "estimate"}).measure_fast_plans);
 }
 
 TEST(GuiOptions, RejectsBadArguments) {
@@ -39,6 +42,7 @@ TEST(GuiOptions, RejectsBadArguments) {
   EXPECT_THROW(parse_gui_options({"--bogus"}), UsageError);
   EXPECT_THROW(parse_gui_options({"a.png", "b.png"}), UsageError);
   EXPECT_THROW(parse_gui_options({"--window-size", "800"}), UsageError);
+  EXPECT_THROW(parse_gui_options({"--planning", "patient"}), UsageError);
 }
 
 TEST(GuiOptions, PanelNamesRoundTrip) {
