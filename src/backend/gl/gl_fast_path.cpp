@@ -217,41 +217,51 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   if (distinct.size() == 1) return planned;
 
   const std::uint64_t lines = axis == Axis::rows ? height : width;
+  // Timing needs device memory beside the caller's image; where it cannot be had (a GL error
+  // while timing), the planned route stands, as without measuring. A route that fails to
+  // compile throws only if it is the planned one, as prepare() would without measuring.
   const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
   const GLuint zero = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (glGetError() != GL_NO_ERROR) return planned;
   GLuint query = 0;
   glGenQueries(1, &query);
+  const auto median_ms = [&](const GlFastAxis& candidate, const fast::AxisRoute& route) {
+    const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
+    std::vector<double> ms;
+    for (int run = 0; run < 2 + 5; ++run) {
+      glFinish();
+      const auto start = std::chrono::steady_clock::now();
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      candidate.dispatch(data.id, data.id, scratch.id, Direction::forward);
+      glEndQuery(GL_TIME_ELAPSED);
+      glFinish();
+      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    return glGetError() == GL_NO_ERROR ? ms[ms.size() / 2] : -1.0;
+  };
   fast::AxisRoute best = planned;
   double best_ms = std::numeric_limits<double>::infinity();
   for (const fast::AxisRoute& route : distinct) {
+    const bool first = &route == &distinct.front();
     try {
       const GlFastAxis candidate(programs_, nullptr, route, lines);
-      const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
-      std::vector<double> ms;
-      for (int run = 0; run < 2 + 5; ++run) {
-        glFinish();
-        const auto start = std::chrono::steady_clock::now();
-        glBeginQuery(GL_TIME_ELAPSED, query);
-        candidate.dispatch(data.id, data.id, scratch.id, Direction::forward);
-        glEndQuery(GL_TIME_ELAPSED);
-        glFinish();
-        const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-        if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
-      }
-      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-      if (ms[ms.size() / 2] < best_ms) {
-        best_ms = ms[ms.size() / 2];
+      const double ms = median_ms(candidate, route);
+      if (ms < 0 && first) break;  // nothing can be timed here: the planned route stands
+      if (ms >= 0 && ms < best_ms) {
+        best_ms = ms;
         best = route;
       }
     } catch (const BackendError&) {
-      if (&route == &distinct.front()) {
+      if (first) {
         glDeleteQueries(1, &query);
-        throw;  // the planned route must compile
+        throw;
       }
     }
   }
