@@ -768,7 +768,9 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
 /// every size: GL 1024 invocations (4000^2 columns 259 -> 210 us, 4096-point rows lost), 8 values
 /// per invocation (3125-point rows 115 -> 99), radix 16 in groups of 256 (4096-point rows 112 ->
 /// 107), 24 KiB of shared memory (2401-point columns 113 -> 94); OpenCL radix 8, 4 or 16 values
-/// per work-item, 4 columns per group, register bounds of 64 and 96 (new: not measured yet).
+/// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
+/// 128 registers (the last three possible since the bound is stated in the PTX; not measured
+/// yet).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
@@ -791,6 +793,12 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::col_lines, 4);
     with(&Tuning::max_registers, 64);
     with(&Tuning::max_registers, 96);
+    // 512 work-items, which NVIDIA's compiler allows a kernel only within 128 registers (GL's
+    // layouts, whose columns hold 8 lines split 8 x 512).
+    Tuning wide = base;
+    wide.max_threads = 512;
+    wide.max_registers = 128;
+    out.push_back(wide);
   }
   return out;
 }
