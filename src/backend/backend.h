@@ -92,6 +92,11 @@ class Backend {
   /// Timing records of the dispatches since the last call, in dispatch order. GPU timers that
   /// are not ready yet are returned by a later call.
   virtual std::vector<TimingRecord> take_timings() = 0;
+  /// The prepared fast path's routes, "rows n=...; cols n=..." (fast::AxisRoute::describe; one
+  /// dispatch for both axes: "both axes in one dispatch, each as cols n=..."), as the planner
+  /// chose them (BackendOptions::measure_fast_plans included); empty where the prepared plan
+  /// and variant do not run it.
+  virtual std::string fast_plan_description() const { return {}; }
 
   /// Writes the display of the current buffer into an RGBA8 GL texture of the plan's size
   /// (fftshift, scale, component, colormap) without a trip through the host, where the backend

@@ -110,6 +110,7 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
       impl->time_runs(0, 4);
     const std::vector<double> times = impl->time_runs(options.warmup, options.repeats);
     e.timer = impl->timer();
+    e.plan = impl->plan();
     e.repeats = times.size();
     e.median_us = median(times);
     e.min_us = *std::min_element(times.begin(), times.end());
@@ -165,6 +166,7 @@ std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_ba
           << ", \"median_us\": " << e.median_us << ", \"min_us\": " << e.min_us << ", \"max_us\": " << e.max_us
           << ", \"bandwidth_gbs\": " << e.bandwidth_gbs << ", \"gflops\": " << e.gflops
           << ", \"rel_error\": " << e.rel_error;
+      if (!e.plan.empty()) out << ", \"plan\": " << json_string(e.plan);
     } else {
       out << ", \"reason\": " << json_string(e.reason);
     }

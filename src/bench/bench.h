@@ -34,6 +34,7 @@ struct BenchEntry {
   double bandwidth_gbs = 0;    ///< bytes of one read and one write per axis pass / median time
   double gflops = 0;           ///< nominal 5 N log2 N / median time, N = width * height
   double rel_error = -1;       ///< relative L2 error against FFTW in double precision; -1: not checked
+  std::string plan;            ///< fftscope's fast entries: Backend::fast_plan_description (else empty)
 };
 
 struct SweepOptions {
@@ -77,6 +78,8 @@ class Implementation {
   virtual ~Implementation() = default;
   virtual std::string device() const = 0;
   virtual std::string timer() const = 0;
+  /// What ran, where the implementation can say (fftscope's fast path: its routes); empty else.
+  virtual std::string plan() const { return {}; }
   /// Copies the input (row-major, width x height) to the device once; not timed.
   virtual void upload(const ComplexImage& input) = 0;
   /// Runs warmup + repeats forward transforms back to back, each on the uploaded input (restored

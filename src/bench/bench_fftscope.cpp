@@ -66,6 +66,7 @@ class FftscopeImplementation final : public Implementation {
   }
   std::string device() const override { return backend_->device_name(); }
   std::string timer() const override { return timer_ + planning_; }
+  std::string plan() const override { return backend_->fast_plan_description(); }
   void upload(const ComplexImage& input) override {
     input_ = input;
     backend_->upload(input);

@@ -2,6 +2,7 @@
 // checked against FFTW, runs are counted, and an unavailable library says why instead of failing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -37,6 +38,14 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
     EXPECT_LE(e.median_us, e.max_us);
     EXPECT_GE(e.rel_error, 0.0);
     EXPECT_LT(e.rel_error, test::float_fft_tolerance(e.size.width * e.size.height)) << e.implementation;
+    // Our fast entries say which routes ran (both axes of 16 x 8 are short enough for one
+    // plan each; not square, so two dispatches); the others have nothing to say.
+    if (e.implementation == "fftscope-cl-fast") {
+      EXPECT_NE(e.plan.find("rows n=" + std::to_string(e.size.width)), std::string::npos) << e.plan;
+      EXPECT_NE(e.plan.find("cols n=" + std::to_string(e.size.height)), std::string::npos) << e.plan;
+    } else {
+      EXPECT_TRUE(e.plan.empty()) << e.implementation << ": " << e.plan;
+    }
     // The copy reference checks itself: a copy is exact, and moves one read and one write.
     if (e.implementation == copy_reference) {
       EXPECT_EQ(e.rel_error, 0.0);
@@ -46,6 +55,10 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
   const std::string json = sweep_to_json(entries, 2900);
   EXPECT_NE(json.find("\"copy_bandwidth_gbs\": 2900"), std::string::npos);
   EXPECT_NE(json.find("\"implementation\": \"fftw\""), std::string::npos);
+  const bool cl_fast_ran = std::any_of(entries.begin(), entries.end(), [](const BenchEntry& e) {
+    return e.available && e.implementation == "fftscope-cl-fast";
+  });
+  EXPECT_EQ(json.find("\"plan\": \"rows n=") != std::string::npos, cl_fast_ran) << json;
   EXPECT_NE(sweep_to_table(entries).find("30x12"), std::string::npos);
   // The "x 2 copies" column: each transform against twice the copy of its size in the same run.
   const std::string table = sweep_to_table(entries);

@@ -203,6 +203,12 @@ class ClBackendImpl final : public ClBackend {
     return out;
   }
 
+  std::string fast_plan_description() const override {
+    if (variant_ != KernelVariant::fast || !fast_ready_) return {};
+    if (fast_->fused()) return "both axes in one dispatch, each as " + fast_->route(Axis::cols).describe();
+    return fast_->route(Axis::rows).describe() + "; " + fast_->route(Axis::cols).describe();
+  }
+
   std::vector<TimingRecord> take_timings() override {
     std::vector<TimingRecord> out;
     while (!pending_.empty()) {

@@ -275,6 +275,11 @@ class GlBackend final : public Backend {
     return out;
   }
 
+  std::string fast_plan_description() const override {
+    if (variant_ != KernelVariant::fast || !fast_ready_) return {};
+    return fast_->route(Axis::rows).describe() + "; " + fast_->route(Axis::cols).describe();
+  }
+
   std::vector<TimingRecord> take_timings() override {
     enter();
     return timers_->take();

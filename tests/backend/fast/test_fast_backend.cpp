@@ -51,6 +51,33 @@ TEST_P(FastVariant, RunsWholeAxisKernelsAndMatchesFftw) {
   }
 }
 
+// BackendOptions::measure_fast_plans: the same transform, and the routes the planner kept
+// described (empty for the other variants).
+TEST_P(FastVariant, MeasuredPlansMatchFftwAndAreDescribed) {
+  BackendOptions options;
+  options.measure_fast_plans = true;
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend(GetParam(), options);
+  } catch (const std::exception& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + e.what());
+  }
+  const std::size_t w = 60, h = 48;
+  const Plan2D plan = make_plan_2d(w, h);
+  for (Direction direction : {Direction::forward, Direction::inverse}) {
+    const auto input = test::random_complex(w * h, 19);
+    ComplexImage image(w, h);
+    image.data = test::to_float(input);
+    const ComplexImage out = run_transform(*backend, plan, image, direction, KernelVariant::fast);
+    EXPECT_LT(test::relative_l2_error(out.data, test::fftw_2d(input, w, h, direction)), test::float_fft_tolerance(w * h));
+    const std::string described = backend->fast_plan_description();
+    EXPECT_NE(described.find("rows n=60"), std::string::npos) << described;
+    EXPECT_NE(described.find("cols n=48"), std::string::npos) << described;
+  }
+  backend->prepare(plan, KernelVariant::fused);
+  EXPECT_EQ(backend->fast_plan_description(), "");
+}
+
 TEST_P(FastVariant, StageStopTakesTheStagePipeline) {
   std::string why;
   auto backend = gpu_backend(GetParam(), why);
