@@ -803,15 +803,34 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   return out;
 }
 
-/// What makes two routes the same program and dispatch: every #define of their plans, their
-/// register bounds and their description (kind, lengths, lines, threads).
-inline std::string route_identity(const AxisRoute& route) {
-  std::string id = route.describe();
-  for (const AxisPlan* p : {&route.plan, route.second ? &*route.second : nullptr}) {
-    if (!p) continue;
-    for (const auto& [name, value] : p->defines()) id += ' ' + name + '=' + value;
-    id += " regs=" + std::to_string(p->max_registers);
+/// The real display path's candidates: measure_candidates, then the display's own knobs changed
+/// (where the display rows colour each bin from, and on OpenCL their register bound). The backend
+/// times the whole path (columns and display rows) under each tuning that plans it differently.
+inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool gl) {
+  std::vector<Tuning> out = measure_candidates(base, gl);
+  Tuning colour = base;
+  colour.display_from_registers = base.display_from_registers ? 0 : 1;
+  out.push_back(colour);
+  if (!gl) {
+    Tuning unbounded = base;
+    unbounded.display_rows_max_registers = base.display_rows_max_registers ? 0 : 128;
+    out.push_back(unbounded);
   }
+  return out;
+}
+
+/// What makes two plans the same program and dispatch: every #define, the register bound and
+/// the description (lines, threads).
+inline std::string plan_identity(const AxisPlan& plan) {
+  std::string id = plan.describe();
+  for (const auto& [name, value] : plan.defines()) id += ' ' + name + '=' + value;
+  return id + " regs=" + std::to_string(plan.max_registers);
+}
+
+/// The same for a route (its kind and lengths, and each pass's plan).
+inline std::string route_identity(const AxisRoute& route) {
+  std::string id = route.describe() + " | " + plan_identity(route.plan);
+  if (route.second) id += " | " + plan_identity(*route.second);
   return id;
 }
 
@@ -825,6 +844,18 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
                           tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
   return route;
+}
+
+/// What makes two real display paths the same programs (measure_display_candidates): the
+/// columns' route, the display rows' plan and their #defines; empty where the path does not plan.
+inline std::string display_identity(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                    const Tuning& tuning) {
+  const auto cols = route_real_columns(width, height, limits, tuning);
+  const auto rows = plan_display_rows(width, height, limits, tuning);
+  if (!cols || !rows) return {};
+  std::string id = route_identity(*cols) + " || " + plan_identity(*rows);
+  for (const auto& [name, value] : display_rows_defines(height, tuning)) id += ' ' + name + '=' + value;
+  return id;
 }
 
 /// The kernels' compile-time modes of Bluestein's two passes (#define names). Compare modes by

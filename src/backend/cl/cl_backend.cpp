@@ -79,7 +79,7 @@ class ClBackendImpl final : public ClBackend {
     programs_ = std::make_unique<ProgramCache>(context_.get(), found_.device,
                                                SourceFiles(cl_kernels::embedded_kernels(), options.source_dir));
     fast_ = make_fast_path();
-    real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
+    real_display_ = make_real_display();
     const std::size_t max_wg = device_value<std::size_t>(found_.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     reduce_wg_ = 256;
     while (reduce_wg_ > max_wg) reduce_wg_ /= 2;
@@ -470,6 +470,13 @@ class ClBackendImpl final : public ClBackend {
   }
 
   /// Drops the programs when a --kernel-dir file changed (they rebuild on next use).
+  std::unique_ptr<ClFastDisplay> make_real_display() {
+    const fast::Tuning tuning = fast::tuning_from_env();
+    return std::make_unique<ClFastDisplay>(
+        context_.get(), found_.device, queue_.get(), *programs_, tuning,
+        measure_fast_plans_ ? fast::measure_display_candidates(tuning, false) : std::vector<fast::Tuning>{});
+  }
+
   std::unique_ptr<ClFastPath> make_fast_path() {
     const fast::Tuning tuning = fast::tuning_from_env();
     return std::make_unique<ClFastPath>(
@@ -482,7 +489,7 @@ class ClBackendImpl final : public ClBackend {
     local_sizes_.clear();  // kernel handles are gone; a new one may reuse an address
     // The fast path keeps kernel handles from the cache: start it afresh.
     fast_ = make_fast_path();
-    real_display_ = std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_);
+    real_display_ = make_real_display();
     real_fused_ = real_display_done_ = false;  // the image must be uploaded again
     if (prepared_) prepare_fast_path();
     return true;

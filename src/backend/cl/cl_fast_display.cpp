@@ -1,6 +1,11 @@
 #include "backend/cl/cl_fast_display.h"
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "core/errors.h"
@@ -26,9 +31,10 @@ constexpr cl_int empty_range[2] = {INT_MAX, INT_MIN};
 }  // namespace
 
 ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                             fast::Tuning tuning)
-    : context_(context), device_(device), queue_(queue), programs_(programs), tuning_(tuning) {
-  tuning_.split_global = 0;  // the display epilogue follows the split through registers only
+                             fast::Tuning tuning, std::vector<fast::Tuning> measure)
+    : context_(context), device_(device), queue_(queue), programs_(programs), base_(tuning), measure_(std::move(measure)) {
+  base_.split_global = 0;  // the display epilogue follows the split through registers only
+  tuning_ = base_;
   // The display epilogue's range needs 8 bytes of local memory beside the lines.
   limits_ = fast_limits(device);
   limits_.local_bytes -= 16;
@@ -36,8 +42,8 @@ ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command
 
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
-  return fast::route_real_columns(width, height, limits_, tuning_).has_value() &&
-         fast::plan_display_rows(width, height, limits_, tuning_).has_value();
+  return fast::route_real_columns(width, height, limits_, base_).has_value() &&
+         fast::plan_display_rows(width, height, limits_, base_).has_value();
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
@@ -58,6 +64,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
+  tuning_ = measure_.empty() ? base_ : fastest_tuning(width, height);
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
@@ -82,6 +89,55 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   range_known_ = false;
   width_ = width;
   height_ = height;
+}
+
+fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
+  std::vector<fast::Tuning> distinct{base_};
+  std::set<std::string> seen{fast::display_identity(width, height, limits_, base_)};
+  for (fast::Tuning t : measure_) {
+    t.split_global = 0;
+    const std::string id = fast::display_identity(width, height, limits_, t);
+    if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
+  }
+  if (distinct.size() == 1) return base_;
+
+  const RealImage zeros(width, height);
+  SpectrumSettings settings;  // a fixed range: one row pass per display
+  settings.auto_range = false;
+  settings.range_max = static_cast<float>(std::log1p(static_cast<double>(width) * static_cast<double>(height)));
+  fast::Tuning best = base_;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const fast::Tuning& t : distinct) {
+    const bool first = &t == &distinct.front();
+    std::optional<ClFastDisplay> candidate;
+    try {
+      candidate.emplace(context_, device_, queue_, programs_, t);
+      candidate->prepare(width, height);
+    } catch (const BackendError&) {
+      if (first) throw;  // as prepare() would without measuring
+      continue;
+    }
+    try {
+      candidate->upload(zeros);
+      std::vector<double> ms;
+      for (int run = 0; run < 2 + 5; ++run) {
+        const std::vector<FastDispatch> dispatches = candidate->enqueue_display(settings, true);
+        check(clFinish(queue_), "clFinish(fast display planning)");
+        if (run < 2) continue;
+        double sum = 0;
+        for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
+        ms.push_back(sum);
+      }
+      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+      if (ms[ms.size() / 2] < best_ms) {
+        best_ms = ms[ms.size() / 2];
+        best = t;
+      }
+    } catch (const BackendError&) {
+      if (first) return base_;  // no device memory to time with: the base tuning stands
+    }
+  }
+  return best;
 }
 
 void ClFastDisplay::upload(const RealImage& image) {

@@ -25,8 +25,11 @@ namespace fftscope::cl_detail {
 class ClFastDisplay {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.
+  /// `measure` (fast::measure_display_candidates; empty: plan with `tuning` alone): prepare()
+  /// times the display path under each of these tunings that plans it differently and keeps
+  /// the fastest.
   ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                fast::Tuning tuning = fast::tuning_from_env());
+                fast::Tuning tuning = fast::tuning_from_env(), std::vector<fast::Tuning> measure = {});
 
   /// True when a width x height real image can take the display path: width even and >= 4,
   /// height >= 2, and both passes have a plan (prime factors <= 13). Never throws.
@@ -71,12 +74,18 @@ class ClFastDisplay {
   FastDispatch enqueue(cl_kernel kernel, const fast::AxisPlan& plan, std::size_t lines, const char* name,
                        std::uint64_t bytes, bool events = true);
   void set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddles, std::size_t lines, std::size_t row_pitch);
+  /// The fastest of the measure tunings that plan the display path differently (the base
+  /// first), each timed by its profiling events on a zero image with a fixed range: the median
+  /// of five displays after two untimed. Only the base tuning's build failure throws.
+  fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
 
   cl_context context_;
   cl_device_id device_;
   cl_command_queue queue_;
   ProgramCache& programs_;
-  fast::Tuning tuning_;
+  fast::Tuning base_;    // as given (split_global 0)
+  fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
+  std::vector<fast::Tuning> measure_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;                // half spectrum: R2C rows, columns

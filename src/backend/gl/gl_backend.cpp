@@ -171,7 +171,10 @@ class GlBackend final : public Backend {
     }
     timers_ = std::make_unique<DispatchTimers>(mode);
     programs_ = std::make_unique<ProgramCache>(SourceFiles(gl_shaders::shader_files(), options.source_dir), "#version 430 core");
-    real_display_ = std::make_unique<GlFastDisplay>(*programs_, timers_.get());
+    const fast::Tuning display_tuning = fast::tuning_from_env(fast::gl_default_tuning());
+    real_display_ = std::make_unique<GlFastDisplay>(
+        *programs_, timers_.get(), display_tuning,
+        measure_fast_plans_ ? fast::measure_display_candidates(display_tuning, true) : std::vector<fast::Tuning>{});
     GLint64 limit = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limit);
     max_ssbo_bytes_ = static_cast<std::uint64_t>(limit);

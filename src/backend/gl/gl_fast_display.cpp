@@ -3,7 +3,11 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cmath>
+#include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,9 +64,11 @@ RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
 
 }  // namespace
 
-GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning)
-    : programs_(programs), timers_(timers), tuning_(tuning) {
-  tuning_.split_global = 0;  // the display epilogue follows the split through registers only
+GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
+                             std::vector<fast::Tuning> measure)
+    : programs_(programs), timers_(timers), base_(tuning), measure_(std::move(measure)) {
+  base_.split_global = 0;  // the display epilogue follows the split through registers only
+  tuning_ = base_;
   // The display epilogue's range needs 8 bytes of shared memory beside the lines.
   limits_ = fast_limits();
   limits_.local_bytes = limits_.local_bytes > 16 ? limits_.local_bytes - 16 : 0;
@@ -86,10 +92,67 @@ void GlFastDisplay::release() {
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;
-  const auto cols = fast::route_real_columns(width, height, limits_, tuning_);
-  const auto rows = fast::plan_display_rows(width, height, limits_, tuning_);
+  const auto cols = fast::route_real_columns(width, height, limits_, base_);
+  const auto rows = fast::plan_display_rows(width, height, limits_, base_);
   if (!rows || !cols) return false;
   return std::max(rows->groups(height / 2 + 1), cols->plan.groups(width / 2)) <= std::uint64_t{65535} * 65535;
+}
+
+fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
+  std::vector<fast::Tuning> distinct{base_};
+  std::set<std::string> seen{fast::display_identity(width, height, limits_, base_)};
+  for (fast::Tuning t : measure_) {
+    t.split_global = 0;
+    const std::string id = fast::display_identity(width, height, limits_, t);
+    if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
+  }
+  if (distinct.size() == 1) return base_;
+
+  const RealImage zeros(width, height);
+  SpectrumSettings settings;  // a fixed range: one row pass per display
+  settings.auto_range = false;
+  settings.range_max = static_cast<float>(std::log1p(static_cast<double>(width) * static_cast<double>(height)));
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  fast::Tuning best = base_;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const fast::Tuning& t : distinct) {
+    const bool first = &t == &distinct.front();
+    GlFastDisplay candidate(programs_, nullptr, t);
+    if (!first && !candidate.supports(width, height)) continue;
+    try {
+      candidate.prepare(width, height);
+    } catch (const BackendError&) {
+      if (!first) continue;
+      glDeleteQueries(1, &query);
+      throw;  // as prepare() would without measuring
+    }
+    candidate.upload(zeros);
+    std::vector<double> ms;
+    for (int run = 0; run < 2 + 5; ++run) {
+      glFinish();
+      const auto start = std::chrono::steady_clock::now();
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      candidate.dispatch_display(settings, true);
+      glEndQuery(GL_TIME_ELAPSED);
+      glFinish();
+      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
+    }
+    if (glGetError() != GL_NO_ERROR) {
+      if (first) break;  // no device memory to time with: the base tuning stands
+      continue;
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    if (ms[ms.size() / 2] < best_ms) {
+      best_ms = ms[ms.size() / 2];
+      best = t;
+    }
+  }
+  glDeleteQueries(1, &query);
+  return best;
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
@@ -110,6 +173,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
+  tuning_ = measure_.empty() ? base_ : fastest_tuning(width, height);
   width_ = width;
   height_ = height;
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,

@@ -26,7 +26,12 @@ namespace fftscope::detail {
 class GlFastDisplay {
  public:
   /// Borrows the backend's program cache and timers (timers may be null: no records).
-  GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()));
+  /// `measure` (fast::measure_display_candidates; empty: plan with `tuning` alone): prepare()
+  /// times the display path under each of these tunings that plans it differently and keeps
+  /// the fastest.
+  GlFastDisplay(ProgramCache& programs, DispatchTimers* timers,
+                fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()),
+                std::vector<fast::Tuning> measure = {});
   ~GlFastDisplay();
   GlFastDisplay(const GlFastDisplay&) = delete;
   GlFastDisplay& operator=(const GlFastDisplay&) = delete;
@@ -73,10 +78,17 @@ class GlFastDisplay {
   void dispatch(const fast::AxisPlan& plan, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();
+  /// The fastest of the measure tunings that plan the display path differently (the base
+  /// first), each timed by a GL_TIME_ELAPSED query (the host clock where it reads 0) on a zero
+  /// image with a fixed range: the median of five displays after two untimed. Only the base
+  /// tuning's compile failure throws.
+  fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
 
   ProgramCache& programs_;
   DispatchTimers* timers_;
-  fast::Tuning tuning_;
+  fast::Tuning base_;    // as given (split_global 0)
+  fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
+  std::vector<fast::Tuning> measure_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns

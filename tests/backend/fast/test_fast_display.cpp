@@ -65,6 +65,32 @@ TEST_P(RealDisplay, FusedPathMatchesRenderSpectrum) {
   }
 }
 
+// BackendOptions::measure_fast_plans: the display path planned by timing its candidates
+// (fast::measure_display_candidates) shows the same picture, for two sizes in turn (each
+// measured afresh), 256 x 40 also with another colormap.
+TEST_P(RealDisplay, MeasuredPlansShowTheSamePicture) {
+  BackendOptions options;
+  options.measure_fast_plans = true;
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend(GetParam(), options);
+  } catch (const std::exception& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + e.what());
+  }
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{64, 48}, {256, 40}}) {
+    ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused);
+    const RealImage image = test::random_real_image(w, h, 7 + w);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    backend->upload_real(image);
+    SpectrumSettings settings;
+    if (w == 256) settings.colormap = Colormap::inferno;
+    backend->execute_real_display(settings);
+    test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings),
+                               settings.colormap, to_string(GetParam()) + " measured " + std::to_string(w));
+    backend->take_timings();
+  }
+}
+
 TEST_P(RealDisplay, OddWidthTakesTheComplexFallback) {
   std::string why;
   auto backend = open(why);

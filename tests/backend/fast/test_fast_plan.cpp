@@ -301,6 +301,33 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
   EXPECT_NE(fast::route_identity(*fast::route_axis(Axis::rows, 4096, 4096, nvidia, other)), fast::route_identity(*route));
 }
 
+// The display path's candidates add its own knobs to the complex path's; two tunings plan the
+// display differently exactly when their columns' routes, display rows or their #defines differ.
+TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  for (const bool gl : {false, true}) {
+    const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
+    const auto complex = fast::measure_candidates(base, gl);
+    const auto display = fast::measure_display_candidates(base, gl);
+    ASSERT_EQ(display.size(), complex.size() + (gl ? 1 : 2));
+    EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
+    if (!gl) {
+      EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
+    }
+  }
+  const fast::Tuning base;
+  const std::string id = fast::display_identity(8192, 8192, nvidia, base);
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(fast::display_identity(8191, 8192, nvidia, base), "");  // odd width: no display path
+  fast::Tuning t = base;
+  t.display_rows_max_registers = 0;  // the split 8192-point display rows lose their bound
+  EXPECT_NE(fast::display_identity(8192, 8192, nvidia, t), id);
+  EXPECT_EQ(fast::display_identity(4096, 4096, nvidia, t), fast::display_identity(4096, 4096, nvidia, base));
+  t = base;
+  t.display_from_registers = 1;  // a #define of the display rows only
+  EXPECT_NE(fast::display_identity(4096, 4096, nvidia, t), fast::display_identity(4096, 4096, nvidia, base));
+}
+
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
