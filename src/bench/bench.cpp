@@ -43,7 +43,7 @@ namespace {
 std::unique_ptr<detail::Implementation> make_implementation(const std::string& name, BenchSize size,
                                                             const SweepOptions& options) {
   if (name == "fftscope-gl-display" || name == "fftscope-cl-display")
-    return detail::make_fftscope_display(name.substr(9, 2), size, options.cl_device);
+    return detail::make_fftscope_display(name.substr(9, 2), size, options.cl_device, options.measure_fast_plans);
   if (name == "cufft-r2c-display") return detail::make_cufft_r2c_display(size);
   if (name.rfind("fftscope-", 0) == 0) {
     const std::string rest = name.substr(9);

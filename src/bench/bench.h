@@ -126,7 +126,7 @@ std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured)
 /// fftscope's complex entries are (fftscope_runs); "cufft-r2c-display": cufftExecR2C plus a
 /// shift/log/colormap kernel compiled with NVRTC, timed by CUDA events around both.
 std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
-                                                      const std::string& cl_device);
+                                                      const std::string& cl_device, bool measure_fast_plans);
 std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size);
 SpectrumSettings display_settings(BenchSize size);
 RealImage real_part(const ComplexImage& input);

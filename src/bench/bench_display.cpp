@@ -23,11 +23,12 @@ namespace {
 
 class FftscopeDisplay final : public Implementation {
  public:
-  FftscopeDisplay(const std::string& backend, BenchSize size, const std::string& cl_device)
-      : size_(size), settings_(display_settings(size)) {
+  FftscopeDisplay(const std::string& backend, BenchSize size, const std::string& cl_device, bool measure_fast_plans)
+      : size_(size), settings_(display_settings(size)), planning_(measure_fast_plans ? "; plans measured at prepare" : "") {
     BackendOptions options;
     options.cl_device = cl_device;
     options.time_spans = true;
+    options.measure_fast_plans = measure_fast_plans;
     backend_ = make_backend(parse_backend(backend), options);
     if (backend_->real_display_path(size.width, size.height) != RealDisplayPath::fused)
       throw std::runtime_error("fftscope " + backend + ": " + std::to_string(size.width) + "x" +
@@ -39,7 +40,7 @@ class FftscopeDisplay final : public Implementation {
       settings_.auto_range = true;
   }
   std::string device() const override { return backend_->device_name(); }
-  std::string timer() const override { return timer_ + breakdown_; }
+  std::string timer() const override { return timer_ + breakdown_ + planning_; }
   void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
   std::vector<double> time_runs(int warmup, int repeats) override {
     backend_->take_timings();
@@ -86,6 +87,7 @@ class FftscopeDisplay final : public Implementation {
   std::unique_ptr<Backend> backend_;
   std::string timer_ = "GPU timers";
   std::string breakdown_;  ///< per-kernel medians of the last time_runs(), for timer()
+  std::string planning_;   ///< said after the timer where the display path's plans were measured
 };
 
 }  // namespace
@@ -134,8 +136,8 @@ double display_error(const RgbaImage& got, const ComplexImage& input, const Spec
 }
 
 std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
-                                                      const std::string& cl_device) {
-  return std::make_unique<FftscopeDisplay>(backend, size, cl_device);
+                                                      const std::string& cl_device, bool measure_fast_plans) {
+  return std::make_unique<FftscopeDisplay>(backend, size, cl_device, measure_fast_plans);
 }
 
 }  // namespace fftscope::bench::detail
