@@ -121,14 +121,13 @@ FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records);
 std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured);
 
 /// The real-input display entries (issue 6): the real parts of the sweep's input in, a shifted
-/// log-magnitude gray display out (RGBA8), range fixed at [0, log(1 + W H)] (display_settings).
+/// log-magnitude gray display out (RGBA8), range fixed at [0, log(1 + W H)] (fixed_range_settings).
 /// "fftscope-cl-display" / "fftscope-gl-display": the backend's execute_real_display, timed as
 /// fftscope's complex entries are (fftscope_runs); "cufft-r2c-display": cufftExecR2C plus a
 /// shift/log/colormap kernel compiled with NVRTC, timed by CUDA events around both.
 std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
                                                       const std::string& cl_device, bool measure_fast_plans);
 std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size);
-SpectrumSettings display_settings(BenchSize size);
 RealImage real_part(const ComplexImage& input);
 /// The fraction of pixels of `got` whose colour index differs by more than one step from core
 /// render_spectrum of the real image's full spectrum (FFTW, double). 0 is a perfect match.

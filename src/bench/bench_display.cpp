@@ -24,7 +24,7 @@ namespace {
 class FftscopeDisplay final : public Implementation {
  public:
   FftscopeDisplay(const std::string& backend, BenchSize size, const std::string& cl_device, bool measure_fast_plans)
-      : size_(size), settings_(display_settings(size)), planning_(measure_fast_plans ? "; plans measured at prepare" : "") {
+      : size_(size), settings_(fixed_range_settings(size.width, size.height)), planning_(measure_fast_plans ? "; plans measured at prepare" : "") {
     BackendOptions options;
     options.cl_device = cl_device;
     options.time_spans = true;
@@ -91,14 +91,6 @@ class FftscopeDisplay final : public Implementation {
 };
 
 }  // namespace
-
-SpectrumSettings display_settings(BenchSize size) {
-  SpectrumSettings s;  // log magnitude, gray, shifted
-  s.auto_range = false;
-  s.range_min = 0.0f;
-  s.range_max = static_cast<float>(std::log1p(static_cast<double>(size.width) * static_cast<double>(size.height)));
-  return s;
-}
 
 RealImage real_part(const ComplexImage& input) {
   RealImage out(input.width, input.height);

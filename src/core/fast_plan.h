@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -834,6 +835,25 @@ inline std::string route_identity(const AxisRoute& route) {
   return id;
 }
 
+/// Measured planning of one axis: `planned` (under `base`), then the route of each of `measure`
+/// that differs from those before it, with the tuning that gave it. `routes_for(tuning)` plans
+/// the image as the backend can take it (an optional ImageRoutes).
+template <class RoutesFor>
+std::vector<std::pair<AxisRoute, const Tuning*>> distinct_axis_routes(Axis axis, const AxisRoute& planned,
+                                                                     const Tuning& base,
+                                                                     const std::vector<Tuning>& measure,
+                                                                     RoutesFor routes_for) {
+  std::vector<std::pair<AxisRoute, const Tuning*>> distinct{{planned, &base}};
+  std::set<std::string> seen{route_identity(planned)};
+  for (const Tuning& t : measure) {
+    const auto image = routes_for(t);
+    if (!image) continue;
+    const AxisRoute& route = axis == Axis::rows ? image->rows : image->cols;
+    if (seen.insert(route_identity(route)).second) distinct.emplace_back(route, &t);
+  }
+  return distinct;
+}
+
 /// The real-input display's columns: H points over the image's W/2 complex columns, as
 /// route_axis takes such columns (four-step included), from the image into a separate buffer
 /// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.
@@ -856,6 +876,20 @@ inline std::string display_identity(std::size_t width, std::size_t height, const
   std::string id = route_identity(*cols) + " || " + plan_identity(*rows);
   for (const auto& [name, value] : display_rows_defines(height, tuning)) id += ' ' + name + '=' + value;
   return id;
+}
+
+/// `base`, then each of `measure` (split_global 0: the display epilogue follows the split through
+/// registers only) that plans the display path at this size differently from those before it.
+inline std::vector<Tuning> distinct_display_tunings(std::size_t width, std::size_t height, const DeviceLimits& limits,
+                                                   const Tuning& base, const std::vector<Tuning>& measure) {
+  std::vector<Tuning> distinct{base};
+  std::set<std::string> seen{display_identity(width, height, limits, base)};
+  for (Tuning t : measure) {
+    t.split_global = 0;
+    const std::string id = display_identity(width, height, limits, t);
+    if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
+  }
+  return distinct;
 }
 
 /// The kernels' compile-time modes of Bluestein's two passes (#define names). Compare modes by

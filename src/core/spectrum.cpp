@@ -9,6 +9,14 @@
 #include "errors.h"
 
 namespace fftscope {
+
+SpectrumSettings fixed_range_settings(std::size_t width, std::size_t height) {
+  SpectrumSettings s;
+  s.auto_range = false;
+  s.range_min = 0.0f;
+  s.range_max = static_cast<float>(std::log1p(static_cast<double>(width) * static_cast<double>(height)));
+  return s;
+}
 namespace detail {
 namespace {
 

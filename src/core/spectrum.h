@@ -41,6 +41,11 @@ ComplexImage fftshift(const ComplexImage& image);
 ComplexImage ifftshift(const ComplexImage& image);
 RealImage fftshift(const RealImage& image);
 
+/// The default display (log magnitude, gray, shifted) with its range fixed at [0, log(1 + W H)],
+/// the largest log magnitude of W H values of modulus <= 1: what benchmarks and the fast path's
+/// measured planning time (one row pass per display, no range search).
+SpectrumSettings fixed_range_settings(std::size_t width, std::size_t height);
+
 /// Work-groups of the GPU backends' first min/max pass over `values` values with `group_size`
 /// work-items each: one per group_size * 16 values (each work-item folds at least 16), at most
 /// 1024 (H100: 64 groups took 1.6 ms over 8192^2 values, 1024 took 0.16).

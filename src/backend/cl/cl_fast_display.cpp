@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <cmath>
 #include <limits>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "core/errors.h"
@@ -92,19 +90,11 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
 }
 
 fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
-  std::vector<fast::Tuning> distinct{base_};
-  std::set<std::string> seen{fast::display_identity(width, height, limits_, base_)};
-  for (fast::Tuning t : measure_) {
-    t.split_global = 0;
-    const std::string id = fast::display_identity(width, height, limits_, t);
-    if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
-  }
+  const std::vector<fast::Tuning> distinct = fast::distinct_display_tunings(width, height, limits_, base_, measure_);
   if (distinct.size() == 1) return base_;
 
   const RealImage zeros(width, height);
-  SpectrumSettings settings;  // a fixed range: one row pass per display
-  settings.auto_range = false;
-  settings.range_max = static_cast<float>(std::log1p(static_cast<double>(width) * static_cast<double>(height)));
+  const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;
   double best_ms = std::numeric_limits<double>::infinity();
   for (const fast::Tuning& t : distinct) {
@@ -119,18 +109,9 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     }
     try {
       candidate->upload(zeros);
-      std::vector<double> ms;
-      for (int run = 0; run < 2 + 5; ++run) {
-        const std::vector<FastDispatch> dispatches = candidate->enqueue_display(settings, true);
-        check(clFinish(queue_), "clFinish(fast display planning)");
-        if (run < 2) continue;
-        double sum = 0;
-        for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
-        ms.push_back(sum);
-      }
-      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-      if (ms[ms.size() / 2] < best_ms) {
-        best_ms = ms[ms.size() / 2];
+      const double ms = median_event_ms(queue_, [&] { return candidate->enqueue_display(settings, true); });
+      if (ms < best_ms) {
+        best_ms = ms;
         best = t;
       }
     } catch (const BackendError&) {

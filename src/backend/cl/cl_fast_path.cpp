@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <set>
 #include <string>
 
 #include "core/errors.h"
@@ -23,6 +22,21 @@ std::string fast_build_options(const fast::AxisPlan& plan, const std::string& ex
 
 std::string mode_option(const char* mode) { return std::string(" -D ") + mode + "=1"; }
 }  // namespace
+
+double median_event_ms(cl_command_queue queue, const std::function<std::vector<FastDispatch>()>& enqueue,
+                       int untimed, int timed) {
+  std::vector<double> ms;
+  for (int run = 0; run < untimed + timed; ++run) {
+    const std::vector<FastDispatch> dispatches = enqueue();
+    check(clFinish(queue), "clFinish(fast planning)");
+    if (run < untimed) continue;
+    double sum = 0;
+    for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
+    ms.push_back(sum);
+  }
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  return ms[ms.size() / 2];
+}
 
 ProgramKey fast_program_key(const fast::AxisPlan& plan, const std::string& extra) {
   return {"fast_fft.cl", fast_build_options(plan, extra), plan.max_registers};
@@ -218,14 +232,8 @@ bool ClFastPath::supports(std::size_t width, std::size_t height) const {
 }
 
 fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
-  std::vector<std::pair<fast::AxisRoute, const fast::Tuning*>> distinct{{planned, &tuning_}};
-  std::set<std::string> seen{fast::route_identity(planned)};
-  for (const fast::Tuning& t : measure_) {
-    const auto image = routes(width, height, t);
-    if (!image) continue;
-    const fast::AxisRoute& route = axis == Axis::rows ? image->rows : image->cols;
-    if (seen.insert(fast::route_identity(route)).second) distinct.emplace_back(route, &t);
-  }
+  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_,
+                                                   [&](const fast::Tuning& t) { return routes(width, height, t); });
   if (distinct.size() == 1) return planned;
 
   const std::uint64_t lines = axis == Axis::rows ? height : width;
@@ -245,18 +253,11 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
       scratch = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, elements * sizeof(Complex), nullptr, &err));
       check(err, "clCreateBuffer(fast planning scratch)");
     }
-    std::vector<double> ms;
-    for (int run = 0; run < 2 + 5; ++run) {
+    return median_event_ms(device_.queue, [&] {
       std::vector<FastDispatch> dispatches;
       candidate.enqueue(data.get(), data.get(), scratch.get(), Direction::forward, dispatches, true);
-      check(clFinish(device_.queue), "clFinish(fast planning)");
-      if (run < 2) continue;
-      double sum = 0;
-      for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
-      ms.push_back(sum);
-    }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    return ms[ms.size() / 2];
+      return dispatches;
+    });
   };
   fast::AxisRoute best = planned;
   double best_ms = std::numeric_limits<double>::infinity();

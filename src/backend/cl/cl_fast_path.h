@@ -12,8 +12,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "backend/cl/cl_runtime.h"
@@ -34,6 +35,12 @@ struct FastDispatch {
   /// alike), bytes = what each reads and writes (image, scratch and the tables once).
   TimingRecord record;
 };
+
+/// For measured planning: the median over `timed` runs (after `untimed`) of the summed
+/// profiling-event times of the dispatches `enqueue` returns, each run finished before the next.
+/// Throws BackendError.
+double median_event_ms(cl_command_queue queue, const std::function<std::vector<FastDispatch>()>& enqueue,
+                       int untimed = 2, int timed = 5);
 
 /// What the device allows one work-group of the fast path (local memory, work-items) and its
 /// compute units.

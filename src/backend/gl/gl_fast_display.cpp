@@ -3,11 +3,8 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
-#include <cmath>
 #include <limits>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -99,21 +96,11 @@ bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
 }
 
 fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
-  std::vector<fast::Tuning> distinct{base_};
-  std::set<std::string> seen{fast::display_identity(width, height, limits_, base_)};
-  for (fast::Tuning t : measure_) {
-    t.split_global = 0;
-    const std::string id = fast::display_identity(width, height, limits_, t);
-    if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
-  }
+  const std::vector<fast::Tuning> distinct = fast::distinct_display_tunings(width, height, limits_, base_, measure_);
   if (distinct.size() == 1) return base_;
 
   const RealImage zeros(width, height);
-  SpectrumSettings settings;  // a fixed range: one row pass per display
-  settings.auto_range = false;
-  settings.range_max = static_cast<float>(std::log1p(static_cast<double>(width) * static_cast<double>(height)));
-  GLuint query = 0;
-  glGenQueries(1, &query);
+  const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;
   double best_ms = std::numeric_limits<double>::infinity();
   for (const fast::Tuning& t : distinct) {
@@ -123,35 +110,17 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     try {
       candidate.prepare(width, height);
     } catch (const BackendError&) {
-      if (!first) continue;
-      glDeleteQueries(1, &query);
-      throw;  // as prepare() would without measuring
-    }
-    candidate.upload(zeros);
-    std::vector<double> ms;
-    for (int run = 0; run < 2 + 5; ++run) {
-      glFinish();
-      const auto start = std::chrono::steady_clock::now();
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      candidate.dispatch_display(settings, true);
-      glEndQuery(GL_TIME_ELAPSED);
-      glFinish();
-      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
-    }
-    if (glGetError() != GL_NO_ERROR) {
-      if (first) break;  // no device memory to time with: the base tuning stands
+      if (first) throw;  // as prepare() would without measuring
       continue;
     }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    if (ms[ms.size() / 2] < best_ms) {
-      best_ms = ms[ms.size() / 2];
+    candidate.upload(zeros);
+    const double ms = median_finished_ms([&] { candidate.dispatch_display(settings, true); });
+    if (ms < 0 && first) break;  // no device memory to time with: the base tuning stands
+    if (ms >= 0 && ms < best_ms) {
+      best_ms = ms;
       best = t;
     }
   }
-  glDeleteQueries(1, &query);
   return best;
 }
 

@@ -3,9 +3,8 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
-#include <set>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -206,14 +205,8 @@ struct ScopedBuffer {
 }  // namespace
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
-  std::vector<fast::AxisRoute> distinct{planned};
-  std::set<std::string> seen{fast::route_identity(planned)};
-  for (const fast::Tuning& t : measure_) {
-    const auto image = routes(width, height, t);
-    if (!image) continue;
-    const fast::AxisRoute& route = axis == Axis::rows ? image->rows : image->cols;
-    if (seen.insert(fast::route_identity(route)).second) distinct.push_back(route);
-  }
+  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_,
+                                                   [&](const fast::Tuning& t) { return routes(width, height, t); });
   if (distinct.size() == 1) return planned;
 
   const std::uint64_t lines = axis == Axis::rows ? height : width;
@@ -226,46 +219,26 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (glGetError() != GL_NO_ERROR) return planned;
-  GLuint query = 0;
-  glGenQueries(1, &query);
-  const auto median_ms = [&](const GlFastAxis& candidate, const fast::AxisRoute& route) {
-    const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
-    std::vector<double> ms;
-    for (int run = 0; run < 2 + 5; ++run) {
-      glFinish();
-      const auto start = std::chrono::steady_clock::now();
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      candidate.dispatch(data.id, data.id, scratch.id, Direction::forward);
-      glEndQuery(GL_TIME_ELAPSED);
-      glFinish();
-      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (run >= 2) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
-    }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    return glGetError() == GL_NO_ERROR ? ms[ms.size() / 2] : -1.0;
-  };
   fast::AxisRoute best = planned;
   double best_ms = std::numeric_limits<double>::infinity();
-  for (const fast::AxisRoute& route : distinct) {
-    const bool first = &route == &distinct.front();
+  for (const auto& [route, tuning] : distinct) {
+    const bool first = &route == &distinct.front().first;
+    std::optional<GlFastAxis> candidate;
     try {
-      const GlFastAxis candidate(programs_, nullptr, route, lines);
-      const double ms = median_ms(candidate, route);
-      if (ms < 0 && first) break;  // nothing can be timed here: the planned route stands
-      if (ms >= 0 && ms < best_ms) {
-        best_ms = ms;
-        best = route;
-      }
+      candidate.emplace(programs_, nullptr, route, lines);
     } catch (const BackendError&) {
-      if (first) {
-        glDeleteQueries(1, &query);
-        throw;
-      }
+      if (first) throw;
+      continue;
+    }
+    const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
+    const double ms =
+        median_finished_ms([&] { candidate->dispatch(data.id, data.id, scratch.id, Direction::forward); });
+    if (ms < 0 && first) break;  // nothing can be timed here: the planned route stands
+    if (ms >= 0 && ms < best_ms) {
+      best_ms = ms;
+      best = route;
     }
   }
-  glDeleteQueries(1, &query);
   return best;
 }
 

@@ -2,6 +2,7 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cassert>
 
 namespace fftscope::detail {
@@ -92,6 +93,28 @@ std::vector<TimingRecord> DispatchTimers::take() {
     mode_ = Mode::host;
   }
   return out;
+}
+
+double median_finished_ms(const std::function<void()>& work, int untimed, int timed) {
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  std::vector<double> ms;
+  for (int run = 0; run < untimed + timed; ++run) {
+    glFinish();
+    const auto start = std::chrono::steady_clock::now();
+    glBeginQuery(GL_TIME_ELAPSED, query);
+    work();
+    glEndQuery(GL_TIME_ELAPSED);
+    glFinish();
+    const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    if (run >= untimed) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
+  }
+  glDeleteQueries(1, &query);
+  if (glGetError() != GL_NO_ERROR || ms.empty()) return -1;
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  return ms[ms.size() / 2];
 }
 
 }  // namespace fftscope::detail
