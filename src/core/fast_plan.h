@@ -23,6 +23,10 @@
 #include "core/plan.h"
 #include "core/types.h"
 
+namespace fftscope {
+class PlanWisdom;
+}
+
 namespace fftscope::fast {
 
 /// What the device allows one work-group.
@@ -762,6 +766,16 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   return ImageRoutes{*rows, *cols};
 }
 
+/// Measured planning (BackendOptions::measure_fast_plans), as a fast path or display is given
+/// it: the tunings to time (measure_candidates, measure_display_candidates; empty: plan by the
+/// base tuning alone), and where choices are kept across runs.
+struct Measuring {
+  std::vector<Tuning> candidates;
+  PlanWisdom* wisdom = nullptr;  ///< null: measure every time
+  std::string device;            ///< names the device (and driver) in the wisdom's keys
+  bool enabled() const { return !candidates.empty(); }
+};
+
 /// Measured planning (FFTW_MEASURE's idea; BackendOptions::measure_fast_plans): the tunings a
 /// backend plans each axis with, timing every distinct route they give on the device and keeping
 /// the fastest. `base` first, then one knob changed at a time, each where the H100 measurements
@@ -854,6 +868,15 @@ std::vector<std::pair<AxisRoute, const Tuning*>> distinct_axis_routes(Axis axis,
   return distinct;
 }
 
+/// What a wisdom key names of a choice among one axis's distinct routes, and the candidates
+/// (their identities, one per line): "rows 4096x2048", ...
+inline std::pair<std::string, std::string> axis_choice(Axis axis, std::size_t width, std::size_t height,
+                                                       const std::vector<std::pair<AxisRoute, const Tuning*>>& distinct) {
+  std::string identities;
+  for (const auto& d : distinct) identities += route_identity(d.first) + '\n';
+  return {to_string(axis) + " " + std::to_string(width) + "x" + std::to_string(height), identities};
+}
+
 /// The real-input display's columns: H points over the image's W/2 complex columns, as
 /// route_axis takes such columns (four-step included), from the image into a separate buffer
 /// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.
@@ -890,6 +913,15 @@ inline std::vector<Tuning> distinct_display_tunings(std::size_t width, std::size
     if (!id.empty() && seen.insert(id).second) distinct.push_back(t);
   }
   return distinct;
+}
+
+/// The same for a choice among the display path's distinct tunings: "display 4096x4096", ...
+inline std::pair<std::string, std::string> display_choice(std::size_t width, std::size_t height,
+                                                          const DeviceLimits& limits,
+                                                          const std::vector<Tuning>& distinct) {
+  std::string identities;
+  for (const Tuning& t : distinct) identities += display_identity(width, height, limits, t) + '\n';
+  return {"display " + std::to_string(width) + "x" + std::to_string(height), identities};
 }
 
 /// The kernels' compile-time modes of Bluestein's two passes (#define names). Compare modes by

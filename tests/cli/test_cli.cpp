@@ -696,12 +696,18 @@ TEST_P(CliGpuBackend, FftSpectrumStagesAndBenchOrAClearRefusal) {
   r = cli({"bench", "--size", "32x8", "--repeat", "2", "--backend", backend});
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("total"), std::string::npos) << r.out;
-  // The fast variant with its plans measured on the device: the same transform.
+  // The fast variant with its plans measured on the device: the same transform, and the
+  // choices kept in the wisdom file the environment names.
+  ::setenv("FFTSCOPE_PLAN_CACHE", path("plans.tsv").c_str(), 1);
   auto measured = fft;
   measured.insert(measured.end(), {"--variant", "fast", "--planning", "measure"});
   r = cli(measured);
+  ::unsetenv("FFTSCOPE_PLAN_CACHE");
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_LE(relative_l2_error(read_npy(path("out.npy")).values.data, expected), float_fft_tolerance(w * h));
+  std::ifstream wisdom(path("plans.tsv"));
+  std::string line;
+  EXPECT_TRUE(std::getline(wisdom, line) && line.find(backend + ": ") == 0) << line;
 }
 
 TEST_P(CliGpuBackend, ABrokenSourceFolderGivesExitFourNamingTheFile) {

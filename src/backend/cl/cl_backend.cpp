@@ -14,6 +14,7 @@
 #include "backend/cl/cl_fast_path.h"
 #include "backend/cl/cl_runtime.h"
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 #ifdef FFTSCOPE_CL_WITH_GL
 #include <CL/cl_gl.h>
 
@@ -70,7 +71,8 @@ constexpr int generic_max_radix = 16;
 class ClBackendImpl final : public ClBackend {
  public:
   explicit ClBackendImpl(const BackendOptions& options)
-      : time_spans_(options.time_spans), measure_fast_plans_(options.measure_fast_plans) {
+      : time_spans_(options.time_spans),
+        wisdom_(options.measure_fast_plans ? std::make_unique<PlanWisdom>(PlanWisdom::default_path()) : nullptr) {
     found_ = choose_device(options.cl_device);
     create_context(options);
     cl_int err = CL_SUCCESS;
@@ -472,16 +474,21 @@ class ClBackendImpl final : public ClBackend {
   /// Drops the programs when a --kernel-dir file changed (they rebuild on next use).
   std::unique_ptr<ClFastDisplay> make_real_display() {
     const fast::Tuning tuning = fast::tuning_from_env();
-    return std::make_unique<ClFastDisplay>(
-        context_.get(), found_.device, queue_.get(), *programs_, tuning,
-        measure_fast_plans_ ? fast::measure_display_candidates(tuning, false) : std::vector<fast::Tuning>{});
+    return std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_, tuning,
+                                           measuring(fast::measure_display_candidates(tuning, false)));
   }
 
   std::unique_ptr<ClFastPath> make_fast_path() {
     const fast::Tuning tuning = fast::tuning_from_env();
-    return std::make_unique<ClFastPath>(
-        context_.get(), found_.device, queue_.get(), *programs_, tuning,
-        measure_fast_plans_ ? fast::measure_candidates(tuning, false) : std::vector<fast::Tuning>{});
+    return std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_, tuning,
+                                        measuring(fast::measure_candidates(tuning, false)));
+  }
+
+  /// BackendOptions::measure_fast_plans: these candidates, the choices kept in wisdom_ under
+  /// this device's name; else none.
+  fast::Measuring measuring(std::vector<fast::Tuning> candidates) const {
+    if (!wisdom_) return {};
+    return {std::move(candidates), wisdom_.get(), "cl: " + device_name()};
   }
 
   bool refresh_programs() {
@@ -792,7 +799,7 @@ class ClBackendImpl final : public ClBackend {
   bool gl_shared_ = false;
   ClColumnPass column_pass_ = ClColumnPass::strided;
   bool time_spans_ = false;
-  bool measure_fast_plans_ = false;  // BackendOptions::measure_fast_plans
+  std::unique_ptr<PlanWisdom> wisdom_;  // BackendOptions::measure_fast_plans: the choices kept; else null
   std::size_t reduce_wg_ = 256;
 
   bool prepared_ = false;

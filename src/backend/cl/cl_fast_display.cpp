@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 
 namespace fftscope::cl_detail {
 namespace {
@@ -29,7 +30,7 @@ constexpr cl_int empty_range[2] = {INT_MAX, INT_MIN};
 }  // namespace
 
 ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                             fast::Tuning tuning, std::vector<fast::Tuning> measure)
+                             fast::Tuning tuning, fast::Measuring measure)
     : context_(context), device_(device), queue_(queue), programs_(programs), base_(tuning), measure_(std::move(measure)) {
   base_.split_global = 0;  // the display epilogue follows the split through registers only
   tuning_ = base_;
@@ -62,7 +63,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
-  tuning_ = measure_.empty() ? base_ : fastest_tuning(width, height);
+  tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
@@ -90,15 +91,22 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
 }
 
 fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
-  const std::vector<fast::Tuning> distinct = fast::distinct_display_tunings(width, height, limits_, base_, measure_);
+  const std::vector<fast::Tuning> distinct =
+      fast::distinct_display_tunings(width, height, limits_, base_, measure_.candidates);
   if (distinct.size() == 1) return base_;
+  const auto [what, identities] = fast::display_choice(width, height, limits_, distinct);
+  const std::string key = PlanWisdom::key(measure_.device, what, identities);
+  if (measure_.wisdom)
+    if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known];
 
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;
+  std::size_t best_index = 0;
   double best_ms = std::numeric_limits<double>::infinity();
-  for (const fast::Tuning& t : distinct) {
-    const bool first = &t == &distinct.front();
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    const fast::Tuning& t = distinct[i];
+    const bool first = i == 0;
     std::optional<ClFastDisplay> candidate;
     try {
       candidate.emplace(context_, device_, queue_, programs_, t);
@@ -113,11 +121,13 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
       if (ms < best_ms) {
         best_ms = ms;
         best = t;
+        best_index = i;
       }
     } catch (const BackendError&) {
       if (first) return base_;  // no device memory to time with: the base tuning stands
     }
   }
+  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }
 

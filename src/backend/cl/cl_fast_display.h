@@ -25,11 +25,11 @@ namespace fftscope::cl_detail {
 class ClFastDisplay {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.
-  /// `measure` (fast::measure_display_candidates; empty: plan with `tuning` alone): prepare()
-  /// times the display path under each of these tunings that plans it differently and keeps
-  /// the fastest.
+  /// `measure` (candidates from fast::measure_display_candidates; none: plan with `tuning`
+  /// alone): prepare() times the display path under each of these tunings that plans it
+  /// differently and keeps the fastest, or takes the choice its wisdom remembers.
   ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                fast::Tuning tuning = fast::tuning_from_env(), std::vector<fast::Tuning> measure = {});
+                fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
   /// True when a width x height real image can take the display path: width even and >= 4,
   /// height >= 2, and both passes have a plan (prime factors <= 13). Never throws.
@@ -85,7 +85,7 @@ class ClFastDisplay {
   ProgramCache& programs_;
   fast::Tuning base_;    // as given (split_global 0)
   fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
-  std::vector<fast::Tuning> measure_;
+  fast::Measuring measure_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;                // half spectrum: R2C rows, columns

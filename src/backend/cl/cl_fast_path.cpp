@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 
 namespace fftscope::cl_detail {
 
@@ -213,7 +214,7 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
 }
 
 ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                       fast::Tuning tuning, std::vector<fast::Tuning> measure)
+                       fast::Tuning tuning, fast::Measuring measure)
     : device_{context, device, queue, &programs},
       tuning_(tuning),
       measure_(std::move(measure)),
@@ -232,9 +233,13 @@ bool ClFastPath::supports(std::size_t width, std::size_t height) const {
 }
 
 fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
-  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_,
+  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_.candidates,
                                                    [&](const fast::Tuning& t) { return routes(width, height, t); });
   if (distinct.size() == 1) return planned;
+  const auto [what, identities] = fast::axis_choice(axis, width, height, distinct);
+  const std::string key = PlanWisdom::key(measure_.device, what, identities);
+  if (measure_.wisdom)
+    if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known].first;
 
   const std::uint64_t lines = axis == Axis::rows ? height : width;
   // Timing needs device memory beside the caller's image; where it cannot be had, the planned
@@ -260,9 +265,11 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
     });
   };
   fast::AxisRoute best = planned;
+  std::size_t best_index = 0;
   double best_ms = std::numeric_limits<double>::infinity();
-  for (const auto& [route, tuning] : distinct) {
-    const bool first = &route == &distinct.front().first;
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    const auto& [route, tuning] = distinct[i];
+    const bool first = i == 0;
     std::optional<ClFastAxis> candidate;
     try {
       candidate.emplace(device_, route, lines, *tuning, limits_);
@@ -275,11 +282,13 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
       if (ms < best_ms) {
         best_ms = ms;
         best = candidate->route();
+        best_index = i;
       }
     } catch (const BackendError&) {
       if (first) return planned;
     }
   }
+  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }
 
@@ -299,7 +308,7 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
     cols_.emplace(device_, *fused, width, tuning_, limits_, fast::PassLayout::both_axes);
     extra_bytes_ = cols_->table_bytes();
   } else {
-    if (!measure_.empty()) {
+    if (measure_.enabled()) {
       image->rows = fastest(Axis::rows, width, height, image->rows);
       image->cols = fastest(Axis::cols, width, height, image->cols);
     }

@@ -114,11 +114,11 @@ class ClFastAxis {
 class ClFastPath {
  public:
   /// Borrows the backend's objects; the queue must have CL_QUEUE_PROFILING_ENABLE for timings.
-  /// `measure` (fast::measure_candidates; empty: plan with `tuning` alone): prepare() times the
-  /// distinct routes these tunings give each axis and keeps the fastest (not where both axes
-  /// run in one dispatch).
+  /// `measure` (candidates from fast::measure_candidates; none: plan with `tuning` alone):
+  /// prepare() times the distinct routes these tunings give each axis and keeps the fastest
+  /// (not where both axes run in one dispatch), or takes the choice its wisdom remembers.
   ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-             fast::Tuning tuning = fast::tuning_from_env(), std::vector<fast::Tuning> measure = {});
+             fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
   /// True when a width x height transform can run on the fast path on this device: each axis
   /// directly (every prime factor <= 13) or through Bluestein, with layouts that fit local
@@ -157,12 +157,13 @@ class ClFastPath {
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the distinct routes the measure tunings give `axis` (`planned` first), each
   /// timed by its profiling events on a zeroed image: the median of a few forward transforms
-  /// after two untimed ones. Candidates that fail to build are passed over.
+  /// after two untimed ones; or the one the wisdom remembers for the same candidates here.
+  /// Candidates that fail to build are passed over.
   fast::AxisRoute fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned);
 
   ClDeviceQueue device_;
   fast::Tuning tuning_;
-  std::vector<fast::Tuning> measure_;
+  fast::Measuring measure_;
   fast::DeviceLimits limits_;
   std::uint64_t max_alloc_ = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   std::size_t width_ = 0, height_ = 0;

@@ -20,6 +20,7 @@
 #include "backend/gl/gl_timers.h"
 #include "backend/gl/gl_shaders.h"
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 
 namespace fftscope {
 namespace detail {
@@ -150,7 +151,8 @@ double sign_of(Direction d) { return d == Direction::forward ? -1.0 : 1.0; }
 class GlBackend final : public Backend {
  public:
   GlBackend(const BackendOptions& options, const GlBackendTuning& tuning)
-      : tuning_(tuning), measure_fast_plans_(options.measure_fast_plans) {
+      : tuning_(tuning),
+        wisdom_(options.measure_fast_plans ? std::make_unique<PlanWisdom>(PlanWisdom::default_path()) : nullptr) {
     if (tuning_.local_size == 0 || tuning_.local_size > 1024 || (tuning_.local_size & (tuning_.local_size - 1)) != 0)
       throw UsageError("GL local size must be a power of two <= 1024");
     if (options.use_current_gl_context) {
@@ -172,9 +174,8 @@ class GlBackend final : public Backend {
     timers_ = std::make_unique<DispatchTimers>(mode);
     programs_ = std::make_unique<ProgramCache>(SourceFiles(gl_shaders::shader_files(), options.source_dir), "#version 430 core");
     const fast::Tuning display_tuning = fast::tuning_from_env(fast::gl_default_tuning());
-    real_display_ = std::make_unique<GlFastDisplay>(
-        *programs_, timers_.get(), display_tuning,
-        measure_fast_plans_ ? fast::measure_display_candidates(display_tuning, true) : std::vector<fast::Tuning>{});
+    real_display_ = std::make_unique<GlFastDisplay>(*programs_, timers_.get(), display_tuning,
+                                                    measuring(fast::measure_display_candidates(display_tuning, true)));
     GLint64 limit = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limit);
     max_ssbo_bytes_ = static_cast<std::uint64_t>(limit);
@@ -365,14 +366,20 @@ class GlBackend final : public Backend {
   void allocate();
   void precompile();
   /// Readies the fast path (shaders/fast_fft.comp) for the fast variant where the size allows.
+  /// BackendOptions::measure_fast_plans: these candidates, the choices kept in wisdom_ under
+  /// this context's renderer and version; else none.
+  fast::Measuring measuring(std::vector<fast::Tuning> candidates) const {
+    if (!wisdom_) return {};
+    return {std::move(candidates), wisdom_.get(), "gl: " + name_};
+  }
+
   void prepare_fast_path() {
     fast_ready_ = false;
     if (variant_ != KernelVariant::fast) return;
     if (!fast_) {
       const fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning());
       fast_ = std::make_unique<GlFastPath>(*programs_, timers_.get(), tuning,
-                                           measure_fast_plans_ ? fast::measure_candidates(tuning, true)
-                                                               : std::vector<fast::Tuning>{});
+                                           measuring(fast::measure_candidates(tuning, true)));
     }
     if (!fast_->supports(plan_.width(), plan_.height())) return;
     fast_->prepare(plan_.width(), plan_.height());  // a compile error throws, like any shader's
@@ -406,7 +413,7 @@ class GlBackend final : public Backend {
   std::unique_ptr<EglContext> context_;
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<DispatchTimers> timers_;
-  bool measure_fast_plans_ = false;   // BackendOptions::measure_fast_plans
+  std::unique_ptr<PlanWisdom> wisdom_;  // BackendOptions::measure_fast_plans: the choices kept; else null
   std::unique_ptr<GlFastPath> fast_;  // the fast variant's whole-axis kernels (issue 6)
   std::unique_ptr<GlFastDisplay> real_display_;  // the real-input display path (issue 6)
   bool real_fused_ = false, real_display_done_ = false;

@@ -10,6 +10,7 @@
 
 #include "backend/gl/gl_fast_path.h"
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 
 namespace fftscope::detail {
 namespace {
@@ -62,7 +63,7 @@ RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
 }  // namespace
 
 GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
-                             std::vector<fast::Tuning> measure)
+                             fast::Measuring measure)
     : programs_(programs), timers_(timers), base_(tuning), measure_(std::move(measure)) {
   base_.split_global = 0;  // the display epilogue follows the split through registers only
   tuning_ = base_;
@@ -96,15 +97,22 @@ bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
 }
 
 fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
-  const std::vector<fast::Tuning> distinct = fast::distinct_display_tunings(width, height, limits_, base_, measure_);
+  const std::vector<fast::Tuning> distinct =
+      fast::distinct_display_tunings(width, height, limits_, base_, measure_.candidates);
   if (distinct.size() == 1) return base_;
+  const auto [what, identities] = fast::display_choice(width, height, limits_, distinct);
+  const std::string key = PlanWisdom::key(measure_.device, what, identities);
+  if (measure_.wisdom)
+    if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known];
 
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;
+  std::size_t best_index = 0;
   double best_ms = std::numeric_limits<double>::infinity();
-  for (const fast::Tuning& t : distinct) {
-    const bool first = &t == &distinct.front();
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    const fast::Tuning& t = distinct[i];
+    const bool first = i == 0;
     GlFastDisplay candidate(programs_, nullptr, t);
     if (!first && !candidate.supports(width, height)) continue;
     try {
@@ -115,12 +123,14 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     }
     candidate.upload(zeros);
     const double ms = median_finished_ms([&] { candidate.dispatch_display(settings, true); });
-    if (ms < 0 && first) break;  // no device memory to time with: the base tuning stands
+    if (ms < 0 && first) return base_;  // no device memory to time with: the base tuning stands
     if (ms >= 0 && ms < best_ms) {
       best_ms = ms;
       best = t;
+      best_index = i;
     }
   }
+  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }
 
@@ -142,7 +152,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
-  tuning_ = measure_.empty() ? base_ : fastest_tuning(width, height);
+  tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   width_ = width;
   height_ = height;
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,

@@ -26,12 +26,12 @@ namespace fftscope::detail {
 class GlFastDisplay {
  public:
   /// Borrows the backend's program cache and timers (timers may be null: no records).
-  /// `measure` (fast::measure_display_candidates; empty: plan with `tuning` alone): prepare()
-  /// times the display path under each of these tunings that plans it differently and keeps
-  /// the fastest.
+  /// `measure` (candidates from fast::measure_display_candidates; none: plan with `tuning`
+  /// alone): prepare() times the display path under each of these tunings that plans it
+  /// differently and keeps the fastest, or takes the choice its wisdom remembers.
   GlFastDisplay(ProgramCache& programs, DispatchTimers* timers,
                 fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()),
-                std::vector<fast::Tuning> measure = {});
+                fast::Measuring measure = {});
   ~GlFastDisplay();
   GlFastDisplay(const GlFastDisplay&) = delete;
   GlFastDisplay& operator=(const GlFastDisplay&) = delete;
@@ -88,7 +88,7 @@ class GlFastDisplay {
   DispatchTimers* timers_;
   fast::Tuning base_;    // as given (split_global 0)
   fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
-  std::vector<fast::Tuning> measure_;
+  fast::Measuring measure_;
   fast::DeviceLimits limits_;
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns

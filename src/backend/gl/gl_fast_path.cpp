@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 
 namespace fftscope::detail {
 namespace {
@@ -150,7 +151,7 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
-                       std::vector<fast::Tuning> measure)
+                       fast::Measuring measure)
     : programs_(programs),
       timers_(timers),
       tuning_(tuning),
@@ -205,9 +206,13 @@ struct ScopedBuffer {
 }  // namespace
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
-  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_,
+  const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_.candidates,
                                                    [&](const fast::Tuning& t) { return routes(width, height, t); });
   if (distinct.size() == 1) return planned;
+  const auto [what, identities] = fast::axis_choice(axis, width, height, distinct);
+  const std::string key = PlanWisdom::key(measure_.device, what, identities);
+  if (measure_.wisdom)
+    if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known].first;
 
   const std::uint64_t lines = axis == Axis::rows ? height : width;
   // Timing needs device memory beside the caller's image; where it cannot be had (a GL error
@@ -220,9 +225,11 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (glGetError() != GL_NO_ERROR) return planned;
   fast::AxisRoute best = planned;
+  std::size_t best_index = 0;
   double best_ms = std::numeric_limits<double>::infinity();
-  for (const auto& [route, tuning] : distinct) {
-    const bool first = &route == &distinct.front().first;
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    const fast::AxisRoute& route = distinct[i].first;
+    const bool first = i == 0;
     std::optional<GlFastAxis> candidate;
     try {
       candidate.emplace(programs_, nullptr, route, lines);
@@ -233,12 +240,14 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
     const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
     const double ms =
         median_finished_ms([&] { candidate->dispatch(data.id, data.id, scratch.id, Direction::forward); });
-    if (ms < 0 && first) break;  // nothing can be timed here: the planned route stands
+    if (ms < 0 && first) return planned;  // nothing can be timed here: the planned route stands
     if (ms >= 0 && ms < best_ms) {
       best_ms = ms;
       best = route;
+      best_index = i;
     }
   }
+  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }
 
@@ -251,7 +260,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     throw BackendError("OpenGL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
                        "shader storage block)");
-  if (!measure_.empty()) {
+  if (measure_.enabled()) {
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
   }

@@ -78,11 +78,11 @@ class GlFastPath {
  public:
   /// Borrows the backend's program cache and timers (timers may be null: no records). Reads
   /// the device limits from the current context.
-  /// `measure` (fast::measure_candidates; empty: plan with `tuning` alone): prepare() times the
-  /// distinct routes these tunings give each axis and keeps the fastest.
+  /// `measure` (candidates from fast::measure_candidates; none: plan with `tuning` alone):
+  /// prepare() times the distinct routes these tunings give each axis and keeps the fastest, or
+  /// takes the choice its wisdom remembers.
   GlFastPath(ProgramCache& programs, DispatchTimers* timers,
-             fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()),
-             std::vector<fast::Tuning> measure = {});
+             fast::Tuning tuning = fast::tuning_from_env(fast::gl_default_tuning()), fast::Measuring measure = {});
   ~GlFastPath();
   GlFastPath(const GlFastPath&) = delete;
   GlFastPath& operator=(const GlFastPath&) = delete;
@@ -123,14 +123,15 @@ class GlFastPath {
   /// The fastest of the distinct routes the measure tunings give `axis` (`planned` first), each
   /// timed by a GL_TIME_ELAPSED query (the host clock around glFinish where the query reads 0,
   /// as on llvmpipe) on a zeroed image: the median of a few forward transforms after two
-  /// untimed ones. Candidates that fail to compile are passed over.
+  /// untimed ones; or the one the wisdom remembers for the same candidates here. Candidates that
+  /// fail to compile are passed over.
   fast::AxisRoute fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned);
   void release();
 
   ProgramCache& programs_;
   DispatchTimers* timers_;
   fast::Tuning tuning_;
-  std::vector<fast::Tuning> measure_;
+  fast::Measuring measure_;
   fast::DeviceLimits limits_;
   std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   std::size_t width_ = 0, height_ = 0;

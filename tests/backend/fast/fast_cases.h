@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/fast_plan.h"
+#include "core/plan_wisdom.h"
 #include "core/timing.h"
 #include "core/types.h"
 #include "support/reference.h"
@@ -162,28 +163,38 @@ void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_p
 
 /// Measured planning (BackendOptions::measure_fast_plans): each axis takes the fastest of the
 /// distinct routes the candidate tunings give it. Which one is the device's business; whichever
-/// it took must be one of them, and the transform must still match FFTW, both directions.
-/// `make_path(tuning, candidates)` and `run(w, h, direction, tuning, candidates, seed, &tolerance)`.
+/// it took must be one of them, and the transform must still match FFTW, both directions. A
+/// second path given the same wisdom takes the same routes from it, without timing.
+/// `make_path(tuning, measuring)` and `run(w, h, direction, tuning, measuring, seed, &tolerance)`.
 template <class MakePath, class Run>
 void expect_measured_plans_match_fftw(const fast::Tuning& base, bool gl, const fast::DeviceLimits& limits,
                                       MakePath make_path, Run run) {
-  const std::vector<fast::Tuning> candidates = fast::measure_candidates(base, gl);
+  PlanWisdom wisdom;  // in memory
+  const fast::Measuring measuring{fast::measure_candidates(base, gl), &wisdom, "test device"};
   for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{96, 64}, {250, 120}}) {
     std::set<std::string> rows, cols;
-    for (const fast::Tuning& t : candidates) {
+    for (const fast::Tuning& t : measuring.candidates) {
       const auto image = fast::route_image(w, h, limits, t);
       ASSERT_TRUE(image.has_value());
       rows.insert(fast::route_identity(image->rows));
       cols.insert(fast::route_identity(image->cols));
     }
     EXPECT_GT(rows.size() + cols.size(), 2u) << w << "x" << h << ": nothing to choose between";
-    auto path = make_path(base, candidates);
+    auto path = make_path(base, measuring);
     path.prepare(w, h);
-    EXPECT_EQ(rows.count(fast::route_identity(path.route(Axis::rows))), 1u) << path.route(Axis::rows).describe();
-    EXPECT_EQ(cols.count(fast::route_identity(path.route(Axis::cols))), 1u) << path.route(Axis::cols).describe();
+    const std::string row_route = fast::route_identity(path.route(Axis::rows));
+    const std::string col_route = fast::route_identity(path.route(Axis::cols));
+    EXPECT_EQ(rows.count(row_route), 1u) << path.route(Axis::rows).describe();
+    EXPECT_EQ(cols.count(col_route), 1u) << path.route(Axis::cols).describe();
+    const std::size_t hits = wisdom.hits();
+    auto again = make_path(base, measuring);
+    again.prepare(w, h);
+    EXPECT_EQ(wisdom.hits(), hits + (rows.size() > 1) + (cols.size() > 1)) << "the wisdom's choices";
+    EXPECT_EQ(fast::route_identity(again.route(Axis::rows)), row_route);
+    EXPECT_EQ(fast::route_identity(again.route(Axis::cols)), col_route);
     for (const Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
-      const double err = run(w, h, d, base, candidates, 3 * w + h, &tolerance);
+      const double err = run(w, h, d, base, measuring, 3 * w + h, &tolerance);
       EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
     }
   }

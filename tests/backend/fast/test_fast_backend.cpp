@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -54,6 +55,7 @@ TEST_P(FastVariant, RunsWholeAxisKernelsAndMatchesFftw) {
 // BackendOptions::measure_fast_plans: the same transform, and the routes the planner kept
 // described (empty for the other variants).
 TEST_P(FastVariant, MeasuredPlansMatchFftwAndAreDescribed) {
+  ::setenv("FFTSCOPE_PLAN_CACHE", "", 1);  // measure here, whatever an earlier run kept
   BackendOptions options;
   options.measure_fast_plans = true;
   std::unique_ptr<Backend> backend;

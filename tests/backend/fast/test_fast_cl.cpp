@@ -77,7 +77,7 @@ std::vector<TimingRecord> expected_path_records(const ClFastPath& path, std::uin
 // run first on the same fast path (they bring the data back to the input).
 double run_fast(ClEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
                 std::uint64_t seed, double* tolerance = nullptr, int round_trips = 0,
-                std::vector<fast::Tuning> measure = {}) {
+                fast::Measuring measure = {}) {
   const auto input = test::random_complex(width * height, seed);
   std::vector<Complex> data = test::to_float(input);
   ClFastPath fast_path(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning,
@@ -318,12 +318,12 @@ TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   test::expect_measured_plans_match_fftw(
       fast::Tuning{}, false, fast_limits(env->device.device),
-      [env](const fast::Tuning& tuning, const std::vector<fast::Tuning>& candidates) {
-        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, candidates);
+      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, measuring);
       },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning,
-            const std::vector<fast::Tuning>& candidates, std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, 0, candidates);
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
+            std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, 0, measuring);
       });
 }
 

@@ -3,6 +3,7 @@
 // the complex fallback for odd ones, both against core render_spectrum of the full spectrum.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -69,6 +70,7 @@ TEST_P(RealDisplay, FusedPathMatchesRenderSpectrum) {
 // (fast::measure_display_candidates) shows the same picture, for two sizes in turn (each
 // measured afresh), 256 x 40 also with another colormap.
 TEST_P(RealDisplay, MeasuredPlansShowTheSamePicture) {
+  ::setenv("FFTSCOPE_PLAN_CACHE", "", 1);  // measure here, whatever an earlier run kept
   BackendOptions options;
   options.measure_fast_plans = true;
   std::unique_ptr<Backend> backend;

@@ -62,7 +62,7 @@ GlEnv* env_or_null(std::string& why) {
 // two passes of a Bluestein axis included). `tolerance`, where given, receives the bound for the
 // lengths the kernels ran (test::fast_tolerance).
 double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction direction, const fast::Tuning& tuning,
-                std::uint64_t seed, double* tolerance = nullptr, std::vector<fast::Tuning> measure = {}) {
+                std::uint64_t seed, double* tolerance = nullptr, fast::Measuring measure = {}) {
   const auto input = test::random_complex(width * height, seed);
   std::vector<Complex> data = test::to_float(input);
   GlFastPath fast_path(*env.programs, env.timers.get(), tuning, std::move(measure));
@@ -266,12 +266,12 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   test::expect_measured_plans_match_fftw(
       fast::gl_default_tuning(), true, fast_limits(),
-      [env](const fast::Tuning& tuning, const std::vector<fast::Tuning>& candidates) {
-        return GlFastPath(*env->programs, nullptr, tuning, candidates);
+      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+        return GlFastPath(*env->programs, nullptr, tuning, measuring);
       },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning,
-            const std::vector<fast::Tuning>& candidates, std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, candidates);
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
+            std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, measuring);
       });
 }
 
