@@ -200,6 +200,22 @@ void expect_measured_plans_match_fftw(const fast::Tuning& base, bool gl, const f
   }
 }
 
+/// The display path's measured planning keeps its choice: a second display given the same
+/// wisdom takes the same plans from it (one hit) without timing. `make_display(tuning, measuring)`.
+template <class MakeDisplay>
+void expect_display_wisdom_reused(const fast::Tuning& base, bool gl, MakeDisplay make_display) {
+  PlanWisdom wisdom;  // in memory
+  const fast::Measuring measuring{fast::measure_display_candidates(base, gl), &wisdom, "test device"};
+  auto first = make_display(base, measuring);
+  first.prepare(64, 48);
+  EXPECT_EQ(wisdom.hits(), 0u);
+  auto second = make_display(base, measuring);
+  second.prepare(64, 48);
+  EXPECT_EQ(wisdom.hits(), 1u);
+  EXPECT_EQ(fast::plan_identity(first.display_row_plan()), fast::plan_identity(second.display_row_plan()));
+  EXPECT_EQ(fast::route_identity(first.column_route()), fast::route_identity(second.column_route()));
+}
+
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
 /// columns would split, both directions; each case must take that route.
 template <class MakePath, class Run>

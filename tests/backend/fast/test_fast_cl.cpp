@@ -493,6 +493,15 @@ TEST(ClFastDisplay, R2cHalfSpectrumMatchesFftwR2c) {
   }
 }
 
+TEST(ClFastDisplay, MeasuredPlansAreRememberedByTheWisdom) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::expect_display_wisdom_reused(fast::Tuning{}, false, [env](const fast::Tuning& t, const fast::Measuring& m) {
+    return ClFastDisplay(env->context.get(), env->device.device, env->queue.get(), *env->programs, t, m);
+  });
+}
+
 TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);

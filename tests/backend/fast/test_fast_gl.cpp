@@ -474,6 +474,16 @@ TEST(GlFastDisplay, R2cHalfSpectrumMatchesFftwR2c) {
   }
 }
 
+TEST(GlFastDisplay, MeasuredPlansAreRememberedByTheWisdom) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::expect_display_wisdom_reused(fast::gl_default_tuning(), true,
+                                     [env](const fast::Tuning& t, const fast::Measuring& m) {
+                                       return GlFastDisplay(*env->programs, nullptr, t, m);
+                                     });
+}
+
 TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);
