@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -866,6 +867,14 @@ std::vector<std::pair<AxisRoute, const Tuning*>> distinct_axis_routes(Axis axis,
     if (seen.insert(route_identity(route)).second) distinct.emplace_back(route, &t);
   }
   return distinct;
+}
+
+/// FFTSCOPE_PLANNING_LOG=1: measured planning prints each candidate's median time and plan on
+/// stderr (what/size, microseconds, description), for measurements.
+inline void log_candidate(const std::string& what, double ms, const std::string& description) {
+  const char* env = std::getenv("FFTSCOPE_PLANNING_LOG");
+  if (!env || std::string(env) != "1") return;
+  std::fprintf(stderr, "planning %s: %10.1f us  %s\n", what.c_str(), ms * 1e3, description.c_str());
 }
 
 /// What a wisdom key names of a choice among one axis's distinct routes, and the candidates

@@ -118,6 +118,8 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     try {
       candidate->upload(zeros);
       const double ms = median_event_ms(queue_, [&] { return candidate->enqueue_display(settings, true); });
+      fast::log_candidate(what, ms,
+                          candidate->column_route().describe() + "; " + candidate->display_row_plan().describe());
       if (ms < best_ms) {
         best_ms = ms;
         best = t;

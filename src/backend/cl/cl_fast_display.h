@@ -76,7 +76,8 @@ class ClFastDisplay {
   void set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddles, std::size_t lines, std::size_t row_pitch);
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed by its profiling events on a zero image with a fixed range: the median
-  /// of five displays after two untimed. Only the base tuning's build failure throws.
+  /// of five displays after two untimed; or the one the wisdom remembers. Only the base tuning's
+  /// build failure throws.
   fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
 
   cl_context context_;

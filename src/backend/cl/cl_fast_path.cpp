@@ -279,6 +279,7 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
     }
     try {
       const double ms = median_ms(*candidate);
+      fast::log_candidate(what, ms, candidate->route().describe());
       if (ms < best_ms) {
         best_ms = ms;
         best = candidate->route();

@@ -124,6 +124,7 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     candidate.upload(zeros);
     const double ms = median_finished_ms([&] { candidate.dispatch_display(settings, true); });
     if (ms < 0 && first) return base_;  // no device memory to time with: the base tuning stands
+    fast::log_candidate(what, ms, candidate.column_route().describe() + "; " + candidate.display_row_plan().describe());
     if (ms >= 0 && ms < best_ms) {
       best_ms = ms;
       best = t;

@@ -241,6 +241,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
     const double ms =
         median_finished_ms([&] { candidate->dispatch(data.id, data.id, scratch.id, Direction::forward); });
     if (ms < 0 && first) return planned;  // nothing can be timed here: the planned route stands
+    fast::log_candidate(what, ms, route.describe());
     if (ms >= 0 && ms < best_ms) {
       best_ms = ms;
       best = route;

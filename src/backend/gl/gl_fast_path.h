@@ -121,10 +121,8 @@ class GlFastPath {
   /// storage block).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the distinct routes the measure tunings give `axis` (`planned` first), each
-  /// timed by a GL_TIME_ELAPSED query (the host clock around glFinish where the query reads 0,
-  /// as on llvmpipe) on a zeroed image: the median of a few forward transforms after two
-  /// untimed ones; or the one the wisdom remembers for the same candidates here. Candidates that
-  /// fail to compile are passed over.
+  /// timed by median_finished_ms on a zeroed image; or the one the wisdom remembers for the same
+  /// candidates here. Candidates that fail to compile are passed over.
   fast::AxisRoute fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned);
   void release();
 

@@ -109,7 +109,7 @@ double median_finished_ms(const std::function<void()>& work, int untimed, int ti
     const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     GLuint64 ns = 0;
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-    if (run >= untimed) ms.push_back(ns > 0 ? static_cast<double>(ns) * 1e-6 : host_ms);
+    if (run >= untimed) ms.push_back(ns >= kMeaningfulNs ? static_cast<double>(ns) * 1e-6 : host_ms);
   }
   glDeleteQueries(1, &query);
   if (glGetError() != GL_NO_ERROR || ms.empty()) return -1;

@@ -57,7 +57,7 @@ class DispatchTimers {
 
 /// For measured planning: the median time of `timed` calls of `work` after `untimed` ones, each
 /// between glFinish calls, by a GL_TIME_ELAPSED query around it, or by the host clock where the
-/// query reads 0 (llvmpipe's compute dispatches); negative where a GL error was raised meanwhile
+/// query reads under 100 ns (llvmpipe's compute dispatches); negative where a GL error was raised meanwhile
 /// (such as no memory for the work's buffers).
 double median_finished_ms(const std::function<void()>& work, int untimed = 2, int timed = 5);
 
