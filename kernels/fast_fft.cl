@@ -659,10 +659,16 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #endif
 // Values the split holds per element: y_q for every q, or the live inputs.
 #define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
-// LOCAL_HALVES (exchange through half the local memory) exists in fast_fft.comp only: NVIDIA's
-// OpenCL keeps up to 228 KiB of local memory per multiprocessor, where its GL keeps about 48.
-#if defined(LOCAL_HALVES) && LOCAL_HALVES
-#error "fast_fft.cl: LOCAL_HALVES is a GLSL-only option (fast_fft.comp)"
+// LOCAL_HALVES 1 (the host's AxisPlan::local_halves): stages exchange through local memory viewed
+// as LOCAL_ELEMS floats, real parts then imaginary parts, so a group needs half of it (four
+// barriers an exchange instead of two); a stage's inputs come from the registers the previous
+// exchange filled (`ahead`). NVIDIA's OpenCL has up to 228 KiB of local memory per
+// multiprocessor but 48 KiB a group: four columns of 2401 points fit only this way.
+#ifndef LOCAL_HALVES
+#define LOCAL_HALVES 0
+#endif
+#if LOCAL_HALVES && (LAST_TO_LOCAL || PRE_RADIX > 1)
+#error "fast_fft.cl: LOCAL_HALVES is for unsplit plans without a local-memory epilogue"
 #endif
 
 // w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)); with q and b constants after
@@ -724,7 +730,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
           if (source == SRC_GLOBAL)
             // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
             v[r] = load_global(LOAD_SRC, first_line + lj.x, PRE_RADIX * i + q, lines, row_pitch, conj_sign);
-          else if (source == SRC_AHEAD)
+          else if (source == SRC_AHEAD || (LOCAL_HALVES && source == SRC_LOCAL))
             v[r] = ahead[k * R + r];
           else if (source == SRC_PRE)
             v[r] = split_value(pre, tw, k + r * (STAGE0_STEP / THREADS), q);
@@ -753,6 +759,46 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
         if (r < R) hold[k * R + r] = v[r];
     }
   }
+#if LOCAL_HALVES
+  if (!to_global) {
+    // Real parts, then imaginary parts: write this stage's outputs, read the next stage's inputs.
+    __local float* lm_half = (__local float*)lm;
+    const uint per_next = M / R_NEXT;
+    const uint total_next = LINES * per_next;
+    const uint count_next = (total_next + THREADS - 1) / THREADS;
+#pragma unroll
+    for (uint part = 0; part < 2; ++part) {
+      barrier(CLK_LOCAL_MEM_FENCE);  // every read of the previous exchange is done
+#pragma unroll
+      for (uint k = 0; k < HOLD; ++k) {
+        const uint b = tid + k * THREADS;
+        if (k < count) if (total % THREADS == 0 || b < total) {
+          const uint2 lj = split_item(b, per);
+          const uint base = stage_output_base(lj.y, R, NS);
+#pragma unroll
+          for (uint r = 0; r < MAX_RADIX; ++r)
+            if (r < R) lm_half[LIDX(lj.x, base + r * NS)] = part ? hold[k * R + r].y : hold[k * R + r].x;
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (uint k = 0; k < HOLD; ++k) {
+        const uint b = tid + k * THREADS;
+        if (k < count_next) if (total_next % THREADS == 0 || b < total_next) {
+          const uint2 lj = split_item(b, per_next);
+#pragma unroll
+          for (uint r = 0; r < MAX_RADIX; ++r) {
+            if (r < R_NEXT) {
+              const float x = lm_half[LIDX(lj.x, lj.y + r * per_next)];
+              if (part) ahead[k * R_NEXT + r].y = x; else ahead[k * R_NEXT + r].x = x;
+            }
+          }
+        }
+      }
+    }
+    return;
+  }
+#endif
   // Local memory is read and written in place: every read of this stage before any write.
   if (!to_global) barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -853,7 +899,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #else
 #define PRE_PTR ((const float2*)0)
 #endif
-#if SPLIT_ACCUMULATE
+#if SPLIT_ACCUMULATE || LOCAL_HALVES
 #define AHEAD_PTR ahead
 #else
 #define AHEAD_PTR ((float2*)0)
@@ -894,7 +940,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
     __global float2* data, __global const float2* restrict tw, const uint lines, const uint row_pitch,
     const float conj_sign, const float scale EPILOGUE_PARAMS OUTPUT_PARAM BLUESTEIN_PARAMS FOUR_STEP_KERNEL_PARAMS
         FUSED_PARAMS) {
+#if LOCAL_HALVES
+  __local float2 lm[(LOCAL_ELEMS + 1) / 2];  // LOCAL_ELEMS floats
+  float2 ahead[HOLD];                         // a stage's inputs, as the previous exchange left them
+#else
   __local float2 lm[LOCAL_ELEMS];
+#endif
   float2 tw_a[HOLD], tw_b[HOLD];  // stage twiddles (PREFETCH_TWIDDLES)
 #if FUSED_2D
   // The ticket, and a column group's wait, by work-item 0 before the group's barrier.

@@ -74,12 +74,20 @@ struct Tuning {
   std::uint32_t first_split_odd_max = 3;
   /// Unsplit plans whose stages would exchange more than this many bytes of local memory as
   /// complex values exchange real and imaginary parts in turn through half of it
-  /// (AxisPlan::local_halves; 0: never). GL only: NVIDIA's GL keeps about 48 KiB of shared
+  /// (AxisPlan::local_halves; 0: never). GL's default: NVIDIA's GL keeps about 48 KiB of shared
   /// memory per multiprocessor for compute (one group of 32 KiB resident, two of 24, three of
-  /// 16), its OpenCL up to 228. H100, GL: 4096-point rows 140 -> 112 us, 3125-point rows
+  /// 16), its OpenCL up to 228, so OpenCL keeps 0. H100, GL: 4096-point rows 140 -> 112 us, 3125-point rows
   /// 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
+  /// 1: columns whose complex exchange would leave two per group unsplit take four by their
+  /// halves (AxisPlan::local_halves: 32-byte row segments instead of 16), whatever
+  /// local_halves_above says. Other plans that fit only by their halves lost to the plans they
+  /// displaced (H100, GL: 8 columns of 1024 unsplit instead of split 12.6 -> 15.9 us, 2 columns
+  /// of 3125 instead of 8 split 150 -> 242, 8192-point rows unsplit 557 -> 670). H100: GL
+  /// 2187-point columns 87 -> 75 us, 2401-point 109 -> 98 (GL's default); OpenCL 2187-point
+  /// columns 50.4 -> 63.1 us (instead of 4 split 3 x 729), 2401-point 84.0 -> 84.3, so 0.
+  std::uint32_t four_columns_by_halves = 0;
   /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
   /// never; 1 row splits whose first stage reads the registers; 2 row splits and Bluestein's
   /// padded lines (both stored line after line); 3 every split. H100: 8192-point rows (2 x 4096)
@@ -171,6 +179,7 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
+  t.four_columns_by_halves = 1;      // GL 2187-point columns: 87 -> 75 us, 2401-point 109 -> 98
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
   t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
@@ -207,6 +216,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("local_bytes_cap", &Tuning::local_bytes_cap);
     set("max_pre_hold", &Tuning::max_pre_hold);
     set("local_halves_above", &Tuning::local_halves_above);
+    set("four_columns_by_halves", &Tuning::four_columns_by_halves);
     set("split_dit", &Tuning::split_dit);
     set("prune_padding", &Tuning::prune_padding);
     set("split_global", &Tuning::split_global);
@@ -245,9 +255,9 @@ struct AxisPlan {
   /// b = b' + r lines M / R_0 with that step a multiple of the threads (columns; rows with one
   /// line per group), and every work-item holds the same count (lines M a multiple of threads).
   bool stage0_from_registers = false;
-  /// Stages exchange through a float array, real parts then imaginary parts (LOCAL_HALVES, GLSL
-  /// only; Tuning::local_halves_above): half the local memory, four barriers per exchange
-  /// instead of two. Unsplit plans without an epilogue only.
+  /// Stages exchange through a float array, real parts then imaginary parts (LOCAL_HALVES;
+  /// Tuning::local_halves_above, four_columns_by_halves): half the local memory, four barriers
+  /// per exchange instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
@@ -436,14 +446,21 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       }
       plan.local_elems = b * plan.line_stride;
       if (plan.radices.empty()) plan.local_elems = 1;
-      const bool halves = tuning.local_halves_above != 0 && p == 1 && plan.radices.size() > 1 &&
-                          plan.local_bytes() > tuning.local_halves_above;
-      // Four columns unsplit fit by their halves' bytes where the complex exchange would leave
-      // two (32-byte row segments instead of 16; H100 GL: 2187-point columns 87 -> 75 us,
-      // 2401-point 109 -> 98). Other plans that fit only by their halves lost to the plans
-      // they displaced (8 columns of 1024 unsplit instead of split: 12.6 -> 15.9 us; 2 columns
-      // of 3125 instead of 8 split: 150 -> 242; 8192-point rows unsplit: 557 -> 670).
-      if (halves && axis == Axis::cols && b == 4) plan.local_halves = true;
+      const bool unsplit = p == 1 && plan.radices.size() > 1;
+      const bool four_by_halves =
+          tuning.four_columns_by_halves != 0 && unsplit && axis == Axis::cols && b == 4 && plan.local_bytes() > local_cap;
+      if (!four_by_halves && plan.local_bytes() > local_cap) continue;
+      const bool halves = four_by_halves ||
+                          (tuning.local_halves_above != 0 && unsplit && plan.local_bytes() > tuning.local_halves_above);
+      plan.local_halves = halves;
+      if (halves && axis == Axis::cols && b > 1 && b <= 32) {
+        // The exchange's words are floats: neighbouring columns 32 / b banks apart (mod 32).
+        // H100: GL 2401-point columns 98.9 -> 96.3 us, 2187-point 75.2 -> 74.2; OpenCL 2401-point
+        // (four by halves) 84.3 -> 82.9.
+        plan.line_stride = padded;
+        while (plan.line_stride % 32 != (32 / b) % 32) ++plan.line_stride;
+        plan.local_elems = b * plan.line_stride;
+      }
       if (plan.local_bytes() > local_cap) continue;
       const std::uint64_t elements = std::uint64_t{b} * plan.m;
       const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
@@ -482,7 +499,6 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers));
-      plan.local_halves = halves;
       return plan;
     }
   }
@@ -535,6 +551,7 @@ inline std::optional<AxisPlan> plan_r2c_rows(std::size_t width, std::size_t heig
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
   const auto m = static_cast<std::uint32_t>(width / 2);
   tuning.local_halves_above = 0;  // the R2C epilogue reads the last stage's outputs in local memory
+  tuning.four_columns_by_halves = 0;
   tuning.split_dit = 0;
   for (;; tuning.row_elements /= 2) {
     auto plan = plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits, tuning);

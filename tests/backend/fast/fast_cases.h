@@ -237,11 +237,39 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
   }
 }
 
-/// Sizes whose unsplit plans GL exchanges through half its shared memory by default
-/// (Tuning::local_halves_above): 3000-point rows, 1800-point columns of 2 lines (25.5 and
-/// 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows split),
-/// and 1800-point columns of 4 lines, which fit only by their halves (61 KiB as complex values).
+/// Sizes whose unsplit plans exchange through half the local memory above 24 KiB
+/// (Tuning::local_halves_above, GL's default): 3000-point rows, 1800-point columns of 2 lines
+/// (25.5 and 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows
+/// split), and 1800-point columns of 4 lines, which fit only by their halves (61 KiB as complex
+/// values; Tuning::four_columns_by_halves, both APIs' default).
 inline constexpr FastSize fast_halves_cases[] = {{3000, 4}, {2, 1800}, {4, 1800}};
+
+/// The exchange through half the local memory (real parts, then imaginary parts) against the
+/// complex exchange on fast_halves_cases: with both halves knobs on, the long axis takes the
+/// halves (four columns a group where they fit only so); with both off, neither; every
+/// transform matches FFTW, both directions.
+template <class MakePath, class Run>
+void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto [w, h] : fast_halves_cases) {
+    for (const bool halves : {true, false}) {
+      fast::Tuning tuning = base;
+      tuning.local_halves_above = halves ? 24 * 1024 : 0;
+      tuning.four_columns_by_halves = halves ? 1 : 0;
+      auto path = make_path(tuning);
+      path.prepare(w, h);
+      const Axis long_axis = w > h ? Axis::rows : Axis::cols;
+      EXPECT_EQ(path.plan(long_axis).local_halves, halves) << path.plan(long_axis).describe();
+      if (halves && w == 4) {  // four columns that fit only by their halves
+        EXPECT_EQ(path.plan(Axis::cols).lines_per_group, 4u) << path.plan(Axis::cols).describe();
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run(w, h, d, tuning, 11 + w + halves, &tolerance);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " halves " << halves;
+      }
+    }
+  }
+}
 
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
 /// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the

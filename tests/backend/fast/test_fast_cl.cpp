@@ -269,6 +269,14 @@ TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   test::expect_balanced_groups_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
+// The exchange through half the local memory and the plain complex exchange (fast_cases.h).
+TEST(ClFastSchedule, LocalHalvesMatchFftwEitherWay) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::expect_local_halves_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+}
+
 TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);

@@ -319,29 +319,12 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
 }
 
-// The exchange through half the shared memory (real parts, then imaginary parts) and the plain
-// complex exchange give the same transforms.
+// The exchange through half the shared memory and the plain complex exchange (fast_cases.h).
 TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const auto [w, h] : test::fast_halves_cases) {
-    for (const bool halves : {true, false}) {
-      fast::Tuning tuning = fast::gl_default_tuning();
-      if (!halves) tuning.local_halves_above = 0;
-      GlFastPath probe(*env->programs, nullptr, tuning);
-      probe.prepare(w, h);
-      const Axis long_axis = w > h ? Axis::rows : Axis::cols;
-      EXPECT_EQ(probe.plan(long_axis).local_halves, halves) << probe.plan(long_axis).describe();
-      if (halves && w == 4) {  // four columns that fit only by their halves
-        EXPECT_EQ(probe.plan(Axis::cols).lines_per_group, 4u) << probe.plan(Axis::cols).describe();
-      }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        const double err = run_fast(*env, w, h, d, tuning, 11 + w + halves);
-        EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " halves " << halves;
-      }
-    }
-  }
+  test::expect_local_halves_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such

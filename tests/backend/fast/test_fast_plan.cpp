@@ -172,6 +172,9 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
       }
       EXPECT_EQ(p->local_halves, wanted) << p->describe();
       EXPECT_EQ(p->local_bytes(), p->local_halves ? complex_bytes / 2 : complex_bytes) << p->describe();
+      if (p->local_halves && axis == Axis::cols && p->lines_per_group > 1) {  // neighbouring columns' floats
+        EXPECT_EQ(p->line_stride % 32, 32 / p->lines_per_group % 32) << p->describe();
+      }
       some |= p->local_halves;
       EXPECT_FALSE(fast::plan_axis(axis, n, n, nvidia, fast::Tuning{})->local_halves) << n;
     }
