@@ -88,6 +88,13 @@ struct Tuning {
   /// 2187-point columns 87 -> 75 us, 2401-point 109 -> 98 (GL's default); OpenCL 2187-point
   /// columns 50.4 -> 63.1 us (instead of 4 split 3 x 729), 2401-point 84.0 -> 84.3, so 0.
   std::uint32_t four_columns_by_halves = 0;
+  /// 1: the complex path's power-of-two rows of 2048 points and more take radix-16 stages in
+  /// groups of at most 256 whatever max_radix and max_threads say (row_tuning). H100, GL (whose
+  /// columns lost with radix 16: 4096-point 185 -> 207 us, and whose other rows lost with 256
+  /// invocations: 4000-point 151 -> 171, 2401-point 48 -> 62-80): 8192-point rows 491.6 ->
+  /// 428.2, 4096-point 112.2 -> 107.0, 2048-point 32.6 -> 32.1; 1024-point 13.1 -> 13.3 and
+  /// 256-point 7.8 -> 8.9 lost, hence the bound.
+  std::uint32_t pow2_rows_radix16 = 0;
   /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
   /// never; 1 row splits whose first stage reads the registers; 2 row splits and Bluestein's
   /// padded lines (both stored line after line); 3 every split. H100: 8192-point rows (2 x 4096)
@@ -180,6 +187,7 @@ inline Tuning gl_default_tuning() {
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.four_columns_by_halves = 1;      // GL 2187-point columns: 87 -> 75 us, 2401-point 109 -> 98
+  t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
   t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
@@ -217,6 +225,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("max_pre_hold", &Tuning::max_pre_hold);
     set("local_halves_above", &Tuning::local_halves_above);
     set("four_columns_by_halves", &Tuning::four_columns_by_halves);
+    set("pow2_rows_radix16", &Tuning::pow2_rows_radix16);
     set("split_dit", &Tuning::split_dit);
     set("prune_padding", &Tuning::prune_padding);
     set("split_global", &Tuning::split_global);
@@ -772,13 +781,22 @@ struct ImageRoutes {
 
 /// route_axis for both axes; empty where either has no route or the image is over the kernels'
 /// 32-bit indices (width x height >= 2^31).
+/// The tuning the complex path's rows of n points plan with (Tuning::pow2_rows_radix16).
+inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
+  if (tuning.pow2_rows_radix16 != 0 && n >= 2048 && (n & (n - 1)) == 0) {
+    tuning.max_radix = std::max(tuning.max_radix, 16u);
+    tuning.max_threads = std::min(tuning.max_threads, 256u);
+  }
+  return tuning;
+}
+
 inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                               const Tuning& tuning) {
   if (width == 0 || height == 0 || width > (1u << 30) || height > (1u << 30) ||
       std::uint64_t{width} * height >= (std::uint64_t{1} << 31))
     return std::nullopt;
   const auto w = static_cast<std::uint32_t>(width), h = static_cast<std::uint32_t>(height);
-  auto rows = route_axis(Axis::rows, w, h, limits, tuning);
+  auto rows = route_axis(Axis::rows, w, h, limits, row_tuning(tuning, w));
   auto cols = route_axis(Axis::cols, h, w, limits, tuning);
   if (!rows || !cols) return std::nullopt;
   return ImageRoutes{*rows, *cols};

@@ -164,6 +164,7 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
         // 8 elements per invocation (GL's default is 4): at these sizes the first stage's inputs
         // are then each invocation's own, as for 4096-point columns with the default.
         tuning.elements_per_thread = 8;
+        tuning.pow2_rows_radix16 = 0;  // 2048-point rows split with radix 8, whose first stage reads the registers
         if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.prefetch_twiddles = prefetch;
         tuning.stage0_from_registers = from_registers;

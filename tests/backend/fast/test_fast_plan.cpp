@@ -155,6 +155,31 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
             defines.end());
 }
 
+// GL's power-of-two rows of 2048 points and more take radix 16 in groups of 256
+// (Tuning::pow2_rows_radix16); its other rows and its columns keep radix 8 and 512 invocations;
+// OpenCL's plans are unchanged by the rule.
+TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning gl = fast::gl_default_tuning();
+  for (std::uint32_t n : {2048u, 4096u, 8192u}) {
+    const auto image = fast::route_image(n, n, nvidia, gl);
+    ASSERT_TRUE(image.has_value()) << n;
+    const fast::AxisPlan& rows = image->rows.plan;
+    EXPECT_LE(rows.threads, 256u) << rows.describe();
+    EXPECT_EQ(rows.radices.front(), 16u) << rows.describe();
+    const auto& cols = image->cols.four_step() ? *image->cols.second : image->cols.plan;
+    EXPECT_LE(*std::max_element(cols.radices.begin(), cols.radices.end()), 8u) << cols.describe();
+    const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
+    EXPECT_EQ(fast::route_identity(cl->rows), fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, fast::Tuning{})));
+  }
+  for (std::uint32_t n : {256u, 1024u, 2401u, 4000u}) {
+    const auto rows = fast::route_image(n, n, nvidia, gl)->rows.plan;
+    EXPECT_EQ(rows.threads, fast::plan_axis(Axis::rows, n, n, nvidia, gl)->threads) << rows.describe();
+    EXPECT_EQ(fast::route_identity(fast::route_image(n, n, nvidia, gl)->rows),
+              fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, gl)));
+  }
+}
+
 // GL's exchange through half the local memory: unsplit plans above the threshold only, with
 // half the bytes; never in OpenCL's defaults or in the display epilogues' plans.
 TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
