@@ -730,7 +730,11 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
           if (source == SRC_GLOBAL)
             // x[P i + q]: sub-transform q of a split in time (through the buffer, or accumulated).
             v[r] = load_global(LOAD_SRC, first_line + lj.x, PRE_RADIX * i + q, lines, row_pitch, conj_sign);
-          else if (source == SRC_AHEAD || (LOCAL_HALVES && source == SRC_LOCAL))
+#if LOCAL_HALVES
+          else if (source == SRC_AHEAD || source == SRC_LOCAL)  // where the previous exchange left them
+#else
+          else if (source == SRC_AHEAD)
+#endif
             v[r] = ahead[k * R + r];
           else if (source == SRC_PRE)
             v[r] = split_value(pre, tw, k + r * (STAGE0_STEP / THREADS), q);
