@@ -108,9 +108,7 @@ fast::Tuning GlFastDisplay::fastest_tuning() {
   if (measure_.wisdom)
     if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known];
 
-  // Every candidate runs on this display's own buffers and texture: on the H100, GL made and
-  // deleted a display's worth of them per candidate, and after two or three such rounds every
-  // later dispatch of the process ran 2-5x slower (docs/fast_path.md).
+  // Every candidate runs on this display's own buffers and texture (no second display each).
   struct NoTimers {
     DispatchTimers*& timers;
     DispatchTimers* kept;
@@ -189,7 +187,12 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   display_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width), width);  // the display rows' W points
   texture_ = make_texture(width, height);
   lut_colormap_ = -1;
-  use_tuning(measure_.enabled() ? fastest_tuning() : base_);
+  try {
+    use_tuning(measure_.enabled() ? fastest_tuning() : base_);
+  } catch (...) {
+    release();  // unprepared, so that the next prepare() tries again and dispatches refuse
+    throw;
+  }
   for (unsigned r : ranges_) write_buffer(r, sizeof empty_range, empty_range);  // measuring may have used them
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);

@@ -4,7 +4,11 @@
 
 #include <glad/gl.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -505,6 +509,38 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
       }
     }
   }
+}
+
+// A display whose programs fail to build is left unprepared (no half-made state): its next
+// dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
+// and the picture is render_spectrum's.
+TEST(GlFastDisplay, ABuildFailureLeavesItUnpreparedUntilTheShaderIsBack) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  namespace fs = std::filesystem;
+  const fs::path source = FFTSCOPE_TEST_SOURCE_DIR "/shaders";
+  const fs::path dir = fs::temp_directory_path() / ("fftscope_display_shaders_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(source))
+    if (e.path().filename() != "fast_epilogue.glsl") fs::copy_file(e.path(), dir / e.path().filename());
+  ProgramCache programs(SourceFiles({}, dir.string()), "#version 430 core");
+  GlFastDisplay display(programs, nullptr);
+  EXPECT_THROW(display.prepare(64, 48), BackendError);
+  const SpectrumSettings settings;
+  EXPECT_THROW(display.dispatch_display(settings), BackendError);
+  EXPECT_THROW(display.prepare(64, 48), BackendError);  // still missing: the same error, again
+
+  fs::copy_file(source / "fast_epilogue.glsl", dir / "fast_epilogue.glsl");
+  fs::last_write_time(dir / "fast_epilogue.glsl", fs::file_time_type::clock::now() + std::chrono::seconds(2));
+  display.prepare(64, 48);
+  const RealImage image = test::random_real_image(64, 48, 5);
+  display.upload(image);
+  display.dispatch_display(settings);
+  test::expect_display_close(display.download_rgba(), render_spectrum(test::full_spectrum(image), settings),
+                             settings.colormap, "64x48 after the shader is back", false);
+  fs::remove_all(dir);
 }
 
 TEST(GlFastDisplay, RefusesOddWidthsAndLongRows) {
