@@ -76,8 +76,8 @@ struct Tuning {
   /// complex values exchange real and imaginary parts in turn through half of it
   /// (AxisPlan::local_halves; 0: never). GL's default: NVIDIA's GL keeps about 48 KiB of shared
   /// memory per multiprocessor for compute (one group of 32 KiB resident, two of 24, three of
-  /// 16), its OpenCL up to 228, so OpenCL keeps 0. H100, GL: 4096-point rows 140 -> 112 us, 3125-point rows
-  /// 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
+  /// 16), its OpenCL up to 228, so OpenCL keeps 0. H100, GL: 4096-point rows 140 -> 112 us,
+  /// 3125-point rows 146 -> 115; plans already at two groups lost (2048-point rows 33 -> 40), and splits, whose
   /// registers allow one group anyway, gained nothing (4096-point columns 189 -> 194).
   std::uint32_t local_halves_above = 0;
   /// 1: columns whose complex exchange would leave two per group unsplit take four by their
@@ -447,12 +447,15 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // on the H100 (OpenCL), the split's registers and 25 values per butterfly together spill.
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix);
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
-      const std::uint32_t padded = plan.m + (plan.m + 15) / 16;
-      plan.line_stride = padded;
-      if (axis == Axis::cols && b > 1 && b <= 16) {
-        // Neighbouring columns of one row in different banks: stride = 16 / b (mod 16) float2.
-        while (plan.line_stride % 16 != (16 / b) % 16) ++plan.line_stride;
-      }
+      // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
+      // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
+      const auto column_stride = [&, padded = plan.m + (plan.m + 15) / 16](std::uint32_t banks) {
+        std::uint32_t stride = padded;
+        if (axis == Axis::cols && b > 1 && b <= banks)
+          while (stride % banks != (banks / b) % banks) ++stride;
+        return stride;
+      };
+      plan.line_stride = column_stride(16);
       plan.local_elems = b * plan.line_stride;
       if (plan.radices.empty()) plan.local_elems = 1;
       const bool unsplit = p == 1 && plan.radices.size() > 1;
@@ -462,12 +465,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const bool halves = four_by_halves ||
                           (tuning.local_halves_above != 0 && unsplit && plan.local_bytes() > tuning.local_halves_above);
       plan.local_halves = halves;
-      if (halves && axis == Axis::cols && b > 1 && b <= 32) {
-        // The exchange's words are floats: neighbouring columns 32 / b banks apart (mod 32).
-        // H100: GL 2401-point columns 98.9 -> 96.3 us, 2187-point 75.2 -> 74.2; OpenCL 2401-point
-        // (four by halves) 84.3 -> 82.9.
-        plan.line_stride = padded;
-        while (plan.line_stride % 32 != (32 / b) % 32) ++plan.line_stride;
+      if (halves) {
+        // H100: GL 2401-point columns 98.9 -> 96.3 us with the float stride, 2187-point 75.2 ->
+        // 74.2; OpenCL 2401-point (four by halves) 84.3 -> 82.9.
+        plan.line_stride = column_stride(32);
         plan.local_elems = b * plan.line_stride;
       }
       if (plan.local_bytes() > local_cap) continue;
@@ -560,7 +561,6 @@ inline std::optional<AxisPlan> plan_r2c_rows(std::size_t width, std::size_t heig
   if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
   const auto m = static_cast<std::uint32_t>(width / 2);
   tuning.local_halves_above = 0;  // the R2C epilogue reads the last stage's outputs in local memory
-  tuning.four_columns_by_halves = 0;
   tuning.split_dit = 0;
   for (;; tuning.row_elements /= 2) {
     auto plan = plan_axis(Axis::rows, m, static_cast<std::uint32_t>(height), limits, tuning);
@@ -779,8 +779,6 @@ struct ImageRoutes {
   }
 };
 
-/// route_axis for both axes; empty where either has no route or the image is over the kernels'
-/// 32-bit indices (width x height >= 2^31).
 /// The tuning the complex path's rows of n points plan with (Tuning::pow2_rows_radix16).
 inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   if (tuning.pow2_rows_radix16 != 0 && n >= 2048 && (n & (n - 1)) == 0) {
@@ -790,6 +788,8 @@ inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   return tuning;
 }
 
+/// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
+/// image is over the kernels' 32-bit indices (width x height >= 2^31).
 inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                               const Tuning& tuning) {
   if (width == 0 || height == 0 || width > (1u << 30) || height > (1u << 30) ||
@@ -818,7 +818,7 @@ struct Measuring {
 /// found a length it won at and others it lost at (docs/fast_path.md), so no default serves
 /// every size: GL 1024 invocations (4000^2 columns 259 -> 210 us, 4096-point rows lost), 8 values
 /// per invocation (3125-point rows 115 -> 99), radix 16 in groups of 256 (4096-point rows 112 ->
-/// 107), 24 KiB of shared memory (2401-point columns 113 -> 94); OpenCL radix 8, 4 or 16 values
+/// 107: since then those rows' default, Tuning::pow2_rows_radix16), 24 KiB of shared memory (2401-point columns 113 -> 94); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
 /// yet).

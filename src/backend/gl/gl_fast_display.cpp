@@ -86,54 +86,45 @@ void GlFastDisplay::release() {
   }
   if (texture_) glDeleteTextures(1, &texture_);
   texture_ = 0;
-  col_scratch_bytes_ = 0;
 }
 
-bool GlFastDisplay::supports(std::size_t width, std::size_t height) const { return supports(width, height, base_); }
-
-bool GlFastDisplay::supports(std::size_t width, std::size_t height, const fast::Tuning& tuning) const {
+bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;
-  const auto cols = fast::route_real_columns(width, height, limits_, tuning);
-  const auto rows = fast::plan_display_rows(width, height, limits_, tuning);
+  const auto cols = fast::route_real_columns(width, height, limits_, base_);
+  const auto rows = fast::plan_display_rows(width, height, limits_, base_);
   if (!rows || !cols) return false;
   return std::max(rows->groups(height / 2 + 1), cols->plan.groups(width / 2)) <= std::uint64_t{65535} * 65535;
 }
 
-fast::Tuning GlFastDisplay::fastest_tuning() {
+fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
   const std::vector<fast::Tuning> distinct =
-      fast::distinct_display_tunings(width_, height_, limits_, base_, measure_.candidates);
+      fast::distinct_display_tunings(width, height, limits_, base_, measure_.candidates);
   if (distinct.size() == 1) return base_;
-  const auto [what, identities] = fast::display_choice(width_, height_, limits_, distinct);
+  const auto [what, identities] = fast::display_choice(width, height, limits_, distinct);
   const std::string key = PlanWisdom::key(measure_.device, what, identities);
   if (measure_.wisdom)
     if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known];
 
-  // Every candidate runs on this display's own buffers and texture (no second display each).
-  struct NoTimers {
-    DispatchTimers*& timers;
-    DispatchTimers* kept;
-    explicit NoTimers(DispatchTimers*& t) : timers(t), kept(t) { timers = nullptr; }
-    ~NoTimers() { timers = kept; }
-  } no_timers(timers_);
-  write_buffer(real_, width_ * height_ * sizeof(float), std::vector<float>(width_ * height_, 0.0f).data());
-  const SpectrumSettings settings = fixed_range_settings(width_, height_);
+  const RealImage zeros(width, height);
+  const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;
   std::size_t best_index = 0;
   double best_ms = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < distinct.size(); ++i) {
-    fast::Tuning t = distinct[i];
-    t.split_global = 0;
+    const fast::Tuning& t = distinct[i];
     const bool first = i == 0;
-    if (!first && !supports(width_, height_, t)) continue;
+    GlFastDisplay candidate(programs_, nullptr, t);
+    if (!first && !candidate.supports(width, height)) continue;
     try {
-      use_tuning(t);
+      candidate.prepare(width, height);
     } catch (const BackendError&) {
       if (first) throw;  // as prepare() would without measuring
       continue;
     }
-    const double ms = median_finished_ms([&] { dispatch_display(settings, true); });
-    if (ms < 0 && first) return base_;  // nothing could be timed: the base tuning stands
-    fast::log_candidate(what, ms, real_cols_->route().describe() + "; " + display_rows_->describe());
+    candidate.upload(zeros);
+    const double ms = median_finished_ms([&] { candidate.dispatch_display(settings, true); });
+    if (ms < 0 && first) return base_;  // no device memory to time with: the base tuning stands
+    fast::log_candidate(what, ms, candidate.column_route().describe() + "; " + candidate.display_row_plan().describe());
     if (ms >= 0 && ms < best_ms) {
       best_ms = ms;
       best = t;
@@ -142,22 +133,6 @@ fast::Tuning GlFastDisplay::fastest_tuning() {
   }
   if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
-}
-
-void GlFastDisplay::use_tuning(const fast::Tuning& tuning) {
-  tuning_ = tuning;
-  real_cols_.reset();
-  display_rows_.reset();
-  const fast::AxisRoute route = *fast::route_real_columns(width_, height_, limits_, tuning);
-  real_cols_.emplace(programs_, timers_, route, width_ / 2, fast::PassLayout::out_of_place, "fast_cols_real");
-  display_rows_ = fast::plan_display_rows(width_, height_, limits_, tuning);
-  programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning)));  // compile now: errors surface here
-  // The scratch only grows (measured planning tries several routes).
-  if (const std::uint64_t bytes = route.scratch_elements(width_ / 2) * sizeof(Complex); bytes > col_scratch_bytes_) {
-    if (col_scratch_) glDeleteBuffers(1, &col_scratch_);
-    col_scratch_ = make_buffer(bytes, nullptr, GL_DYNAMIC_COPY);
-    col_scratch_bytes_ = bytes;
-  }
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
@@ -178,27 +153,28 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (odd width, or a prime factor above 13)");
+  tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   width_ = width;
   height_ = height;
+  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
+                     fast::PassLayout::out_of_place, "fast_cols_real");
+  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
   real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
+    col_scratch_ = make_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
-  display_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width), width);  // the display rows' W points
+  display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   texture_ = make_texture(width, height);
-  lut_colormap_ = -1;
-  try {
-    use_tuning(measure_.enabled() ? fastest_tuning() : base_);
-  } catch (...) {
-    release();  // unprepared, so that the next prepare() tries again and dispatches refuse
-    throw;
-  }
-  for (unsigned r : ranges_) write_buffer(r, sizeof empty_range, empty_range);  // measuring may have used them
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
+  lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
 }
+
 
 unsigned GlFastDisplay::fallback_texture(std::size_t width, std::size_t height) {
   if (fallback_texture_ && (width != fallback_width_ || height != fallback_height_)) {

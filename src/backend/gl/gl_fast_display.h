@@ -78,15 +78,10 @@ class GlFastDisplay {
   void dispatch(const fast::AxisPlan& plan, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();
-  bool supports(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the measure tunings that plan the display path differently (the base
-  /// first), each timed by median_finished_ms on a zero image with a fixed range, on this
-  /// display's buffers (prepare() has made them); or the one the wisdom remembers. Only the
-  /// base tuning's compile failure throws.
-  fast::Tuning fastest_tuning();
-  /// Plans and compiles the display path's two passes under `tuning` for the prepared size (the
-  /// columns' scratch grown where the route needs more). Throws BackendError where a compile fails.
-  void use_tuning(const fast::Tuning& tuning);
+  /// first), each timed by median_finished_ms on a zero image with a fixed range; or the one the
+  /// wisdom remembers. Only the base tuning's compile failure throws.
+  fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
 
   ProgramCache& programs_;
   DispatchTimers* timers_;
@@ -101,7 +96,6 @@ class GlFastDisplay {
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
-  std::uint64_t col_scratch_bytes_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;
   int acc_ = 0;

@@ -241,7 +241,7 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
 /// (Tuning::local_halves_above, GL's default): 3000-point rows, 1800-point columns of 2 lines
 /// (25.5 and 30.6 KiB as complex values: also within llvmpipe's 32 KiB, where 4096-point rows
 /// split), and 1800-point columns of 4 lines, which fit only by their halves (61 KiB as complex
-/// values; Tuning::four_columns_by_halves, both APIs' default).
+/// values; Tuning::four_columns_by_halves, GL's default).
 inline constexpr FastSize fast_halves_cases[] = {{3000, 4}, {2, 1800}, {4, 1800}};
 
 /// The exchange through half the local memory (real parts, then imaginary parts) against the

@@ -173,10 +173,9 @@ TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
     EXPECT_EQ(fast::route_identity(cl->rows), fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, fast::Tuning{})));
   }
   for (std::uint32_t n : {256u, 1024u, 2401u, 4000u}) {
-    const auto rows = fast::route_image(n, n, nvidia, gl)->rows.plan;
-    EXPECT_EQ(rows.threads, fast::plan_axis(Axis::rows, n, n, nvidia, gl)->threads) << rows.describe();
     EXPECT_EQ(fast::route_identity(fast::route_image(n, n, nvidia, gl)->rows),
-              fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, gl)));
+              fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, gl)))
+        << n;
   }
 }
 
