@@ -147,6 +147,13 @@ struct Tuning {
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
+  /// Four-step also where the direct column plan is unsplit, on images of at least this many
+  /// bytes whose direct groups hold at most four_step_max_direct_lines columns, if both passes
+  /// take at least 32 columns per group (256-byte row segments); 0: never. H100, 2401^2 (49 x
+  /// 49, groups of 49): OpenCL columns (2 per direct group) 83.6 -> 78.5 us, GL (4 by halves)
+  /// 95.7 -> 88.9; passes with fewer columns lost (2187 = 27 x 81, pass B 27 columns: OpenCL
+  /// 50.0 -> 65.4, GL 74.4 -> 79.8; 3125 = 25 x 125: 120 -> 142, 150 -> 159).
+  std::uint64_t four_step_unsplit_min_bytes = 32ull << 20;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
   /// store it (the last stage, or the split in time's combine), so they also take the exchange
   /// through half the shared memory (GL, H100: 4096-point display rows 121 -> 109 us); 0 the
@@ -243,6 +250,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_elements", &Tuning::four_step_elements);
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
     set("four_step_halves", &Tuning::four_step_halves);
+    set("four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes);
     set("display_from_registers", &Tuning::display_from_registers);
     set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("max_registers", &Tuning::max_registers);
@@ -678,19 +686,38 @@ struct AxisRoute {
   }
 };
 
+/// The divisor d of `value` nearest to `target` by ratio (the smallest max(d / target, target
+/// / d); ties to the smaller d).
+inline std::uint32_t nearest_divisor(std::uint32_t value, std::uint32_t target) {
+  std::uint32_t best = 1;
+  // d is nearer than e when max(d, t) / min(d, t) < max(e, t) / min(e, t).
+  const auto nearer = [target](std::uint64_t d, std::uint64_t e) {
+    const std::uint64_t t = target;
+    return std::max(d, t) * std::min(e, t) < std::max(e, t) * std::min(d, t);
+  };
+  for (std::uint32_t d = 1; std::uint64_t{d} * d <= value; ++d)
+    if (value % d == 0)
+      for (const std::uint32_t c : {d, value / d})
+        if (nearer(c, best) || (c < best && !nearer(best, c))) best = c;
+  return best;
+}
+
 /// The four-step route of n-point columns of an image `lines` wide (AxisRoute::second): n = a b
-/// with a the largest divisor up to sqrt(n) for which both passes plan unsplit, each with at
-/// most the largest power of two up to four_step_elements / its length columns per group, a
-/// number of them that divides the width (a group's lines then share one r2, or k1). Empty
-/// where none does.
+/// with a the largest divisor up to sqrt(n) for which both passes plan unsplit, each in groups
+/// of neighbouring columns whose number divides the width (a group's lines then share one r2,
+/// or k1): at most the largest power of two p with p x its length <= four_step_elements. With
+/// min_group, where p does not divide the width, the divisor of the width nearest to p by ratio
+/// (2401 wide: 49), and both passes take at least min_group columns. Empty where none does.
 inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
-                                               Tuning tuning) {
+                                               Tuning tuning, std::uint32_t min_group = 0) {
   tuning.first_split_max = 1;
   tuning.first_split_odd_max = 1;
   const auto plan_pass = [&](std::uint32_t length, std::uint32_t pass_lines) {
     Tuning t = tuning;
-    t.col_lines = 1;
-    while (std::uint64_t{t.col_lines} * 2 * length <= tuning.four_step_elements) t.col_lines *= 2;
+    std::uint32_t p = 1;
+    while (std::uint64_t{p} * 2 * length <= tuning.four_step_elements) p *= 2;
+    t.col_lines = p;
+    if (min_group != 0 && lines % p != 0) t.col_lines = nearest_divisor(lines, p);
     return plan_axis(Axis::cols, length, pass_lines, limits, t);
   };
   std::uint32_t a = 1;
@@ -701,7 +728,8 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     auto first = plan_pass(a, lines * b);
     auto second = plan_pass(b, lines * a);
     const auto fits = [&](const std::optional<AxisPlan>& p) {
-      return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0;
+      return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0 &&
+             p->lines_per_group >= min_group;
     };
     if (fits(first) && fits(second)) {
       for (AxisPlan* p : {&*first, &*second})
@@ -744,11 +772,14 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     const bool wide_rows = tuning.four_step_min_pitch_bytes != 0 &&
                            std::uint64_t{lines} * sizeof(Complex) >= tuning.four_step_min_pitch_bytes;
     const bool uneven = tuning.four_step_uneven_split != 0 && (direct->m & (direct->m - 1)) != 0;
-    if (axis == Axis::cols && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
-        image_bytes >= tuning.four_step_min_bytes &&
-        (direct->lines_per_group <= tuning.four_step_max_direct_lines || wide_rows || uneven) &&
-        std::uint64_t{n} * lines < (std::uint64_t{1} << 31))
+    const bool narrow = direct->lines_per_group <= tuning.four_step_max_direct_lines;
+    const bool fits_index = std::uint64_t{n} * lines < (std::uint64_t{1} << 31);
+    if (axis == Axis::cols && fits_index && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
+        image_bytes >= tuning.four_step_min_bytes && (narrow || wide_rows || uneven))
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
+    if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
+        tuning.four_step_unsplit_min_bytes != 0 && image_bytes >= tuning.four_step_unsplit_min_bytes)
+      if (auto four_step = plan_four_step(n, lines, limits, tuning, 32)) return four_step;
     return AxisRoute{n, 0, *direct, std::nullopt};
   }
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
@@ -821,7 +852,7 @@ struct Measuring {
 /// 107: since then those rows' default, Tuning::pow2_rows_radix16), 24 KiB of shared memory (2401-point columns 113 -> 94); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
-/// yet).
+/// yet); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
@@ -851,6 +882,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_registers = 128;
     out.push_back(wide);
   }
+  // Unsplit columns directly where the default takes them in two passes (2401^2 won by 5-7 us on
+  // the H100 in two passes; other GPUs may not).
+  with(&Tuning::four_step_unsplit_min_bytes, 0);
   return out;
 }
 

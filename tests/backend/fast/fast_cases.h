@@ -131,6 +131,10 @@ inline constexpr FastSize fast_balanced_cases[] = {{3125, 4}, {8, 2187}};
 /// and 9 in both passes), 1000 = 25 x 40, on widths the four-step groups divide.
 inline constexpr FastSize fast_four_step_cases[] = {{64, 512}, {40, 729}, {48, 1000}};
 inline constexpr std::uint64_t fast_four_step_local_bytes = 4096;
+/// Unsplit columns in two passes (Tuning::four_step_unsplit_min_bytes) on widths no power-of-two
+/// group divides: the groups are the width (45 = 3^2 5, 49 = 7^2), 1715 = 35 x 49, 1225 = 35 x 35
+/// (direct columns unsplit within llvmpipe's 32 KiB too).
+inline constexpr FastSize fast_four_step_divisor_cases[] = {{45, 1715}, {49, 1225}};
 
 /// Schedule checks both suites run the same way. `make_path(tuning)` returns an unprepared fast
 /// path of the suite's API; `run(w, h, direction, tuning, seed, &tolerance)` transforms random
@@ -217,18 +221,34 @@ void expect_display_wisdom_reused(const fast::Tuning& base, bool gl, MakeDisplay
 }
 
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
-/// columns would split, both directions; each case must take that route.
+/// columns would split (fast_four_step_cases), and where they are unsplit, in groups as wide as
+/// the image (fast_four_step_divisor_cases), both directions; each case must take that route.
 template <class MakePath, class Run>
 void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto& [w, h] : fast_four_step_cases) {
+  std::vector<std::pair<FastSize, fast::Tuning>> cases;
+  for (const FastSize size : fast_four_step_cases) {
     fast::Tuning tuning = base;
     tuning.local_bytes_cap = fast_four_step_local_bytes;
     tuning.four_step_min_bytes = 1;
     tuning.four_step_max_direct_lines = 64;
+    cases.emplace_back(size, tuning);
+  }
+  for (const FastSize size : fast_four_step_divisor_cases) {
+    fast::Tuning tuning = base;
+    tuning.four_step_unsplit_min_bytes = 1;
+    tuning.four_step_max_direct_lines = 64;
+    cases.emplace_back(size, tuning);
+  }
+  for (const auto& [size, tuning] : cases) {
+    const auto [w, h] = size;
     auto path = make_path(tuning);
     path.prepare(w, h);
     const fast::AxisRoute& cols = path.route(Axis::cols);
     EXPECT_TRUE(cols.four_step()) << w << "x" << h << ": " << cols.describe();
+    if (tuning.local_bytes_cap != fast_four_step_local_bytes && cols.four_step()) {
+      EXPECT_EQ(cols.plan.lines_per_group, w) << cols.describe();
+      EXPECT_EQ(cols.second->lines_per_group, w) << cols.describe();
+    }
     for (const Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
       const double err = run(w, h, d, tuning, 61 + w + h, &tolerance);

@@ -307,7 +307,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
       const fast::Tuning& t = candidates[i];
       const bool differs = t.max_threads != base.max_threads || t.elements_per_thread != base.elements_per_thread ||
                            t.max_radix != base.max_radix || t.local_bytes_cap != base.local_bytes_cap ||
-                           t.col_lines != base.col_lines || t.max_registers != base.max_registers;
+                           t.col_lines != base.col_lines || t.max_registers != base.max_registers ||
+                           t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
@@ -439,6 +440,51 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(pb.conj_sign, pa.conj_sign);
     }
   }
+}
+
+// Tuning::four_step_unsplit_min_bytes: unsplit direct columns in groups of at most
+// four_step_max_direct_lines go in two passes where both passes take 32 columns or more, in
+// groups of the width's divisor nearest the power of two (2401^2: 49 x 49 in groups of 49, where
+// the direct columns take 2 (OpenCL) or 4 (GL)); 2187^2 (27 x 81: pass B's groups of 27) and
+// 3125^2 (25 x 125: 25) stay direct, and so does 2401^2 under 32 MiB or with the knob at 0.
+TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const auto cols = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
+    return fast::route_image(w, h, nvidia, t)->cols;
+  };
+  for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
+    const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
+    const fast::AxisRoute route = cols(2401, 2401, t);
+    ASSERT_TRUE(route.four_step()) << gl << " " << route.describe();
+    EXPECT_EQ(route.plan.n, 49u);
+    EXPECT_EQ(route.second->n, 49u);
+    EXPECT_EQ(route.plan.lines_per_group, 49u);
+    EXPECT_EQ(route.second->lines_per_group, 49u);
+    EXPECT_EQ(route.plan.pre_radix, 1u);
+    EXPECT_FALSE(cols(2187, 2187, t).four_step()) << gl;
+    EXPECT_FALSE(cols(3125, 3125, t).four_step()) << gl;
+    EXPECT_FALSE(cols(2401, 1715, t).four_step()) << gl;  // 31.4 MiB < 32 MiB
+    fast::Tuning never = t;
+    never.four_step_unsplit_min_bytes = 0;
+    const fast::AxisRoute direct = cols(2401, 2401, never);
+    EXPECT_FALSE(direct.four_step()) << gl;
+    EXPECT_EQ(direct.plan.pre_radix, 1u);
+    EXPECT_LE(direct.plan.lines_per_group, t.four_step_max_direct_lines);
+  }
+}
+
+// The divisor nearest a target by ratio: 2401 = 7^4 against 32 and 64 (49: 1.53 and 1.31 where 7
+// is 4.6 and 343 5.4), 2187 = 3^7 against 16 (27: 1.69, 9: 1.78), 12 against 5 (6: 1.2, 4:
+// 1.25), a prime against anything (itself or 1, whichever is nearer), a divisor itself.
+TEST(FastPlan, NearestDivisorByRatio) {
+  EXPECT_EQ(fast::nearest_divisor(2401, 32), 49u);
+  EXPECT_EQ(fast::nearest_divisor(2401, 64), 49u);
+  EXPECT_EQ(fast::nearest_divisor(2187, 16), 27u);
+  EXPECT_EQ(fast::nearest_divisor(12, 5), 6u);
+  EXPECT_EQ(fast::nearest_divisor(2953, 64), 2953u);  // 46x against 64x
+  EXPECT_EQ(fast::nearest_divisor(2953, 16), 1u);
+  EXPECT_EQ(fast::nearest_divisor(1920, 64), 64u);
+  EXPECT_EQ(fast::nearest_divisor(1, 8), 1u);
 }
 
 // Tuning::balance_threads: fewer work-items only where the stage with the most butterflies would
