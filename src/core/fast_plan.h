@@ -154,6 +154,8 @@ struct Tuning {
   /// 95.7 -> 88.9; passes with fewer columns lost (2187 = 27 x 81, pass B 27 columns: OpenCL
   /// 50.0 -> 65.4, GL 74.4 -> 79.8; 3125 = 25 x 125: 120 -> 142, 150 -> 159).
   std::uint64_t four_step_unsplit_min_bytes = 32ull << 20;
+  /// Bluestein's padded length where it is one of bluestein_lengths(n); else (0) their order.
+  std::uint32_t bluestein_length = 0;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
   /// store it (the last stage, or the split in time's combine), so they also take the exchange
   /// through half the shared memory (GL, H100: 4096-point display rows 121 -> 109 us); 0 the
@@ -251,6 +253,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
     set("four_step_halves", &Tuning::four_step_halves);
     set("four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes);
+    set("bluestein_length", &Tuning::bluestein_length);
     set("display_from_registers", &Tuning::display_from_registers);
     set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("max_registers", &Tuning::max_registers);
@@ -611,11 +614,12 @@ inline std::uint64_t bluestein_length_bound(std::uint64_t n) {
 }
 
 /// Padded lengths for an n-point Bluestein axis, best first: every 2·3·5·7-smooth L in
-/// [2n - 1, bluestein_length_bound(n)], ordered by L·(20 + k) with k the number of odd prime
-/// factors of L (with multiplicity), ties to the smaller L. Each pass over the padded lines is
-/// bandwidth-bound (time ∝ L); an odd radix stage costs about 5% more per pass (H100 rows:
-/// 4000² with three radix-5 stages ran at 95% of 4096²'s bandwidth, 2187² = 3^7 at 66%, 2401² =
-/// 7^4 at 84%; docs/fast_path.md). 11 and 13 are left out. The power of two always qualifies.
+/// [2n - 1, bluestein_length_bound(n)], ordered by L·(100 + 9 a + 14 b + 16 c) for L = 2^k 3^a
+/// 5^b 7^c, ties to the smaller L. Bluestein's passes run below the bandwidth (4099^2: 13-19x a
+/// copy), their time about that line through the six lengths measured at 4099^2 (OpenCL,
+/// thirteenth session: 9216 = 2^10 3^2 1265 us, 10240 = 2^11 5 1366, 8960 = 2^8 5 7 1365, 8640
+/// = 2^6 3^3 5 1418, 8400 1559, 8232 = 2^3 3 7^3 1595; docs/fast_path.md). 11 and 13 are left
+/// out. The power of two always qualifies.
 inline std::vector<std::uint32_t> bluestein_lengths(std::uint32_t n) {
   if (n < 2 || n > (1u << 30)) return {};
   const std::uint64_t lo = 2ull * n - 1, hi = bluestein_length_bound(n);
@@ -627,9 +631,12 @@ inline std::vector<std::uint32_t> bluestein_lengths(std::uint32_t n) {
         std::uint64_t l = o;
         while (l < lo) l *= 2;
         if (l > hi) continue;
-        std::uint32_t k = 0;
-        for (std::uint64_t rest = o; rest > 1; ++k) rest /= rest % 3 == 0 ? 3 : rest % 5 == 0 ? 5 : 7;
-        scored.emplace_back(l * (20 + k), static_cast<std::uint32_t>(l));
+        std::uint64_t weight = 100;
+        for (std::uint64_t rest = o; rest > 1;)
+          if (rest % 3 == 0) rest /= 3, weight += 9;
+          else if (rest % 5 == 0) rest /= 5, weight += 14;
+          else rest /= 7, weight += 16;
+        scored.emplace_back(l * weight, static_cast<std::uint32_t>(l));
       }
   std::sort(scored.begin(), scored.end());
   std::vector<std::uint32_t> out;
@@ -785,7 +792,10 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
   const std::uint32_t some = std::min(2u, full);
   std::optional<AxisRoute> first, with_some;
-  for (const std::uint32_t l : bluestein_lengths(n)) {
+  std::vector<std::uint32_t> lengths = bluestein_lengths(n);
+  if (std::find(lengths.begin(), lengths.end(), tuning.bluestein_length) != lengths.end())
+    lengths = {tuning.bluestein_length};
+  for (const std::uint32_t l : lengths) {
     if (std::uint64_t{l} * lines >= (std::uint64_t{1} << 31)) continue;
     auto inner = plan_bluestein_axis(axis, n, l, lines, limits, tuning);
     if (!inner) continue;

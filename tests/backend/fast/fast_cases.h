@@ -38,7 +38,7 @@ inline std::string fast_case_name(const ::testing::TestParamInfo<FastCase>& info
 }
 
 /// Lengths with a prime factor above 13, which the fast path runs through Bluestein: on rows, on
-/// columns, on both, 4099-point lines both ways (padded to 8960), both directions. Few distinct
+/// columns, on both, 4099-point lines both ways (padded to 9216), both directions. Few distinct
 /// padded lengths and line counts, so PoCL compiles few programs.
 inline auto fast_bluestein_cases() {
   return ::testing::Combine(::testing::Values(FastSize{17, 16}, FastSize{16, 17}, FastSize{97, 101}, FastSize{4099, 8},

@@ -376,7 +376,7 @@ TEST(GlFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
   GlFastPath fast_path(*env->programs, nullptr);
   EXPECT_TRUE(fast_path.supports(17, 8));
   EXPECT_TRUE(fast_path.supports(97, 4099));
-  // 4099^2: a scratch of 4099 x L (L = 8960 where the layout fits) must fit one shader storage
+  // 4099^2: a scratch of 4099 x L (L = 9216 where the layout fits) must fit one shader storage
   // block (llvmpipe allows 128 MiB: refused there, and the fused pipeline's own scratch is larger).
   GLint64 max_block = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);

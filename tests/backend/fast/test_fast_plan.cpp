@@ -554,13 +554,13 @@ TEST(FastPlan, TwiddleTableIsAccurate) {
 
 // ---- Bluestein (issue 6) ----------------------------------------------------------------------
 
-// Odd prime factors of l (with multiplicity) when l is 2·3·5·7-smooth, else -1.
-int odd_factors_if_7_smooth(std::uint64_t l) {
+// 100 + 9 per factor 3, 14 per 5, 16 per 7 when l is 2·3·5·7-smooth, else -1.
+int weight_if_7_smooth(std::uint64_t l) {
   while (l % 2 == 0) l /= 2;
-  int k = 0;
-  for (std::uint64_t p : {3u, 5u, 7u})
-    for (; l % p == 0; l /= p) ++k;
-  return l == 1 ? k : -1;
+  int weight = 100;
+  for (const auto& [p, w] : {std::pair{3u, 9}, std::pair{5u, 14}, std::pair{7u, 16}})
+    for (; l % p == 0; l /= p) weight += w;
+  return l == 1 ? weight : -1;
 }
 
 TEST(FastBluestein, PaddedLengthFollowsTheDocumentedRule) {
@@ -570,14 +570,14 @@ TEST(FastBluestein, PaddedLengthFollowsTheDocumentedRule) {
     std::uint64_t pow2 = 1;
     while (pow2 < 2ull * n - 1) pow2 *= 2;
     EXPECT_EQ(fast::bluestein_length_bound(n), pow2);
-    // Brute force over every L in [2n - 1, pow2]: the cheapest L·(20 + odd factors), then the smallest.
+    // Brute force over every L in [2n - 1, pow2]: the cheapest L·weight, then the smallest.
     std::uint64_t best = 0, best_cost = ~0ull;
     std::size_t smooth = 0;
     for (std::uint64_t l = 2ull * n - 1; l <= pow2; ++l) {
-      const int k = odd_factors_if_7_smooth(l);
-      if (k < 0) continue;
+      const int weight = weight_if_7_smooth(l);
+      if (weight < 0) continue;
       ++smooth;
-      if (l * (20 + k) < best_cost) best_cost = l * (20 + k), best = l;
+      if (l * weight < best_cost) best_cost = l * weight, best = l;
     }
     EXPECT_EQ(lengths.size(), smooth) << n;
     EXPECT_EQ(lengths.front(), best) << n;
@@ -585,11 +585,11 @@ TEST(FastBluestein, PaddedLengthFollowsTheDocumentedRule) {
     for (std::uint32_t l : lengths) {
       EXPECT_GE(l, 2u * n - 1) << n;
       EXPECT_LE(l, pow2) << n;
-      EXPECT_GE(odd_factors_if_7_smooth(l), 0) << n << " " << l;
+      EXPECT_GE(weight_if_7_smooth(l), 0) << n << " " << l;
     }
   }
-  EXPECT_EQ(fast::bluestein_length(17), 35u);      // 5·7 (cost 770) before 36 = 4·9 (792)
-  EXPECT_EQ(fast::bluestein_length(4099), 8960u);  // 2^8·5·7 (197120) before 8232 = 8·3·7³ (197568)
+  EXPECT_EQ(fast::bluestein_length(17), 36u);      // 4·9 (cost 4248) before 35 = 5·7 (4550)
+  EXPECT_EQ(fast::bluestein_length(4099), 9216u);  // 2^10·9 (1087488) before 8960 = 2^8·5·7 (1164800)
   EXPECT_EQ(fast::bluestein_length(4096), 8192u);  // 2n - 1 = 8191: the power of two, no odd factor
 }
 
@@ -674,20 +674,20 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   cl_unpruned.prune_padding = 0;
   const auto big = fast::route_axis(Axis::cols, 4099, 4099, nvidia, cl_unpruned);
   ASSERT_TRUE(big.has_value());
-  EXPECT_EQ(big->l, 8960u);
+  EXPECT_EQ(big->l, 9216u);
   EXPECT_EQ(big->plan.lines_per_group, 1u);
   // GL's defaults (512 threads): two columns at the rule's first choice already.
   fast::Tuning gl_unpruned = fast::gl_default_tuning();
   gl_unpruned.prune_padding = 0;
   const auto gl = fast::route_axis(Axis::cols, 4099, 4099, nvidia, gl_unpruned);
   ASSERT_TRUE(gl.has_value());
-  EXPECT_EQ(gl->l, 8960u);
+  EXPECT_EQ(gl->l, 9216u);
   EXPECT_EQ(gl->plan.lines_per_group, 2u);
 }
 
 TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
-  // 4099 points padded to 8960: the splits keep the plans they have without pruning (holding
+  // 4099 points padded to 9216: the splits keep the plans they have without pruning (holding
   // every value) and accumulate only the ceil(4099 / m) live blocks of bins in pass 2 (the CL
   // default, prune_padding 2; GL's 1 leaves them as they are).
   EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 4099, nvidia, fast::gl_default_tuning())->plan.live_blocks, 0u);
@@ -702,7 +702,7 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
       const auto plain = fast::route_axis(axis, 4099, 4099, nvidia, unpruned);
       ASSERT_TRUE(route.has_value() && plain.has_value());
       const fast::AxisPlan& p = route->plan;
-      ASSERT_EQ(p.n, 8960u) << p.describe();
+      ASSERT_EQ(p.n, 9216u) << p.describe();
       ASSERT_GT(p.pre_radix, 1u) << p.describe();
       EXPECT_EQ(p.live_blocks, (4099 + p.m - 1) / p.m) << p.describe();
       EXPECT_LT(p.live_blocks, p.pre_radix) << p.describe();
@@ -717,7 +717,7 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
     }
   }
   // Padded lines split in time on both axes (the scratch is stored line after line): OpenCL's
-  // 4099-point columns (1 per group, split 2 x 4480, through local memory first).
+  // 4099-point columns (1 per group, split 2 x 4608, through local memory first).
   const auto cols = fast::route_axis(Axis::cols, 4099, 4099, nvidia, fast::Tuning{});
   EXPECT_TRUE(cols->plan.split_dit && !cols->plan.stage0_from_registers) << cols->plan.describe();
   // Lines that fit no other way hold only their live inputs (prune_padding 1 or 2): 2 · 4099
