@@ -90,6 +90,12 @@ class Backend {
   virtual void execute(Direction direction, StageStop stop = StageStop::done()) = 0;
   /// Copies the current device buffer back.
   virtual ComplexImage download() = 0;
+  /// Waits until the device has done everything queued so far (its timers are then ready),
+  /// copying nothing back. Benchmarks wait so between runs: a wait that copies the image back
+  /// leaves the GPU idle long enough for NVIDIA's OpenGL driver to lower its clocks (H100: GL
+  /// 4096^2 timed at 1 150 us against 297, docs/performance.md). The CPU backend has nothing
+  /// queued.
+  virtual void finish() {}
   /// Timing records of the dispatches since the last call, in dispatch order. GPU timers that
   /// are not ready yet are returned by a later call.
   virtual std::vector<TimingRecord> take_timings() = 0;

@@ -46,7 +46,7 @@ class FftscopeDisplay final : public Implementation {
     backend_->take_timings();
     const int runs = warmup + repeats;
     for (int i = 0; i < runs; ++i) backend_->execute_real_display(settings_, true);
-    backend_->download_real_display();  // waits for the device: every timer is ready after it
+    backend_->finish();  // every timer is ready after it (Backend::finish: why not a download)
     std::vector<TimingRecord> records = backend_->take_timings();
     const FftscopeRuns all = fftscope_runs(records);
     if (all.ms.size() != static_cast<std::size_t>(runs))

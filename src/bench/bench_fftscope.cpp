@@ -80,7 +80,7 @@ class FftscopeImplementation final : public Implementation {
       backend_->execute(Direction::forward);
       backend_->execute(Direction::inverse);
     }
-    backend_->download();  // waits for the device: every timer is ready after it
+    backend_->finish();  // every timer is ready after it (Backend::finish: why not download)
     FftscopeRuns all = fftscope_runs(backend_->take_timings());
     if (all.ms.size() != static_cast<std::size_t>(2 * runs))
       throw std::runtime_error("fftscope: expected timings of " + std::to_string(2 * runs) + " executions, got " +

@@ -205,6 +205,8 @@ class ClBackendImpl final : public ClBackend {
     return out;
   }
 
+  void finish() override { check(clFinish(queue_.get()), "clFinish"); }
+
   std::string fast_plan_description() const override {
     if (variant_ != KernelVariant::fast || !fast_ready_) return {};
     if (fast_->fused()) return "both axes in one dispatch, each as " + fast_->route(Axis::cols).describe();

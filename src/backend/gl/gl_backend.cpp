@@ -288,6 +288,12 @@ class GlBackend final : public Backend {
     return out;
   }
 
+  void finish() override {
+    enter();
+    glFinish();
+    check_errors("finish");
+  }
+
   std::string fast_plan_description() const override {
     if (variant_ != KernelVariant::fast || !fast_ready_) return {};
     return fast_->route(Axis::rows).describe() + "; " + fast_->route(Axis::cols).describe();

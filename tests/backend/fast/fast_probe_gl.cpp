@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "backend/gl/gl_context.h"
+#include "backend/gl/gl_fast_display.h"
 #include "backend/gl/gl_fast_path.h"
+#include "core/spectrum.h"
 #include "core/timing.h"
 #include "strided_probe.h"
 #include "support/reference.h"
@@ -211,6 +213,76 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
+// Median GPU time of one display frame (fixed range: the columns and one row pass), after
+// 300 ms of untimed frames.
+double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::size_t w, std::size_t h, int runs) {
+  const SpectrumSettings settings = fixed_range_settings(w, h);
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) {
+    display.dispatch_display(settings);
+    glFinish();
+  }
+  timers.take();
+  const std::size_t per = display.column_route().four_step() ? 3 : 2;
+  for (int r = 0; r < runs; ++r) display.dispatch_display(settings);
+  glFinish();
+  std::vector<TimingRecord> records = timers.take();
+  for (int tries = 0; tries < 100 && records.size() < per * static_cast<std::size_t>(runs); ++tries) {
+    glFinish();
+    auto more = timers.take();
+    records.insert(records.end(), more.begin(), more.end());
+  }
+  std::vector<double> us;
+  for (std::size_t i = 0; i + per <= records.size(); i += per) {
+    double frame = 0;
+    for (std::size_t j = i; j < i + per; ++j) frame += records[j].milliseconds * 1e3;
+    us.push_back(frame);
+  }
+  return median(us);
+}
+
+// FFTSCOPE_GL_DISPLAY_TRIGGER=all, or a candidate's index: NVIDIA's GL ran later dispatches 2-5x
+// slower once measured planning had timed a few display candidates (docs/fast_path.md). Per
+// size: the default display, then each candidate of fast::measure_display_candidates (or the
+// one named) as a display of its own, each followed by the default display again, so the first
+// candidate after which the default slows down is the one that starts it.
+void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std::size_t w, std::size_t h, int runs,
+                             const std::string& which) {
+  const auto candidates = fast::measure_display_candidates(fast::gl_default_tuning(), true);
+  RealImage image(w, h);
+  for (std::size_t i = 0; i < image.data.size(); ++i) image.data[i] = static_cast<float>((i * 7919) % 251) / 251.0f;
+  GlFastDisplay reference(programs, &timers);
+  reference.prepare(w, h);
+  reference.upload(image);
+  std::printf("display %zux%zu default: %.1f us (%s)\n", w, h, display_frame_us(reference, timers, w, h, runs),
+              reference.display_row_plan().describe().c_str());
+  if (which == "measure") {
+    // The backend's own measured planning (median_finished_ms on a zero image per candidate;
+    // FFTSCOPE_PLANNING_LOG=1 prints each), then both displays timed as above.
+    GlFastDisplay measured(programs, &timers, fast::gl_default_tuning(), fast::Measuring{candidates, nullptr, "probe"});
+    measured.prepare(w, h);
+    measured.upload(image);
+    std::printf("  measured: %.1f us (%s | %s); default after it: %.1f us\n",
+                display_frame_us(measured, timers, w, h, runs), measured.column_route().describe().c_str(),
+                measured.display_row_plan().describe().c_str(), display_frame_us(reference, timers, w, h, runs));
+    return;
+  }
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (which != "all" && std::to_string(c) != which) continue;
+    double us = 0;
+    std::string plan;
+    {
+      GlFastDisplay candidate(programs, &timers, candidates[c]);
+      candidate.prepare(w, h);
+      candidate.upload(image);
+      us = display_frame_us(candidate, timers, w, h, runs);
+      plan = candidate.column_route().describe() + " | " + candidate.display_row_plan().describe();
+    }
+    std::printf("  candidate %zu: %.1f us (%s); default after it: %.1f us\n", c, us, plan.c_str(),
+                display_frame_us(reference, timers, w, h, runs));
+  }
+}
+
 // Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, or the
 // synthetic kernels of measure_occupancy): each group's invocation 0 writes its multiprocessor
 // (gl_SMIDNV), its start and end clock (clock2x32ARB, low word) and its dispatch's group count
@@ -353,6 +425,10 @@ int main(int argc, char** argv) {
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     if (std::getenv("FFTSCOPE_GL_STRIDED")) measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
+    if (const char* which = std::getenv("FFTSCOPE_GL_DISPLAY_TRIGGER")) {
+      for (auto [w, h] : sizes) measure_display_trigger(programs, timers, w, h, runs, which);
+      return 0;
+    }
     std::printf("%-11s %10s %10s %10s %9s %9s %11s\n", "size", "rows_us", "cols_us", "total_us", "rows_GB/s",
                 "cols_GB/s", "rel_l2_err");
     for (auto [w, h] : sizes) {

@@ -166,6 +166,34 @@ TEST_P(FastVariant, TimeSpansRecordEachExecutionOnOpenCl) {
   }
 }
 
+// Backend::finish waits for everything queued, so every execution's timers are ready after it
+// without a download (the benchmark's wait between runs), and it leaves the data as it was:
+// forward, inverse, forward, then finish, gives three executions' timings and a spectrum that
+// matches FFTW.
+TEST_P(FastVariant, FinishReadiesEveryTimerAndKeepsTheData) {
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend(GetParam());
+  } catch (const std::exception& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + e.what());
+  }
+  const std::size_t w = 96, h = 40;
+  const auto input = test::random_complex(w * h, 11);
+  ComplexImage image(w, h);
+  image.data = test::to_float(input);
+  backend->prepare(make_plan_2d(w, h), KernelVariant::fast);
+  backend->upload(image);
+  backend->take_timings();
+  for (const Direction d : {Direction::forward, Direction::inverse, Direction::forward}) backend->execute(d);
+  backend->finish();
+  std::map<std::uint64_t, double> ms;
+  for (const TimingRecord& r : backend->take_timings()) ms[r.execution] += r.milliseconds;
+  ASSERT_EQ(ms.size(), 3u) << to_string(GetParam());
+  for (const auto& [execution, t] : ms) EXPECT_GT(t, 0.0) << "execution " << execution;
+  EXPECT_LT(test::relative_l2_error(backend->download().data, test::fftw_2d(input, w, h, Direction::forward)),
+            test::float_fft_tolerance(w * h));
+}
+
 std::vector<BackendKind> gpu_kinds() {
   std::vector<BackendKind> kinds;
   for (BackendKind k : compiled_backends())
