@@ -89,7 +89,8 @@ ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route
     if (smaller.max_threads >= 32) {
       if (route_.four_step()) {
         again = fast::plan_four_step(route_.n, n, limits, smaller);
-        if (!again) again = fast::plan_four_step(route_.n, n, limits, smaller, 32);  // unsplit route_axis's
+        // route_axis's unsplit columns: groups that divide the width, 32 columns or more.
+        if (!again) again = fast::plan_four_step(route_.n, n, limits, smaller, 32);
       } else if (auto p = route_.bluestein() ? fast::plan_bluestein_axis(plan.axis, route_.n, plan.n, n, limits, smaller)
                                              : fast::plan_axis(plan.axis, plan.n, n, limits, smaller)) {
         again = route_;
