@@ -371,6 +371,11 @@ TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
   EXPECT_EQ(fast::tuning_from_env(gl).max_threads, gl.max_threads);  // unset: the given tuning
 }
 
+// The column route of a w x h image under `t` with the H100's limits (48 KiB, 132 units).
+fast::AxisRoute cols(std::size_t w, std::size_t h, const fast::Tuning& t) {
+  return fast::route_image(w, h, fast::DeviceLimits{48 * 1024, 1024, 132}, t)->cols;
+}
+
 // Tuning::four_step_min_bytes and the rules beside it: 8192-point columns (2 per direct group on
 // OpenCL, 4 on GL) go in two passes on both APIs from 128 MiB; on GL also 4096-point columns of
 // 64 KiB rows (8192 x 4096) and 4000^2 (split 8 x 500); 4096^2 and the small sizes directly.
@@ -379,10 +384,6 @@ TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
 // r2 W + c at rows r2 + b r1 and pass B's line k1 W + c at rows k1 b + r2, storing bin k2 at
 // row k1 + a k2.
 TEST(FastPlan, FourStepColumnsOnWideImages) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
-  const auto cols = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
-    return fast::route_image(w, h, nvidia, t)->cols;
-  };
   for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
     const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
     EXPECT_TRUE(cols(8192, 8192, t).four_step()) << gl;
@@ -448,10 +449,6 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
 // the direct columns take 2 (OpenCL) or 4 (GL)); 2187^2 (27 x 81: pass B's groups of 27) and
 // 3125^2 (25 x 125: 25) stay direct, and so does 2401^2 under 32 MiB or with the knob at 0.
 TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
-  const auto cols = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
-    return fast::route_image(w, h, nvidia, t)->cols;
-  };
   for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
     const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
     const fast::AxisRoute route = cols(2401, 2401, t);
