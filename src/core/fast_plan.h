@@ -956,6 +956,14 @@ inline void log_candidate(const std::string& what, double ms, const std::string&
   std::fprintf(stderr, "planning %s: %10.1f us  %s\n", what.c_str(), ms * 1e3, description.c_str());
 }
 
+/// FFTSCOPE_PLANNING_LOG=1: how long measured planning kept the GPU busy before timing (GL's
+/// warm_until_steady), and the planned route's time at the end of it.
+inline void log_warming(const std::string& what, double spent_ms, double steady_ms) {
+  const char* env = std::getenv("FFTSCOPE_PLANNING_LOG");
+  if (!env || std::string(env) != "1") return;
+  std::fprintf(stderr, "planning %s: warmed %.0f ms, planned then %.1f us\n", what.c_str(), spent_ms, steady_ms * 1e3);
+}
+
 /// What a wisdom key names of a choice among one axis's distinct routes, and the candidates
 /// (their identities, one per line): "rows 4096x2048", ...
 inline std::pair<std::string, std::string> axis_choice(Axis axis, std::size_t width, std::size_t height,

@@ -163,16 +163,7 @@ class GlBackend final : public Backend {
     if (context_) name_ += " (" + context_->platform() + ")";
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     const std::string r = renderer ? renderer : "";
-    if (options.measure_fast_plans) {
-      // On the H100 (driver 580), NVIDIA's GL lowers the clocks while the GPU idles, and the
-      // candidates, each timed right after its compile, read 3-4x slow even after 100 ms of
-      // untimed runs (docs/fast_path.md): NVIDIA's GL plans by estimate.
-      const auto* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
-      if (vendor && std::string(vendor).find("NVIDIA") != std::string::npos)
-        std::fprintf(stderr, "fftscope: measured planning is off on NVIDIA's OpenGL (docs/fast_path.md); planning by estimate\n");
-      else
-        wisdom_ = std::make_unique<PlanWisdom>(PlanWisdom::default_path());
-    }
+    if (options.measure_fast_plans) wisdom_ = std::make_unique<PlanWisdom>(PlanWisdom::default_path());
     DispatchTimers::Mode mode = (r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos)
                                     ? DispatchTimers::Mode::host
                                     : DispatchTimers::Mode::gpu;

@@ -79,8 +79,9 @@ class GlFastDisplay {
                 const char* name, std::uint64_t bytes);
   void release();
   /// The fastest of the measure tunings that plan the display path differently (the base
-  /// first), each timed by median_finished_ms on a zero image with a fixed range; or the one the
-  /// wisdom remembers. Only the base tuning's compile failure throws.
+  /// first), each timed beside the base by paired_median_ms on a zero image with a fixed range
+  /// (the lowest ratio wins); or the one the wisdom remembers. Only the base tuning's compile
+  /// failure throws.
   fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
 
   ProgramCache& programs_;

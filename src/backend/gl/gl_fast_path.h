@@ -121,8 +121,9 @@ class GlFastPath {
   /// storage block).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the distinct routes the measure tunings give `axis` (`planned` first), each
-  /// timed by median_finished_ms on a zeroed image; or the one the wisdom remembers for the same
-  /// candidates here. Candidates that fail to compile are passed over.
+  /// timed beside `planned` by paired_median_ms on a zeroed image (the lowest ratio wins); or the
+  /// one the wisdom remembers for the same candidates here. Candidates that fail to compile are
+  /// passed over.
   fast::AxisRoute fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned);
   void release();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace fftscope::detail {
 namespace {
@@ -95,26 +96,110 @@ std::vector<TimingRecord> DispatchTimers::take() {
   return out;
 }
 
-double median_finished_ms(const std::function<void()>& work, int untimed, int timed) {
-  GLuint query = 0;
-  glGenQueries(1, &query);
-  std::vector<double> ms;
-  for (int run = 0; run < untimed + timed; ++run) {
-    glFinish();
-    const auto start = std::chrono::steady_clock::now();
-    glBeginQuery(GL_TIME_ELAPSED, query);
-    work();
-    glEndQuery(GL_TIME_ELAPSED);
-    glFinish();
-    const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    GLuint64 ns = 0;
-    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-    if (run >= untimed) ms.push_back(ns >= kMeaningfulNs ? static_cast<double>(ns) * 1e-6 : host_ms);
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+Warming warm_until_steady(const std::function<void()>& work) {
+  constexpr int kBatch = 16;
+  constexpr double kMinMs = 300, kMaxMs = 5000, kSteady = 0.03;
+  Warming out;
+  GLuint queries[kBatch];
+  glGenQueries(kBatch, queries);
+  glFinish();
+  const auto start = std::chrono::steady_clock::now();
+  double previous = -1;
+  for (;;) {
+    for (GLuint q : queries) {
+      glBeginQuery(GL_TIME_ELAPSED, q);
+      work();
+      glEndQuery(GL_TIME_ELAPSED);
+    }
+    std::vector<double> ms;
+    bool meaningful = true;
+    for (GLuint q : queries) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+      if (ns < kMeaningfulNs) meaningful = false;
+      ms.push_back(static_cast<double>(ns) * 1e-6);
+    }
+    out.spent_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!meaningful || glGetError() != GL_NO_ERROR) break;
+    out.median_ms = median_of(std::move(ms));
+    const bool steady = previous > 0 && std::abs(out.median_ms - previous) <= kSteady * previous;
+    if ((steady && out.spent_ms >= kMinMs) || out.spent_ms >= kMaxMs) break;
+    previous = out.median_ms;
   }
-  glDeleteQueries(1, &query);
-  if (glGetError() != GL_NO_ERROR || ms.empty()) return -1;
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
+  glDeleteQueries(kBatch, queries);
+  return out;
+}
+
+PairedTimes paired_median_ms(const std::function<void()>& base, const std::function<void()>& candidate, int pairs) {
+  constexpr double kWarmMs = 20;
+  constexpr std::size_t kInFlight = 2;
+  const std::function<void()>* works[2] = {&base, &candidate};
+  PairedTimes out;
+  if (pairs < 1) return out;
+
+  glFinish();
+  std::deque<GLsync> fences;
+  const auto warm_start = std::chrono::steady_clock::now();
+  for (int pair = 0;; ++pair) {
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm_start).count();
+    if (pair >= 2 && elapsed >= kWarmMs) break;
+    base();
+    candidate();
+    fences.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    while (fences.size() > kInFlight) {
+      glClientWaitSync(fences.front(), GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64{10'000'000'000});
+      glDeleteSync(fences.front());
+      fences.pop_front();
+    }
+  }
+  for (GLsync f : fences) glDeleteSync(f);
+
+  std::vector<GLuint> queries(2 * static_cast<std::size_t>(pairs));
+  glGenQueries(static_cast<GLsizei>(queries.size()), queries.data());
+  for (int pair = 0; pair < pairs; ++pair)
+    for (int k = 0; k < 2; ++k) {
+      const int which = (pair + k) % 2;  // base first in even pairs, the candidate first in odd ones
+      glBeginQuery(GL_TIME_ELAPSED, queries[2 * pair + which]);
+      (*works[which])();
+      glEndQuery(GL_TIME_ELAPSED);
+    }
+  glFinish();
+  std::vector<double> ms[2];
+  bool meaningful = true;
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(queries[q], GL_QUERY_RESULT, &ns);
+    if (ns < kMeaningfulNs) meaningful = false;
+    ms[q % 2].push_back(static_cast<double>(ns) * 1e-6);
+  }
+  glDeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
+  if (!meaningful) {
+    ms[0].clear();
+    ms[1].clear();
+    for (int pair = 0; pair < pairs; ++pair)
+      for (int k = 0; k < 2; ++k) {
+        const int which = (pair + k) % 2;
+        glFinish();
+        const auto start = std::chrono::steady_clock::now();
+        (*works[which])();
+        glFinish();
+        ms[which].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      }
+  }
+  if (glGetError() != GL_NO_ERROR) return out;
+  out.base_ms = median_of(ms[0]);
+  out.candidate_ms = median_of(ms[1]);
+  return out;
 }
 
 }  // namespace fftscope::detail

@@ -55,10 +55,34 @@ class DispatchTimers {
   std::chrono::steady_clock::time_point host_start_{};
 };
 
-/// For measured planning: the median time of `timed` calls of `work` after `untimed` ones, each
-/// between glFinish calls, by a GL_TIME_ELAPSED query around it, or by the host clock where the
-/// query reads under 100 ns (llvmpipe's compute dispatches); negative where a GL error was raised meanwhile
-/// (such as no memory for the work's buffers).
-double median_finished_ms(const std::function<void()>& work, int untimed = 2, int timed = 5);
+/// What paired_median_ms measured: the medians in milliseconds, negative where a GL error was
+/// raised meanwhile (such as no memory for the work's buffers).
+struct PairedTimes {
+  double base_ms = -1;
+  double candidate_ms = -1;
+  bool ok() const { return base_ms >= 0 && candidate_ms >= 0; }
+};
+
+/// What warm_until_steady did: host milliseconds spent, and its last batch's median (negative
+/// where the GPU timer measures nothing, as on llvmpipe, which needs no warming).
+struct Warming {
+  double spent_ms = 0;
+  double median_ms = -1;
+};
+
+/// For measured planning, after every candidate has been compiled and run once: `work` in
+/// batches of 16 calls queued back to back, each in a GL_TIME_ELAPSED query, until two batches in
+/// a row have medians within 3 % and at least 300 ms have passed (at most 5 s). NVIDIA's GL on
+/// the H100 (driver 580) runs at idle clocks after a spell without GPU work, such as compiles,
+/// and took longer than 100 ms of work to raise them (docs/fast_path.md).
+Warming warm_until_steady(const std::function<void()>& work);
+
+/// For measured planning, after warm_until_steady: `base` and `candidate` timed side by side, so
+/// that a clock that changes meanwhile changes both. Untimed pairs first, for at least 20 ms,
+/// queued back to back (fences keep two in flight); then `pairs` pairs, the order alternating, each
+/// call inside a GL_TIME_ELAPSED query. Where the queries read under 100 ns (llvmpipe's compute
+/// dispatches), each call is timed again on the host between glFinish calls.
+PairedTimes paired_median_ms(const std::function<void()>& base, const std::function<void()>& candidate,
+                             int pairs = 11);
 
 }  // namespace fftscope::detail

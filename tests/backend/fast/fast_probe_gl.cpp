@@ -257,7 +257,7 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
   std::printf("display %zux%zu default: %.1f us (%s)\n", w, h, display_frame_us(reference, timers, w, h, runs),
               reference.display_row_plan().describe().c_str());
   if (which == "measure") {
-    // The backend's own measured planning (median_finished_ms on a zero image per candidate;
+    // The backend's own measured planning (each candidate beside the base, paired_median_ms;
     // FFTSCOPE_PLANNING_LOG=1 prints each), then both displays timed as above.
     GlFastDisplay measured(programs, &timers, fast::gl_default_tuning(), fast::Measuring{candidates, nullptr, "probe"});
     measured.prepare(w, h);

@@ -16,6 +16,7 @@
 #include "backend/gl/gl_context.h"
 #include "backend/gl/gl_fast_display.h"
 #include "backend/gl/gl_fast_path.h"
+#include "backend/gl/gl_timers.h"
 #include "core/errors.h"
 #include "display_reference.h"
 #include "fast_cases.h"
@@ -278,6 +279,43 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
             std::uint64_t seed, double* tolerance) {
         return run_fast(*env, w, h, d, tuning, seed, tolerance, measuring);
       });
+}
+
+// Measured planning's timing: a candidate that runs the planned route's dispatches eight times
+// reads slower than the route beside it, whether the GPU timer measures (H100) or the host clock
+// stands in (llvmpipe); and warming either measures a steady time after at least 300 ms or finds
+// that the GPU timer measures nothing.
+TEST(GlMeasuredTiming, PairedTimesRankEightRunsAboveOne) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  constexpr std::size_t kWidth = 256, kHeight = 64;
+  const auto routes = fast::route_image(kWidth, kHeight, fast_limits(), fast::gl_default_tuning());
+  ASSERT_TRUE(routes);
+  const GlFastAxis rows(*env->programs, nullptr, routes->rows, kHeight);
+  ASSERT_EQ(routes->rows.scratch_elements(kHeight), 0u);
+  const std::vector<Complex> data = test::to_float(test::random_complex(kWidth * kHeight, 7));
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(Complex)), data.data(),
+               GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  const auto once = [&] { rows.dispatch(buffer, buffer, 0, Direction::forward); };
+  const auto eight = [&] {
+    for (int i = 0; i < 8; ++i) rows.dispatch(buffer, buffer, 0, Direction::forward);
+  };
+  const Warming warming = warm_until_steady(once);
+  if (warming.median_ms >= 0) {
+    EXPECT_GT(warming.median_ms, 0.0);
+    EXPECT_GE(warming.spent_ms, 300.0);
+  }
+  EXPECT_LE(warming.spent_ms, 6000.0);
+  const PairedTimes t = paired_median_ms(once, eight);
+  glDeleteBuffers(1, &buffer);
+  ASSERT_TRUE(t.ok());
+  std::fprintf(stderr, "  one run %.4f ms, eight %.4f ms\n", t.base_ms, t.candidate_ms);
+  EXPECT_GT(t.candidate_ms, 3 * t.base_ms);
 }
 
 TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
