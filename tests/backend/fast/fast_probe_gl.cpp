@@ -174,6 +174,194 @@ void measure_strided(int runs) {
   glDeleteQueries(1, &query);
 }
 
+// FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
+// in place, into a second buffer, and into the upper half of the same buffer (two ranges of one
+// buffer object), each after 300 ms of untimed runs queued back to back and timed with the runs
+// queued too (a query each, read at the end), so that the GPU's clocks stay up in a GL-only
+// process; then the row pattern over footprints of 256 MiB to 2 GiB, and 8192^2 into a second
+// buffer in 2 or 4 dispatches, each of neighbouring rows or of every 2nd / 4th row. Tells
+// whether GL's out-of-place passes cost more by the buffer objects, the footprint, or the pages
+// a dispatch touches.
+void measure_placement(int runs) {
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  // two_bindings: in place, but written through binding 1 (the same buffer); one_binding: the upper
+  // half of one buffer bound once, written at D[size + i]; qualified: a second buffer, binding 0
+  // readonly and binding 1 writeonly.
+  enum class Target { in_place, second_buffer, upper_half, two_bindings, one_binding, qualified };
+  struct Placement {
+    test::StridedCase c;
+    Target target;
+    unsigned dispatches = 1;
+    bool interleaved = false;  // dispatch d takes groups d, d + k, ... (else a contiguous range)
+    GLsizeiptr distance = 0;   // upper_half: the output range this many bytes on (0: the size)
+  };
+  std::vector<Placement> cases;
+  for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128},
+                                    test::StridedCase{8192, 8192, 16, 128, 1, 256, 64},
+                                    test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{4096, 4096, 4096, 1, 1, 512, 1}})
+    for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half}) cases.push_back({c, t});
+  for (const unsigned rows : {4096u, 6144u, 12288u, 16384u})
+    for (const Target t : {Target::in_place, Target::second_buffer}) cases.push_back({{8192, rows, 8192, 1, 1, 512, 1}, t});
+  for (const unsigned k : {2u, 4u})
+    for (const bool interleaved : {false, true})
+      cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::second_buffer, k, interleaved});
+  // The output range of one buffer at other distances from the input (MiB).
+  for (const GLsizeiptr mib : {640, 768, 1024})
+    cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
+  for (const GLsizeiptr mib : {256, 384, 512, 768})
+    cases.push_back({{8192, 4096, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
+  for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}, test::StridedCase{8192, 8192, 16, 128, 1, 256, 64}})
+    cases.push_back({c, Target::upper_half, 1, false, GLsizeiptr{768} << 20});
+  for (const Target t : {Target::two_bindings, Target::one_binding, Target::qualified})
+    for (const test::StridedCase c : {test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}})
+      cases.push_back({c, t});
+  for (Placement p : cases) {
+    test::StridedCase& k = p.c;
+    if (p.target == Target::in_place) k.out_spacing = 0;
+    const GLsizeiptr bytes = GLsizeiptr{k.pitch} * k.height * 8;
+    const GLsizeiptr distance = p.distance ? p.distance : bytes;
+    const bool doubled = p.target == Target::upper_half || p.target == Target::one_binding;
+    const GLuint buffer = make_buffer(doubled ? distance + bytes : bytes, nullptr);
+    const GLuint second =
+        p.target == Target::second_buffer || p.target == Target::qualified ? make_buffer(bytes, nullptr) : 0;
+    std::string body = test::strided_body(k);
+    if (p.target == Target::one_binding)
+      for (std::size_t at = body.find("OUT["); at != std::string::npos; at = body.find("OUT[", at))
+        body.replace(at, 4, "D[" + std::to_string(bytes / 8) + "u + ");
+    const bool qualified = p.target == Target::qualified;
+    const std::string text = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = " +
+                             std::to_string(k.threads) + ") in;\nlayout(std430, binding = 0) " +
+                             (qualified ? "readonly " : "") + "buffer Data { vec2 D[]; };\nlayout(std430, binding = 1) " +
+                             (qualified ? "writeonly " : "") +
+                             "buffer Out { vec2 OUT[]; };\nuniform uint u_step, u_first;\n"
+                             "#define LANE gl_LocalInvocationID.x\n#define GROUP (gl_WorkGroupID.x * u_step + u_first)\n"
+                             "#define VEC2 vec2\n#define UNROLL\nvoid main() {\n" + body + "}\n";
+    const GLuint program = compute_program(text, "placement");
+    const GLuint per = k.groups() / p.dispatches;
+    const auto run = [&] {
+      glUseProgram(program);
+      if (p.target == Target::upper_half) {
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, buffer, 0, bytes);
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, buffer, distance, bytes);
+      } else {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second ? second : buffer);
+      }
+      for (unsigned d = 0; d < p.dispatches; ++d) {
+        glUniform1ui(glGetUniformLocation(program, "u_step"), p.interleaved ? p.dispatches : 1u);
+        glUniform1ui(glGetUniformLocation(program, "u_first"), p.interleaved ? d : d * per);
+        glDispatchCompute(per, 1, 1);
+      }
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    };
+    if (program) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
+        run();
+        if (r % 8 == 7) glFinish();
+      }
+      for (GLuint q : queries) {
+        glBeginQuery(GL_TIME_ELAPSED, q);
+        run();
+        glEndQuery(GL_TIME_ELAPSED);
+      }
+      std::vector<double> us;
+      for (GLuint q : queries) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        us.push_back(static_cast<double>(ns) * 1e-3);
+      }
+      const double m = median(us);
+      const char* where = p.target == Target::in_place        ? "in place"
+                          : p.target == Target::second_buffer ? "second buffer"
+                          : p.target == Target::upper_half    ? "same buffer, upper half"
+                          : p.target == Target::two_bindings  ? "in place through a second binding"
+                          : p.target == Target::one_binding   ? "upper half through the same binding"
+                                                              : "second buffer, readonly / writeonly";
+      std::printf("GL placement: %s [%s; %u dispatch(es)%s; output %lld MiB on]: %.1f us, %.0f GB/s\n",
+                  k.describe().c_str(), where, p.dispatches, p.interleaved ? " of every k-th group" : "",
+                  static_cast<long long>(p.target == Target::upper_half ? distance >> 20 : 0), m,
+                  k.bytes_moved() / (m * 1e3));
+      glDeleteProgram(program);
+    }
+    glDeleteBuffers(1, &buffer);
+    if (second) glDeleteBuffers(1, &second);
+  }
+  glDeleteQueries(runs, queries.data());
+}
+
+// FFTSCOPE_GL_STRIDED=slabs: the four-step passes' patterns at 8192^2 (A: 32 columns x 64 rows
+// 128 apart, B: 16 columns x 128 neighbouring rows written 64 apart) between the image (pitch 8192)
+// and a scratch of S columns, one slab of S columns at a time (8192 / S dispatches a run):
+// whether slabs keep GL's out-of-place passes at in-place speed where whole images do not
+// (measure_placement).
+void measure_slabs(int runs) {
+  constexpr unsigned pitch = 8192, height = 8192;
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  const GLsizeiptr image_bytes = GLsizeiptr{pitch} * height * 8;
+  const GLuint image = make_buffer(image_bytes, nullptr);
+  for (const unsigned slab : {8192u, 4096u, 2048u, 1024u}) {
+    const GLuint scratch = make_buffer(GLsizeiptr{slab} * height * 8, nullptr);
+    for (const bool pass_b : {false, true}) {
+      const unsigned cols = pass_b ? 16 : 32, blocks = pass_b ? 64 : 128;
+      // A: image -> scratch (rows block + 128 m, same places); B: scratch rows block * 128 + m ->
+      // image rows block + 64 m.
+      const std::string in_row = pass_b ? "(block * 128u + m)" : "(block + m * 128u)";
+      const std::string out_row = pass_b ? "(block + m * 64u)" : "(block + m * 128u)";
+      const std::string in_pitch = std::to_string(pass_b ? slab : pitch) + "u";
+      const std::string out_pitch = std::to_string(pass_b ? pitch : slab) + "u";
+      const std::string in_col = pass_b ? "col" : "(col + u_slab)";
+      const std::string out_col = pass_b ? "(col + u_slab)" : "col";
+      const std::string text =
+          "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = 256) in;\n"
+          "layout(std430, binding = 0) buffer Data { vec2 D[]; };\nlayout(std430, binding = 1) buffer Out { vec2 OUT[]; };\n"
+          "uniform uint u_slab;\nvoid main() {\n uint lane = gl_LocalInvocationID.x, g = gl_WorkGroupID.x;\n"
+          " uint col = (g % " + std::to_string(slab / cols) + "u) * " + std::to_string(cols) + "u;\n uint block = g / " +
+          std::to_string(slab / cols) + "u;\n vec2 v[8];\n for (uint j = 0u; j < 8u; ++j) { uint e = lane + j * 256u; uint m = e / " +
+          std::to_string(cols) + "u; v[j] = D[" + in_row + " * " + in_pitch + " + " + in_col + " + e % " + std::to_string(cols) +
+          "u]; }\n for (uint j = 0u; j < 8u; ++j) { uint e = lane + j * 256u; uint m = e / " + std::to_string(cols) + "u; OUT[" +
+          out_row + " * " + out_pitch + " + " + out_col + " + e % " + std::to_string(cols) + "u] = -v[j]; }\n}\n";
+      const GLuint program = compute_program(text, "slabs");
+      if (!program) continue;
+      const auto run = [&] {
+        glUseProgram(program);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pass_b ? scratch : image);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, pass_b ? image : scratch);
+        for (unsigned first = 0; first < pitch; first += slab) {
+          glUniform1ui(glGetUniformLocation(program, "u_slab"), first);
+          glDispatchCompute((slab / cols) * blocks, 1, 1);
+        }
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      };
+      const auto start = std::chrono::steady_clock::now();
+      for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
+        run();
+        if (r % 8 == 7) glFinish();
+      }
+      for (GLuint q : queries) {
+        glBeginQuery(GL_TIME_ELAPSED, q);
+        run();
+        glEndQuery(GL_TIME_ELAPSED);
+      }
+      std::vector<double> us;
+      for (GLuint q : queries) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        us.push_back(static_cast<double>(ns) * 1e-3);
+      }
+      const double m = median(us);
+      std::printf("GL slabs: pass %s pattern, slabs of %u columns (%u dispatches): %.1f us, %.0f GB/s\n", pass_b ? "B" : "A",
+                  slab, pitch / slab, m, 2.0 * static_cast<double>(image_bytes) / (m * 1e3));
+      glDeleteProgram(program);
+    }
+    glDeleteBuffers(1, &scratch);
+  }
+  glDeleteBuffers(1, &image);
+  glDeleteQueries(runs, queries.data());
+}
+
 // FFTSCOPE_GL_EMPTY=1: GL_TIME_ELAPSED of a dispatch that does nothing (1 group, and 8 per
 // multiprocessor) and of one that reads and writes 64 KiB, as fast_probe_cl's measure_empty.
 void measure_empty(int runs) {
@@ -423,7 +611,10 @@ int main(int argc, char** argv) {
     if (const char* copy = std::getenv("FFTSCOPE_GL_COPY"))  // its value: MiB to copy (128 where not a number)
       measure_copy(GLsizeiptr{std::atoi(copy) > 0 ? std::atoi(copy) : 128} << 20, runs);
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
-    if (std::getenv("FFTSCOPE_GL_STRIDED")) measure_strided(runs);
+    if (const char* strided = std::getenv("FFTSCOPE_GL_STRIDED"))
+      std::string(strided) == "placement" ? measure_placement(runs)
+      : std::string(strided) == "slabs"   ? measure_slabs(runs)
+                                          : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (const char* which = std::getenv("FFTSCOPE_GL_DISPLAY_TRIGGER")) {
       for (auto [w, h] : sizes) measure_display_trigger(programs, timers, w, h, runs, which);
