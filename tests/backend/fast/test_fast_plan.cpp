@@ -308,7 +308,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
       const bool differs = t.max_threads != base.max_threads || t.elements_per_thread != base.elements_per_thread ||
                            t.max_radix != base.max_radix || t.local_bytes_cap != base.local_bytes_cap ||
                            t.col_lines != base.col_lines || t.max_registers != base.max_registers ||
-                           t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes;
+                           t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
+                           t.row_elements != base.row_elements;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
