@@ -105,9 +105,9 @@ double median_of(std::vector<double> v) {
 
 }  // namespace
 
-Warming warm_until_steady(const std::function<void()>& work) {
+Warming warm_until_steady(const std::function<void()>& work, double min_ms) {
   constexpr int kBatch = 16;
-  constexpr double kMinMs = 300, kMaxMs = 5000, kSteady = 0.03;
+  constexpr double kMaxMs = 5000, kSteady = 0.03;
   Warming out;
   GLuint queries[kBatch];
   glGenQueries(kBatch, queries);
@@ -132,7 +132,7 @@ Warming warm_until_steady(const std::function<void()>& work) {
     if (!meaningful || glGetError() != GL_NO_ERROR) break;
     out.median_ms = median_of(std::move(ms));
     const bool steady = previous > 0 && std::abs(out.median_ms - previous) <= kSteady * previous;
-    if ((steady && out.spent_ms >= kMinMs) || out.spent_ms >= kMaxMs) break;
+    if ((steady && out.spent_ms >= min_ms) || out.spent_ms >= kMaxMs) break;
     previous = out.median_ms;
   }
   glDeleteQueries(kBatch, queries);

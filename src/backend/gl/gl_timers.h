@@ -72,10 +72,10 @@ struct Warming {
 
 /// For measured planning, after every candidate has been compiled and run once: `work` in
 /// batches of 16 calls queued back to back, each in a GL_TIME_ELAPSED query, until two batches in
-/// a row have medians within 3 % and at least 300 ms have passed (at most 5 s). NVIDIA's GL on
+/// a row have medians within 3 % and at least `min_ms` have passed (at most 5 s). NVIDIA's GL on
 /// the H100 (driver 580) runs at idle clocks after a spell without GPU work, such as compiles,
-/// and took longer than 100 ms of work to raise them (docs/fast_path.md).
-Warming warm_until_steady(const std::function<void()>& work);
+/// and sometimes held them through 300 ms of work (docs/fast_path.md).
+Warming warm_until_steady(const std::function<void()>& work, double min_ms = 1000);
 
 /// For measured planning, after warm_until_steady: `base` and `candidate` timed side by side, so
 /// that a clock that changes meanwhile changes both. Untimed pairs first, for at least 20 ms,
