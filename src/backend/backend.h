@@ -51,7 +51,7 @@ struct BackendOptions {
   /// GL, CL: the fast variant plans each axis by measuring (FFTW_MEASURE's idea): preparing a
   /// size times the distinct layouts fast::measure_candidates gives each axis on the device and
   /// keeps the fastest. Preparing takes longer (a compile and a few transforms per layout; on
-  /// GL also about 0.3 s of warm-up per axis: docs/fast_path.md says why).
+  /// GL also at least 1 s of warm-up per axis: docs/fast_path.md says why).
   bool measure_fast_plans = false;
 };
 
