@@ -253,6 +253,26 @@ int main(int argc, char** argv) {
         print_build_log(fast_path.kernel(Axis::rows), dev.device);
         print_build_log(fast_path.kernel(Axis::cols), dev.device);
       }
+      // FFTSCOPE_CL_DUMP=dir: write each axis's program binary (NVIDIA's is PTX), as
+      // fast_probe_gl's FFTSCOPE_GL_DUMP, to compare the two compilers' code.
+      if (const char* dump = std::getenv("FFTSCOPE_CL_DUMP")) {
+        for (Axis axis : {Axis::rows, Axis::cols}) {
+          cl_program program = nullptr;
+          check(clGetKernelInfo(fast_path.kernel(axis), CL_KERNEL_PROGRAM, sizeof program, &program, nullptr),
+                "clGetKernelInfo");
+          std::size_t size = 0;
+          check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "binary sizes");
+          std::vector<unsigned char> binary(size);
+          unsigned char* data = binary.data();
+          check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr), "binaries");
+          const std::string path =
+              std::string(dump) + "/" + to_string(axis) + "_" + std::to_string(w) + "x" + std::to_string(h) + ".ptx";
+          if (FILE* f = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(binary.data(), 1, binary.size(), f);
+            std::fclose(f);
+          }
+        }
+      }
       const auto input = test::random_complex(w * h, w + 7 * h);
       std::vector<Complex> data = test::to_float(input);
       Mem buffer(clCreateBuffer(context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(Complex),

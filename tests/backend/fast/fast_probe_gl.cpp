@@ -201,6 +201,8 @@ void measure_placement(int runs) {
                                     test::StridedCase{8192, 8192, 16, 128, 1, 256, 64},
                                     test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{4096, 4096, 4096, 1, 1, 512, 1}})
     for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half}) cases.push_back({c, t});
+  for (const unsigned n : {1024u, 2048u})  // whole rows where the image fits the L2
+    cases.push_back({{n, n, n, 1, 1, 512, 1}, Target::in_place});
   for (const unsigned rows : {4096u, 6144u, 12288u, 16384u})
     for (const Target t : {Target::in_place, Target::second_buffer}) cases.push_back({{8192, rows, 8192, 1, 1, 512, 1}, t});
   for (const unsigned k : {2u, 4u})

@@ -35,8 +35,8 @@ struct StridedCase {
 // Then the four-step passes' patterns in place and into a second buffer (the scratch): pass A
 // (32 columns x 64 rows 128 apart, same places), pass B as built (16 columns x 128 neighbouring
 // rows written 64 apart) and with its rows written where they were read, at 8192^2 and at
-// 8192 x 4096 (half the footprint); last, whole rows (a row pass's pattern) in place and into a
-// second buffer.
+// 8192 x 4096 (half the footprint); then whole rows (a row pass's pattern) in place and into a
+// second buffer; last, whole rows in place at 1024^2, 2048^2 and 4096^2 (L2-resident or not).
 inline std::vector<StridedCase> strided_cases() {
   return {{4096, 4096, 8, 4096, 1, 512},       {8192, 8192, 8, 8192, 1, 512},       {8192, 8192, 16, 8192, 1, 512},
           {8192, 8192, 64, 64, 128, 256},      {8192, 8192, 32, 64, 128, 256},      {8192, 8192, 32, 128, 1, 256},
@@ -44,7 +44,9 @@ inline std::vector<StridedCase> strided_cases() {
           {4096, 4096, 64, 64, 64, 256},       {4096, 4096, 32, 64, 1, 256},        {8192, 4096, 64, 64, 64, 256},
           {8192, 8192, 32, 64, 128, 256, 128}, {8192, 8192, 16, 128, 1, 256, 64},   {8192, 8192, 16, 128, 1, 256, 1},
           {8192, 8192, 16, 128, 1, 256},       {8192, 4096, 32, 64, 64, 256, 64},   {8192, 4096, 16, 64, 1, 128, 64},
-          {8192, 4096, 16, 64, 1, 128, 1},     {8192, 8192, 8192, 1, 1, 512},       {8192, 8192, 8192, 1, 1, 512, 1}};
+          {8192, 4096, 16, 64, 1, 128, 1},     {8192, 8192, 8192, 1, 1, 512},       {8192, 8192, 8192, 1, 1, 512, 1},
+          // whole rows in place where the image fits the L2 (H100: 50 MB), against 4096^2 above
+          {1024, 1024, 1024, 1, 1, 512},       {2048, 2048, 2048, 1, 1, 512},       {4096, 4096, 4096, 1, 1, 512}};
 }
 
 // The kernel body; the API's source defines LANE (local id), GROUP (group id), VEC2, D (the
