@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,28 @@ void measure_strided(int runs) {
   glDeleteQueries(1, &query);
 }
 
+// The median GL_TIME_ELAPSED of `run`, one query each of `queries`, queued back to back after
+// 300 ms of untimed runs (so that a GL-only process's clocks are up), in microseconds.
+double warmed_median_us(const std::function<void()>& run, const std::vector<GLuint>& queries) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
+    run();
+    if (r % 8 == 7) glFinish();
+  }
+  for (GLuint q : queries) {
+    glBeginQuery(GL_TIME_ELAPSED, q);
+    run();
+    glEndQuery(GL_TIME_ELAPSED);
+  }
+  std::vector<double> us;
+  for (GLuint q : queries) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+    us.push_back(static_cast<double>(ns) * 1e-3);
+  }
+  return median(us);
+}
+
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
 // in place, into a second buffer, and into the upper half of the same buffer (two ranges of one
 // buffer object), each after 300 ms of untimed runs queued back to back and timed with the runs
@@ -258,23 +281,7 @@ void measure_placement(int runs) {
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     };
     if (program) {
-      const auto start = std::chrono::steady_clock::now();
-      for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
-        run();
-        if (r % 8 == 7) glFinish();
-      }
-      for (GLuint q : queries) {
-        glBeginQuery(GL_TIME_ELAPSED, q);
-        run();
-        glEndQuery(GL_TIME_ELAPSED);
-      }
-      std::vector<double> us;
-      for (GLuint q : queries) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        us.push_back(static_cast<double>(ns) * 1e-3);
-      }
-      const double m = median(us);
+      const double m = warmed_median_us(run, queries);
       const char* where = p.target == Target::in_place        ? "in place"
                           : p.target == Target::second_buffer ? "second buffer"
                           : p.target == Target::upper_half    ? "same buffer, upper half"
@@ -337,23 +344,7 @@ void measure_slabs(int runs) {
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       };
-      const auto start = std::chrono::steady_clock::now();
-      for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
-        run();
-        if (r % 8 == 7) glFinish();
-      }
-      for (GLuint q : queries) {
-        glBeginQuery(GL_TIME_ELAPSED, q);
-        run();
-        glEndQuery(GL_TIME_ELAPSED);
-      }
-      std::vector<double> us;
-      for (GLuint q : queries) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        us.push_back(static_cast<double>(ns) * 1e-3);
-      }
-      const double m = median(us);
+      const double m = warmed_median_us(run, queries);
       std::printf("GL slabs: pass %s pattern, slabs of %u columns (%u dispatches): %.1f us, %.0f GB/s\n", pass_b ? "B" : "A",
                   slab, pitch / slab, m, 2.0 * static_cast<double>(image_bytes) / (m * 1e3));
       glDeleteProgram(program);
