@@ -963,7 +963,10 @@ inline void log_candidate(const std::string& what, double ms, const std::string&
 inline void log_warming(const std::string& what, double spent_ms, double steady_ms) {
   const char* env = std::getenv("FFTSCOPE_PLANNING_LOG");
   if (!env || std::string(env) != "1") return;
-  std::fprintf(stderr, "planning %s: warmed %.0f ms, planned then %.1f us\n", what.c_str(), spent_ms, steady_ms * 1e3);
+  if (steady_ms < 0)
+    std::fprintf(stderr, "planning %s: no warm-up (the GPU timer measures nothing here)\n", what.c_str());
+  else
+    std::fprintf(stderr, "planning %s: warmed %.0f ms, planned then %.1f us\n", what.c_str(), spent_ms, steady_ms * 1e3);
 }
 
 /// What a wisdom key names of a choice among one axis's distinct routes, and the candidates

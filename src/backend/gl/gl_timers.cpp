@@ -12,6 +12,11 @@ namespace {
 // readings means the driver's timer does not measure anything.
 constexpr GLuint64 kMeaningfulNs = 100;
 constexpr std::size_t kMaxPending = 16384;
+
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
 }  // namespace
 
 DispatchTimers::~DispatchTimers() {
@@ -95,15 +100,6 @@ std::vector<TimingRecord> DispatchTimers::take() {
   }
   return out;
 }
-
-namespace {
-
-double median_of(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 Warming warm_until_steady(const std::function<void()>& work, double min_ms) {
   constexpr int kBatch = 16;
