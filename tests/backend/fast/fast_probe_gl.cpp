@@ -355,6 +355,52 @@ void measure_slabs(int runs) {
   glDeleteQueries(runs, queries.data());
 }
 
+// FFTSCOPE_GL_IMAGESTORE=1: writing an RGBA8 display of N x N pixels from a compute shader, as the
+// display rows do (imageStore into a 2D texture, rows of neighbouring pixels per group), against
+// the same pixels stored into a shader storage buffer, and imageStore by 16 x 16 tiles: whether
+// the texture's own layout costs GL's display path where OpenCL's writes a buffer.
+void measure_image_store(int runs) {
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  for (const GLuint n : {2048u, 4096u, 8192u}) {
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(n), static_cast<GLsizei>(n));
+    const GLuint buffer = make_buffer(GLsizeiptr{n} * n * 4, nullptr);
+    struct Variant {
+      const char* what;
+      const char* body;
+      GLuint x, y;  // local size
+    };
+    for (const Variant v : {Variant{"imageStore, rows of 256", "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));", 256, 1},
+                            Variant{"buffer store, rows of 256", "pix[p.y * u_n + p.x] = p.x * 2654435761u ^ p.y;", 256, 1},
+                            Variant{"imageStore, tiles of 16 x 16", "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));", 16, 16}}) {
+      const std::string text = "#version 430 core\nlayout(local_size_x = " + std::to_string(v.x) + ", local_size_y = " +
+                               std::to_string(v.y) + ") in;\nlayout(rgba8, binding = 0) writeonly uniform image2D img;\n"
+                               "layout(std430, binding = 0) writeonly buffer Pix { uint pix[]; };\nuniform uint u_n;\n"
+                               "void main() {\n uvec2 p = gl_GlobalInvocationID.xy;\n " + std::string(v.body) + "\n}\n";
+      const GLuint program = compute_program(text, "image store");
+      if (!program) continue;
+      const auto run = [&] {
+        glUseProgram(program);
+        glUniform1ui(glGetUniformLocation(program, "u_n"), n);
+        glBindImageTexture(0, texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+        glDispatchCompute(n / v.x, n / v.y, 1);
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+      };
+      const double us = warmed_median_us(run, queries);
+      std::printf("GL display write %ux%u, %s: %.1f us, %.0f GB/s\n", n, n, v.what, us,
+                  4.0 * static_cast<double>(n) * n / (us * 1e3));
+      glDeleteProgram(program);
+    }
+    glDeleteBuffers(1, &buffer);
+    glDeleteTextures(1, &texture);
+  }
+  glDeleteQueries(runs, queries.data());
+}
+
 // FFTSCOPE_GL_EMPTY=1: GL_TIME_ELAPSED of a dispatch that does nothing (1 group, and 8 per
 // multiprocessor) and of one that reads and writes 64 KiB, as fast_probe_cl's measure_empty.
 void measure_empty(int runs) {
@@ -609,6 +655,7 @@ int main(int argc, char** argv) {
       : std::string(strided) == "slabs"   ? measure_slabs(runs)
                                           : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
+    if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (const char* which = std::getenv("FFTSCOPE_GL_DISPLAY_TRIGGER")) {
       for (auto [w, h] : sizes) measure_display_trigger(programs, timers, w, h, runs, which);
       return 0;
