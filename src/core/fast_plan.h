@@ -950,19 +950,22 @@ std::vector<std::pair<AxisRoute, const Tuning*>> distinct_axis_routes(Axis axis,
   return distinct;
 }
 
-/// FFTSCOPE_PLANNING_LOG=1: measured planning prints each candidate's median time and plan on
-/// stderr (what/size, microseconds, description), for measurements.
-inline void log_candidate(const std::string& what, double ms, const std::string& description) {
+/// FFTSCOPE_PLANNING_LOG=1: measured planning logs on stderr, for measurements.
+inline bool planning_log_enabled() {
   const char* env = std::getenv("FFTSCOPE_PLANNING_LOG");
-  if (!env || std::string(env) != "1") return;
+  return env && std::string(env) == "1";
+}
+
+/// Each candidate's median time and plan (what/size, microseconds, description).
+inline void log_candidate(const std::string& what, double ms, const std::string& description) {
+  if (!planning_log_enabled()) return;
   std::fprintf(stderr, "planning %s: %10.1f us  %s\n", what.c_str(), ms * 1e3, description.c_str());
 }
 
-/// FFTSCOPE_PLANNING_LOG=1: how long measured planning kept the GPU busy before timing (GL's
-/// warm_until_steady), and the planned route's time at the end of it.
+/// How long measured planning kept the GPU busy before timing (GL's warm_until_steady), and the
+/// planned route's time at the end of it.
 inline void log_warming(const std::string& what, double spent_ms, double steady_ms) {
-  const char* env = std::getenv("FFTSCOPE_PLANNING_LOG");
-  if (!env || std::string(env) != "1") return;
+  if (!planning_log_enabled()) return;
   if (steady_ms < 0)
     std::fprintf(stderr, "planning %s: no warm-up (the GPU timer measures nothing here)\n", what.c_str());
   else

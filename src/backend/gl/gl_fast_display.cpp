@@ -107,9 +107,10 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
 
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
-  // As GlFastPath::fastest: every candidate compiled and run once, the GPU kept busy until its
-  // clocks are steady, then each candidate timed beside the base tuning's display, which stays
-  // alive (two whole displays' buffers at a time).
+  // As GlFastPath::fastest (every candidate compiled and run once, the GPU kept busy until its
+  // clocks are steady, each candidate timed beside the base), but a candidate is a whole display's
+  // buffers: each is made for its first run and made again for its timing, so that at most two
+  // displays are alive at a time.
   const auto prepared = [&](GlFastDisplay& display) {
     if (!display.supports(width, height)) return false;
     try {
@@ -135,12 +136,10 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
       planned.column_route().describe() + "; " + planned.display_row_plan().describe();
   const Warming warming = warm_until_steady(run_planned);
   fast::log_warming(what, warming.spent_ms, warming.median_ms);
-  fast::Tuning best = base_;
   std::size_t best_index = 0;
   double best_ratio = 1;
   for (std::size_t i = 1; i < distinct.size(); ++i) {
-    const fast::Tuning& t = distinct[i];
-    GlFastDisplay candidate(programs_, nullptr, t);
+    GlFastDisplay candidate(programs_, nullptr, distinct[i]);
     if (!compiled[i] || !prepared(candidate)) continue;
     const PairedTimes times = paired_median_ms(run_planned, [&] { candidate.dispatch_display(settings, true); });
     if (!times.ok()) continue;
@@ -149,12 +148,11 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
                         candidate.column_route().describe() + "; " + candidate.display_row_plan().describe());
     if (times.candidate_ms < best_ratio * times.base_ms) {
       best_ratio = times.candidate_ms / times.base_ms;
-      best = t;
       best_index = i;
     }
   }
   if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
-  return best;
+  return distinct[best_index];
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {

@@ -224,54 +224,43 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   if (glGetError() != GL_NO_ERROR) return planned;
-  // Every candidate compiled and run once first (NVIDIA's driver may finish a compile at the
+  // Every route made once and kept (tables are small; they share one scratch, since their
+  // dispatches run one after another) and run once (NVIDIA's driver may finish a compile at the
   // first dispatch); the GPU then kept busy until its clocks are steady, and each candidate timed
-  // beside the planned route, which stays alive (paired_median_ms).
-  const auto dispatch_once = [&](const fast::AxisRoute& route) {
-    const GlFastAxis once(programs_, nullptr, route, lines);
-    const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
-    once.dispatch(data.id, data.id, scratch.id, Direction::forward);
-    glFinish();
-  };
-  std::vector<bool> compiled(distinct.size(), true);
-  for (std::size_t i = 1; i < distinct.size(); ++i) {
+  // beside the planned route (paired_median_ms).
+  std::vector<std::optional<GlFastAxis>> axes(distinct.size());
+  std::uint64_t scratch_elements = 0;
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
     try {
-      dispatch_once(distinct[i].first);
+      axes[i].emplace(programs_, nullptr, distinct[i].first, lines);
     } catch (const BackendError&) {
-      compiled[i] = false;
-    }
-  }
-  const GlFastAxis planned_axis(programs_, nullptr, planned, lines);
-  const ScopedBuffer planned_scratch(planned.scratch_elements(lines) * sizeof(Complex));
-  const auto run_planned = [&] { planned_axis.dispatch(data.id, data.id, planned_scratch.id, Direction::forward); };
-  const Warming warming = warm_until_steady(run_planned);
-  fast::log_warming(what, warming.spent_ms, warming.median_ms);
-  fast::AxisRoute best = planned;
-  std::size_t best_index = 0;
-  double best_ratio = 1;
-  for (std::size_t i = 1; i < distinct.size(); ++i) {
-    if (!compiled[i]) continue;
-    const fast::AxisRoute& route = distinct[i].first;
-    std::optional<GlFastAxis> candidate;
-    try {
-      candidate.emplace(programs_, nullptr, route, lines);
-    } catch (const BackendError&) {
+      if (i == 0) throw;
       continue;
     }
-    const ScopedBuffer scratch(route.scratch_elements(lines) * sizeof(Complex));
-    const PairedTimes t = paired_median_ms(
-        run_planned, [&] { candidate->dispatch(data.id, data.id, scratch.id, Direction::forward); });
+    scratch_elements = std::max(scratch_elements, distinct[i].first.scratch_elements(lines));
+  }
+  const ScopedBuffer scratch(scratch_elements * sizeof(Complex));
+  const auto run = [&](std::size_t i) { axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward); };
+  for (std::size_t i = 1; i < axes.size(); ++i)
+    if (axes[i]) run(i);
+  glFinish();
+  const Warming warming = warm_until_steady([&] { run(0); });
+  fast::log_warming(what, warming.spent_ms, warming.median_ms);
+  std::size_t best_index = 0;
+  double best_ratio = 1;
+  for (std::size_t i = 1; i < axes.size(); ++i) {
+    if (!axes[i]) continue;
+    const PairedTimes t = paired_median_ms([&] { run(0); }, [&] { run(i); });
     if (!t.ok()) continue;
     fast::log_candidate(what, t.base_ms, planned.describe() + " (planned, beside the next)");
-    fast::log_candidate(what, t.candidate_ms, route.describe());
+    fast::log_candidate(what, t.candidate_ms, distinct[i].first.describe());
     if (t.candidate_ms < best_ratio * t.base_ms) {
       best_ratio = t.candidate_ms / t.base_ms;
-      best = route;
       best_index = i;
     }
   }
   if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
-  return best;
+  return distinct[best_index].first;
 }
 
 void GlFastPath::prepare(std::size_t width, std::size_t height) {

@@ -198,13 +198,14 @@ double warmed_median_us(const std::function<void()>& run, const std::vector<GLui
 }
 
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
-// in place, into a second buffer, and into the upper half of the same buffer (two ranges of one
-// buffer object), each after 300 ms of untimed runs queued back to back and timed with the runs
-// queued too (a query each, read at the end), so that the GPU's clocks stay up in a GL-only
-// process; then the row pattern over footprints of 256 MiB to 2 GiB, and 8192^2 into a second
-// buffer in 2 or 4 dispatches, each of neighbouring rows or of every 2nd / 4th row. Tells
-// whether GL's out-of-place passes cost more by the buffer objects, the footprint, or the pages
-// a dispatch touches.
+// timed by warmed_median_us: in place, into a second buffer, and into the upper half of the same
+// buffer (two ranges of one buffer object); whole rows in place where the image fits the L2; the
+// row pattern over footprints of 256 MiB to 2 GiB; 8192^2 into a second buffer in 2 or 4
+// dispatches, each of neighbouring rows or of every 2nd / 4th row; the output range at other
+// distances from the input; in place through a second binding, the upper half through the same
+// binding, and readonly / writeonly blocks. Tells whether GL's out-of-place passes cost more by
+// the buffer objects, bindings, distance, dispatches or the memory they read and write
+// (docs/fast_path.md, fourteenth session).
 void measure_placement(int runs) {
   std::vector<GLuint> queries(static_cast<std::size_t>(runs));
   glGenQueries(runs, queries.data());

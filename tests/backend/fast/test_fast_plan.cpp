@@ -683,6 +683,18 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
   EXPECT_EQ(gl->plan.lines_per_group, 2u);
 }
 
+// Tuning::bluestein_length (for measurements: FFTSCOPE_FAST_TUNING): one of bluestein_lengths(n)
+// is taken whatever its rank, any other value leaves the rule's first choice.
+TEST(FastBluestein, ANamedPaddedLengthIsTakenOnlyFromTheRulesLengths) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  fast::Tuning t;
+  EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 64, nvidia, t)->l, 9216u);
+  t.bluestein_length = 8960;  // 2^8 5 7: the old rule's choice, ranked lower now
+  EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 64, nvidia, t)->l, 8960u);
+  t.bluestein_length = 9001;  // not 2 3 5 7-smooth
+  EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 64, nvidia, t)->l, 9216u);
+}
+
 TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   // 4099 points padded to 9216: the splits keep the plans they have without pruning (holding
