@@ -17,19 +17,10 @@ namespace {
 
 constexpr GLint empty_range[2] = {INT_MAX, INT_MIN};
 
-GLuint make_buffer(std::size_t bytes, const void* data, GLenum usage) {
-  GLuint id = 0;
-  glGenBuffers(1, &id);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), data, usage);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return id;
-}
-
 GLuint twiddle_buffer(std::uint32_t n, std::size_t count) {
   std::vector<Complex> table = fast::twiddle_table(n);
   table.resize(count);
-  return make_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
+  return make_storage_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
 }
 
 void write_buffer(GLuint id, std::size_t bytes, const void* data) {
@@ -180,12 +171,12 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
-  real_ = make_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
-  z_ = make_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
-    col_scratch_ = make_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-  lut_ = make_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
-  for (unsigned& r : ranges_) r = make_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
+    col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  lut_ = make_storage_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
+  for (unsigned& r : ranges_) r = make_storage_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
   display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   texture_ = make_texture(width, height);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
@@ -300,7 +291,7 @@ void GlFastDisplay::dispatch_half_spectrum() {
                        std::to_string(height_) + " (its W/2-point rows must fit shared memory whole)");
   const std::size_t half_w = width_ / 2 + 1;
   if (!half_) {
-    half_ = make_buffer(half_w * height_ * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+    half_ = make_storage_buffer(half_w * height_ * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
     row_twiddles_ = twiddle_buffer(rows_->n, rows_->n);
     half_col_twiddles_ = twiddle_buffer(cols_->n, cols_->n);
     split_twiddles_ = twiddle_buffer(static_cast<std::uint32_t>(width_), half_w);

@@ -77,15 +77,18 @@ GlFastAxis::~GlFastAxis() {
     if (*id) glDeleteBuffers(1, id);
 }
 
-unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
+unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage) {
   GLuint id = 0;
   glGenBuffers(1, &id);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(table.size() * sizeof(Complex)), table.data(),
-               GL_STATIC_DRAW);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), data, usage);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  table_bytes_ += table.size() * sizeof(Complex);
   return id;
+}
+
+unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
+  table_bytes_ += table.size() * sizeof(Complex);
+  return make_storage_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
 }
 
 unsigned GlFastAxis::program_id() const {
@@ -190,11 +193,7 @@ namespace {
 struct ScopedBuffer {
   GLuint id = 0;
   explicit ScopedBuffer(std::uint64_t bytes) {
-    if (bytes == 0) return;
-    glGenBuffers(1, &id);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (bytes != 0) id = make_storage_buffer(bytes, nullptr, GL_DYNAMIC_COPY);
   }
   ~ScopedBuffer() {
     if (id) glDeleteBuffers(1, &id);
@@ -279,12 +278,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   rows_.emplace(programs_, timers_, image->rows, height);
   cols_.emplace(programs_, timers_, image->cols, width);
   const std::uint64_t scratch = image->scratch_elements();
-  if (scratch > 0) {
-    glGenBuffers(1, &scratch_);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, scratch_);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(scratch * sizeof(Complex)), nullptr, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  }
+  if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();
   width_ = width;
   height_ = height;

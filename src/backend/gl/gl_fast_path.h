@@ -20,6 +20,10 @@
 
 namespace fftscope::detail {
 
+/// A new shader storage buffer of `bytes` holding `data` (null: undefined contents) with the GL
+/// `usage` hint (GL_STATIC_DRAW, GL_DYNAMIC_COPY, ...), unbound after; the caller deletes it.
+unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage);
+
 /// What the current context allows one work-group of the fast path (shared memory,
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
 fast::DeviceLimits fast_limits();

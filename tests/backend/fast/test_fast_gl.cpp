@@ -62,17 +62,6 @@ GlEnv* env_or_null(std::string& why) {
   return env;
 }
 
-// A new shader storage buffer holding `data` (the caller deletes it).
-GLuint upload(const std::vector<Complex>& data) {
-  GLuint buffer = 0;
-  glGenBuffers(1, &buffer);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(Complex)), data.data(),
-               GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return buffer;
-}
-
 // Transforms random data of width x height on the fast path; returns the relative L2 error
 // against FFTW (double) and checks the timing records (names and bytes of every dispatch, the
 // two passes of a Bluestein axis included). `tolerance`, where given, receives the bound for the
@@ -84,7 +73,7 @@ double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction dir
   GlFastPath fast_path(*env.programs, env.timers.get(), tuning, std::move(measure));
   EXPECT_TRUE(fast_path.supports(width, height));
   fast_path.prepare(width, height);
-  const GLuint buffer = upload(data);
+  const GLuint buffer = make_storage_buffer(data.size() * sizeof(Complex), data.data(), GL_DYNAMIC_COPY);
   env.timers->take();
   fast_path.dispatch(buffer, direction);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -302,7 +291,7 @@ TEST(GlMeasuredTiming, PairedTimesRankEightRunsAboveOne) {
   const GlFastAxis rows(*env->programs, nullptr, routes->rows, kHeight);
   ASSERT_EQ(routes->rows.scratch_elements(kHeight), 0u);
   const std::vector<Complex> data = test::to_float(test::random_complex(kWidth * kHeight, 7));
-  const GLuint buffer = upload(data);
+  const GLuint buffer = make_storage_buffer(data.size() * sizeof(Complex), data.data(), GL_DYNAMIC_COPY);
   const auto once = [&] { rows.dispatch(buffer, buffer, 0, Direction::forward); };
   const auto eight = [&] {
     for (int i = 0; i < 8; ++i) rows.dispatch(buffer, buffer, 0, Direction::forward);
