@@ -69,7 +69,7 @@ void STAGE_FN(uint q) {
 #if LOCAL_HALVES
           v[r] = g_in[k * R + r];
 #else
-          v[r] = lm[lidx(lj.x, i)];
+          v[r] = lm[lidx_plus(lj.x, lj.y, r * per, READ_SPLITS(per))];
 #endif
 #if SPLIT_ACCUMULATE
         if (from_global && q + 1u < uint(PRE_RADIX))
@@ -106,7 +106,7 @@ void STAGE_FN(uint q) {
         if (total % uint(THREADS) == 0u || b < total) {
           uvec2 lj = split_item(b, per);
           uint base = STAGE_OUTPUT_BASE(lj.y, R, NS);
-          for (uint r = 0u; r < R; ++r) lm_half[lidx(lj.x, base + r * NS)] = hold[k * R + r][part];
+          for (uint r = 0u; r < R; ++r) lm_half[lidx_plus(lj.x, base, r * NS, WRITE_SPLITS(R, NS))] = hold[k * R + r][part];
         }
       }
       sync_shared();
@@ -114,7 +114,8 @@ void STAGE_FN(uint q) {
         uint b = tid + k * uint(THREADS);
         if (total_next % uint(THREADS) == 0u || b < total_next) {
           uvec2 lj = split_item(b, per_next);
-          for (uint r = 0u; r < RN; ++r) g_in[k * RN + r][part] = lm_half[lidx(lj.x, lj.y + r * per_next)];
+          for (uint r = 0u; r < RN; ++r)
+            g_in[k * RN + r][part] = lm_half[lidx_plus(lj.x, lj.y, r * per_next, READ_SPLITS(per_next))];
         }
       }
     }
@@ -163,7 +164,7 @@ void STAGE_FN(uint q) {
         }
       } else {
 #if !LOCAL_HALVES
-        for (uint r = 0u; r < R; ++r) lm[lidx(lj.x, base + r * NS)] = hold[k * R + r];
+        for (uint r = 0u; r < R; ++r) lm[lidx_plus(lj.x, base, r * NS, WRITE_SPLITS(R, NS))] = hold[k * R + r];
 #endif
       }
     }
