@@ -234,6 +234,8 @@
 // Every helper is inlined, so each R, NS and flag is a constant and the register arrays stay
 // in registers (all their indices are compile-time constants after unrolling).
 #define FAST_INLINE static inline __attribute__((always_inline))
+// (fast_fft.comp splits the padding per element, lidx_plus, for NVIDIA's GLSL compiler; OpenCL's
+// shares the indices itself: its rows run at copy speed.)
 #define LIDX(line, i) ((line) * LINE_STRIDE + (i) + ((i) >> 4))
 
 #define SQRT1_2 0.70710678118654752f
