@@ -156,14 +156,6 @@ ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) 
   return k;
 }
 
-GlFastDisplay::Defines GlFastDisplay::rows_defines(const SpectrumSettings& settings) const {
-  Defines defines = fast::display_rows_defines(height_, tuning_);
-  const unsigned flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
-                         (static_cast<unsigned>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
-  defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
-  return defines;
-}
-
 void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (texture_ && width == width_ && height == height_) return;
   release();
@@ -178,7 +170,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  programs_.get(key(*display_rows_, rows_defines(SpectrumSettings{})));  // compile now: errors surface here
+  programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
   real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
@@ -262,11 +254,14 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
   real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
 
+  const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+                       (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
-  const Defines defines = rows_defines(settings);
+  const Defines defines = fast::display_rows_defines(height_, tuning_);
   const auto rows = [&] {
     Program& program = programs_.get(key(*display_rows_, defines));
     glUseProgram(program.id);
+    glUniform1ui(program.location("u_flags"), flags);
     glUniform1f(program.location("u_lo"), settings.range_min);
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);

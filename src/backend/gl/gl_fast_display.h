@@ -75,8 +75,6 @@ class GlFastDisplay {
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
-  /// The display rows' #defines for `settings` (which are compile-time constants there).
-  Defines rows_defines(const SpectrumSettings& settings) const;
   void dispatch(const fast::AxisPlan& plan, const Defines& extra, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();
