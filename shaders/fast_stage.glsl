@@ -106,7 +106,8 @@ void STAGE_FN(uint q) {
         if (total % uint(THREADS) == 0u || b < total) {
           uvec2 lj = split_item(b, per);
           uint base = STAGE_OUTPUT_BASE(lj.y, R, NS);
-          for (uint r = 0u; r < R; ++r) lm_half[lidx_plus(lj.x, base, r * NS, WRITE_SPLITS(R, NS))] = hold[k * R + r][part];
+          for (uint r = 0u; r < R; ++r)
+            lm_half[lidx_plus(lj.x, base, r * NS, WRITE_SPLITS(R, NS))] = hold[k * R + r][part];
         }
       }
       sync_shared();
