@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -122,28 +121,17 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   GlFastDisplay planned(programs_, nullptr, base_);
   planned.prepare(width, height);  // throws as prepare() would without measuring
   planned.upload(zeros);
-  const auto run_planned = [&] { planned.dispatch_display(settings, true); };
-  const std::string planned_description =
-      planned.column_route().describe() + "; " + planned.display_row_plan().describe();
-  const Warming warming = warm_until_steady(run_planned);
-  fast::log_warming(what, warming.spent_ms, warming.median_ms);
-  std::size_t best_index = 0;
-  double best_ratio = 1;
+  const auto describe = [](const GlFastDisplay& d) {
+    return d.column_route().describe() + "; " + d.display_row_plan().describe();
+  };
+  FastestBeside choice(what, [&] { planned.dispatch_display(settings, true); }, describe(planned));
   for (std::size_t i = 1; i < distinct.size(); ++i) {
     GlFastDisplay candidate(programs_, nullptr, distinct[i]);
-    if (!compiled[i] || !prepared(candidate)) continue;
-    const PairedTimes times = paired_median_ms(run_planned, [&] { candidate.dispatch_display(settings, true); });
-    if (!times.ok()) continue;
-    fast::log_candidate(what, times.base_ms, planned_description + " (planned, beside the next)");
-    fast::log_candidate(what, times.candidate_ms,
-                        candidate.column_route().describe() + "; " + candidate.display_row_plan().describe());
-    if (times.candidate_ms < best_ratio * times.base_ms) {
-      best_ratio = times.candidate_ms / times.base_ms;
-      best_index = i;
-    }
+    if (compiled[i] && prepared(candidate))
+      choice.time(i, [&] { candidate.dispatch_display(settings, true); }, describe(candidate));
   }
-  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
-  return distinct[best_index];
+  if (measure_.wisdom) measure_.wisdom->remember(key, choice.best());
+  return distinct[choice.best()];
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {

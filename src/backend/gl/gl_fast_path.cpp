@@ -3,7 +3,6 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -84,6 +83,23 @@ unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage
   glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), data, usage);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return id;
+}
+
+FastestBeside::FastestBeside(std::string what, std::function<void()> planned, std::string planned_description)
+    : what_(std::move(what)), planned_(std::move(planned)), planned_description_(std::move(planned_description)) {
+  const Warming warming = warm_until_steady(planned_);
+  fast::log_warming(what_, warming.spent_ms, warming.median_ms);
+}
+
+void FastestBeside::time(std::size_t index, const std::function<void()>& candidate, const std::string& description) {
+  const PairedTimes t = paired_median_ms(planned_, candidate);
+  if (!t.ok()) return;
+  fast::log_candidate(what_, t.base_ms, planned_description_ + " (planned, beside the next)");
+  fast::log_candidate(what_, t.candidate_ms, description);
+  if (t.candidate_ms < best_ratio_ * t.base_ms) {
+    best_ratio_ = t.candidate_ms / t.base_ms;
+    best_index_ = index;
+  }
 }
 
 unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
@@ -243,23 +259,11 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   for (std::size_t i = 1; i < axes.size(); ++i)
     if (axes[i]) run(i);
   glFinish();
-  const Warming warming = warm_until_steady([&] { run(0); });
-  fast::log_warming(what, warming.spent_ms, warming.median_ms);
-  std::size_t best_index = 0;
-  double best_ratio = 1;
-  for (std::size_t i = 1; i < axes.size(); ++i) {
-    if (!axes[i]) continue;
-    const PairedTimes t = paired_median_ms([&] { run(0); }, [&] { run(i); });
-    if (!t.ok()) continue;
-    fast::log_candidate(what, t.base_ms, planned.describe() + " (planned, beside the next)");
-    fast::log_candidate(what, t.candidate_ms, distinct[i].first.describe());
-    if (t.candidate_ms < best_ratio * t.base_ms) {
-      best_ratio = t.candidate_ms / t.base_ms;
-      best_index = i;
-    }
-  }
-  if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
-  return distinct[best_index].first;
+  FastestBeside choice(what, [&] { run(0); }, planned.describe());
+  for (std::size_t i = 1; i < axes.size(); ++i)
+    if (axes[i]) choice.time(i, [&] { run(i); }, distinct[i].first.describe());
+  if (measure_.wisdom) measure_.wisdom->remember(key, choice.best());
+  return distinct[choice.best()].first;
 }
 
 void GlFastPath::prepare(std::size_t width, std::size_t height) {

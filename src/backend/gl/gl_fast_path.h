@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,25 @@ namespace fftscope::detail {
 /// A new shader storage buffer of `bytes` holding `data` (null: undefined contents) with the GL
 /// `usage` hint (GL_STATIC_DRAW, GL_DYNAMIC_COPY, ...), unbound after; the caller deletes it.
 unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage);
+
+/// Measured planning's choice among candidates (GlFastPath::fastest, GlFastDisplay::
+/// fastest_tuning): the GPU first kept busy with the planned work until its clocks are steady
+/// (warm_until_steady), then each candidate timed beside it (paired_median_ms); the lowest ratio
+/// under 1 wins, else the planned work (index 0). With FFTSCOPE_PLANNING_LOG=1 it logs each step.
+class FastestBeside {
+ public:
+  FastestBeside(std::string what, std::function<void()> planned, std::string planned_description);
+  /// Times candidate `index` (> 0) beside the planned work; passed over where GL raised an error.
+  void time(std::size_t index, const std::function<void()>& candidate, const std::string& description);
+  std::size_t best() const { return best_index_; }
+
+ private:
+  std::string what_;
+  std::function<void()> planned_;
+  std::string planned_description_;
+  std::size_t best_index_ = 0;
+  double best_ratio_ = 1;
+};
 
 /// What the current context allows one work-group of the fast path (shared memory,
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.

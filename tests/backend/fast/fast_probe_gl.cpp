@@ -29,14 +29,14 @@ namespace {
 // FFTSCOPE_GL_BUFFER=storage, immutable storage (where the driver places it is then its choice
 // for a buffer the host never maps).
 GLuint make_buffer(GLsizeiptr bytes, const void* data) {
+  const char* kind = std::getenv("FFTSCOPE_GL_BUFFER");
+  if (!kind || std::string(kind) != "storage")
+    return make_storage_buffer(static_cast<std::size_t>(bytes), data, GL_DYNAMIC_COPY);
   GLuint buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  const char* kind = std::getenv("FFTSCOPE_GL_BUFFER");
-  if (kind && std::string(kind) == "storage")
-    glBufferStorage(GL_SHADER_STORAGE_BUFFER, bytes, data, GL_DYNAMIC_STORAGE_BIT);
-  else
-    glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, data, GL_DYNAMIC_COPY);
+  glBufferStorage(GL_SHADER_STORAGE_BUFFER, bytes, data, GL_DYNAMIC_STORAGE_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return buffer;
 }
 
