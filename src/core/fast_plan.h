@@ -50,6 +50,12 @@ struct Tuning {
   /// plans, 2 in every plan. H100, OpenCL: 4096-point columns (split 4 x 1024) 167 -> 154 us,
   /// 8192-point columns 940 -> 834 us; unsplit rows lost up to 6% (2401: 38.7 -> 41.2 us).
   std::uint32_t prefetch_twiddles = 1;
+  /// 1: the complex path's rows (row_tuning) read the next stage's twiddles ahead in every plan,
+  /// whatever prefetch_twiddles says for the other passes. H100, GL (sixteenth session, rows):
+  /// 2048-point 30.9 -> 30.2 us, 2187-point 44.3 -> 42.6, 3125-point 98.3 -> 96.6, 4000-point
+  /// 139.5 -> 137.5; the same in every pass lost GL's 4000-point four-step columns (pass A 109 ->
+  /// 137) and OpenCL's unsplit rows (2401-point 38.7 -> 41.2), so OpenCL keeps 0.
+  std::uint32_t row_prefetch_twiddles = 0;
   /// 1: where the layout allows (AxisPlan::stage0_from_registers), a split's sub-transforms start
   /// from the registers instead of a round trip through local memory. H100: CL 2048-point columns
   /// 25.2 -> 23.2 us, 8192-point rows 538 -> 509; GL 4096-point columns 199 -> 186 (GL 8192-point
@@ -119,6 +125,15 @@ struct Tuning {
   /// CL 1920-point rows 13.3 -> 14.9) and split plans that then held too much changed layout
   /// (CL 4000-point columns 190 -> 257). 0: never.
   std::uint32_t balance_threads = 1;
+  /// Split columns whose stage with the most butterflies needs more than one round of
+  /// max_threads invocations but fits in one of at most this many take one round (0: never).
+  /// H100, GL (sixteenth session): 3125-point columns (8 split 5 x 625, 1 000 butterflies: 512 ->
+  /// 1 024 invocations) 150.3 -> 130.2 us (3125^2 247 -> 226), the real display's 4000-point
+  /// columns (8 split 8 x 500) the display 269 -> 255; 1000-point columns 15.6 either way.
+  /// Unsplit columns lost (4000^2's four-step pass A, 50-point columns, 416 -> 800 invocations:
+  /// 4000^2 347 -> 360), and columns already in one round keep it (1 024 invocations for the
+  /// 4096-point columns' 512 butterflies: 166.7 -> 189.6). OpenCL keeps 256 (max_threads), so 0.
+  std::uint32_t col_one_round_threads = 0;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
   /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
   /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
@@ -208,6 +223,8 @@ inline Tuning gl_default_tuning() {
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
+  t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
+  t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
   return t;
 }
 
@@ -246,6 +263,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("stage0_from_registers", &Tuning::stage0_from_registers);
     set("max_radix", &Tuning::max_radix);
     set("balance_threads", &Tuning::balance_threads);
+    set("col_one_round_threads", &Tuning::col_one_round_threads);
+    set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
     set("four_step_min_bytes", &Tuning::four_step_min_bytes);
     set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
     set("four_step_uneven_split", &Tuning::four_step_uneven_split);
@@ -486,6 +505,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const std::uint64_t elements = std::uint64_t{b} * plan.m;
       const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
+      if (axis == Axis::cols && p > 1 && !plan.radices.empty()) {
+        const std::uint64_t most = elements / *std::min_element(plan.radices.begin(), plan.radices.end());
+        if (most > plan.threads && most <= std::min(limits.max_threads, tuning.col_one_round_threads))
+          plan.threads = round32(most);
+      }
       if (tuning.balance_threads != 0 && !plan.radices.empty()) {
         const std::uint64_t most = elements / *std::min_element(plan.radices.begin(), plan.radices.end());
         const std::uint64_t rounds = (most + plan.threads - 1) / plan.threads;
@@ -822,6 +846,7 @@ struct ImageRoutes {
 
 /// The tuning the complex path's rows of n points plan with (Tuning::pow2_rows_radix16).
 inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
+  if (tuning.row_prefetch_twiddles != 0) tuning.prefetch_twiddles = 2;
   if (tuning.pow2_rows_radix16 != 0 && n >= 2048 && (n & (n - 1)) == 0) {
     tuning.max_radix = std::max(tuning.max_radix, 16u);
     tuning.max_threads = std::min(tuning.max_threads, 256u);

@@ -168,6 +168,7 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
         tuning.pow2_rows_radix16 = 0;  // 2048-point rows split with radix 8, whose first stage reads the registers
         if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.prefetch_twiddles = prefetch;
+        tuning.row_prefetch_twiddles = 0;  // GL's rows prefetch in every plan (FastPlan tests that)
         tuning.stage0_from_registers = from_registers;
         GlFastPath probe(*env->programs, nullptr, tuning);
         probe.prepare(w, h);
@@ -250,6 +251,35 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   test::expect_balanced_groups_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
+// Split columns in one round of more than 512 invocations (Tuning::col_one_round_threads, GL's
+// default): 8 columns of 1000 split 4 x 250 (1000 butterflies in the radix-2 stage) and of 600
+// split 2 x 300 (800), against the same plans in rounds of 512, both directions.
+TEST(GlFastSchedule, SplitColumnsInOneRoundMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{8, 1000}, {8, 600}}) {
+    for (const std::uint32_t one_round : {0u, 1024u}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      tuning.col_one_round_threads = one_round;
+      GlFastPath probe(*env->programs, nullptr, tuning);
+      probe.prepare(w, h);
+      const fast::AxisPlan& cols = probe.plan(Axis::cols);
+      EXPECT_GT(cols.pre_radix, 1u) << cols.describe();
+      if (one_round != 0) {
+        EXPECT_GT(cols.threads, 512u) << cols.describe();
+      } else {
+        EXPECT_LE(cols.threads, 512u) << cols.describe();
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run_fast(*env, w, h, d, tuning, 59 + h + one_round, &tolerance);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
+      }
+    }
+  }
+}
+
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -325,6 +355,7 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
         tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
         tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.row_elements = 1024;  // one padded row per group
+        tuning.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
         tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
         if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
         tuning.stage0_from_registers = stage0;

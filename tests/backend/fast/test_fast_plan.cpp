@@ -172,11 +172,51 @@ TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
     const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
     EXPECT_EQ(fast::route_identity(cl->rows), fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, fast::Tuning{})));
   }
+  fast::Tuning gl_rows = gl;  // the other rows change only by row_prefetch_twiddles (below)
+  gl_rows.prefetch_twiddles = 2;
   for (std::uint32_t n : {256u, 1024u, 2401u, 4000u}) {
     EXPECT_EQ(fast::route_identity(fast::route_image(n, n, nvidia, gl)->rows),
-              fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, gl)))
+              fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, gl_rows)))
         << n;
   }
+}
+
+// GL's complex rows read the next stage's twiddles ahead in every plan, its columns in split
+// plans only (as OpenCL's passes, whose rows keep the rule).
+TEST(FastPlan, GlRowsPrefetchTwiddlesInEveryPlan) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  for (std::uint32_t n : {1000u, 2187u, 4000u, 4096u}) {
+    const auto gl = fast::route_image(n, n, nvidia, fast::gl_default_tuning());
+    ASSERT_TRUE(gl.has_value()) << n;
+    EXPECT_EQ(gl->rows.plan.pre_radix, 1u) << gl->rows.describe();
+    EXPECT_TRUE(gl->rows.plan.prefetch_twiddles) << gl->rows.describe();
+    const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
+    EXPECT_EQ(cl->rows.plan.prefetch_twiddles, cl->rows.plan.pre_radix > 1) << cl->rows.describe();
+  }
+  const auto cols = fast::route_image(2187, 2187, nvidia, fast::gl_default_tuning())->cols.plan;
+  EXPECT_EQ(cols.pre_radix, 1u) << cols.describe();
+  EXPECT_FALSE(cols.prefetch_twiddles) << cols.describe();
+}
+
+// GL's split columns take one round of up to 1024 invocations where their widest stage needs
+// more than 512 (3125 = 8 columns split 5 x 625: 1000 butterflies); columns already in one round
+// and unsplit columns keep their groups; OpenCL's stay at 256.
+TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto c3125 = fast::route_image(3125, 3125, nvidia, gl)->cols.plan;
+  EXPECT_EQ(c3125.pre_radix, 5u) << c3125.describe();
+  EXPECT_EQ(c3125.threads, 1024u) << c3125.describe();
+  fast::Tuning off = gl;
+  off.col_one_round_threads = 0;
+  EXPECT_EQ(fast::route_image(3125, 3125, nvidia, off)->cols.plan.threads, 512u);
+  const auto c4096 = fast::route_image(4096, 4096, nvidia, gl)->cols.plan;
+  EXPECT_EQ(c4096.threads, 512u) << c4096.describe();  // 8 x 512 / 8 = 512 butterflies
+  const auto c4000 = fast::route_image(4000, 4000, nvidia, gl)->cols;
+  ASSERT_TRUE(c4000.four_step()) << c4000.describe();
+  EXPECT_EQ(c4000.plan.threads, fast::route_image(4000, 4000, nvidia, off)->cols.plan.threads) << c4000.describe();
+  EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, gl)->plan.threads, 1024u);  // 8 split 8 x 500
+  EXPECT_LE(fast::route_image(3125, 3125, nvidia, fast::Tuning{})->cols.plan.threads, 256u);
 }
 
 // GL's exchange through half the local memory: unsplit plans above the threshold only, with
