@@ -99,7 +99,8 @@ struct Tuning {
   /// columns lost with radix 16: 4096-point 185 -> 207 us, and whose other rows lost with 256
   /// invocations: 4000-point 151 -> 171, 2401-point 48 -> 62-80): 8192-point rows 491.6 ->
   /// 428.2, 4096-point 112.2 -> 107.0, 2048-point 32.6 -> 32.1; 1024-point 13.1 -> 13.3 and
-  /// 256-point 7.8 -> 8.9 lost, hence the bound.
+  /// 256-point 7.8 -> 8.9 lost, hence the bound. Where local_halves_above is set, those rows also
+  /// exchange through half the shared memory from 16 KiB (2048-point rows 30.3 -> 27.1 us).
   std::uint32_t pow2_rows_radix16 = 0;
   /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
   /// never; 1 row splits whose first stage reads the registers; 2 row splits and Bluestein's
@@ -844,12 +845,16 @@ struct ImageRoutes {
   }
 };
 
-/// The tuning the complex path's rows of n points plan with (Tuning::pow2_rows_radix16).
+/// The tuning the complex path's rows of n points plan with (Tuning::row_prefetch_twiddles,
+/// Tuning::pow2_rows_radix16).
 inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   if (tuning.row_prefetch_twiddles != 0) tuning.prefetch_twiddles = 2;
   if (tuning.pow2_rows_radix16 != 0 && n >= 2048 && (n & (n - 1)) == 0) {
     tuning.max_radix = std::max(tuning.max_radix, 16u);
     tuning.max_threads = std::min(tuning.max_threads, 256u);
+    // Through half the shared memory from 16 KiB (GL, H100, sixteenth session, with the rows'
+    // twiddles read ahead: 2048-point rows 30.3 -> 27.1 us; 2187-point rows lost, 42.4 -> 51.2).
+    if (tuning.local_halves_above != 0) tuning.local_halves_above = std::min<std::uint32_t>(tuning.local_halves_above, 16384);
   }
   return tuning;
 }

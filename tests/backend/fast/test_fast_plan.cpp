@@ -155,9 +155,9 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
             defines.end());
 }
 
-// GL's power-of-two rows of 2048 points and more take radix 16 in groups of 256
-// (Tuning::pow2_rows_radix16); its other rows and its columns keep radix 8 and 512 invocations;
-// OpenCL's plans are unchanged by the rule.
+// GL's power-of-two rows of 2048 points and more take radix 16 in groups of 256, unsplit ones
+// through half the shared memory (Tuning::pow2_rows_radix16); its other rows and its columns keep
+// radix 8 and 512 invocations; OpenCL's plans are unchanged by the rule.
 TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
   const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
@@ -167,6 +167,9 @@ TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
     const fast::AxisPlan& rows = image->rows.plan;
     EXPECT_LE(rows.threads, 256u) << rows.describe();
     EXPECT_EQ(rows.radices.front(), 16u) << rows.describe();
+    if (rows.pre_radix == 1) {
+      EXPECT_TRUE(rows.local_halves) << rows.describe();  // 2048 points (17 KiB) from 16 KiB
+    }
     const auto& cols = image->cols.four_step() ? *image->cols.second : image->cols.plan;
     EXPECT_LE(*std::max_element(cols.radices.begin(), cols.radices.end()), 8u) << cols.describe();
     const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
