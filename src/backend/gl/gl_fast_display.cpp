@@ -158,7 +158,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  programs_.get(key(*display_rows_, fast::display_rows_defines(height_, tuning_)));  // compile now: errors surface here
+  display_rows_key_ = key(*display_rows_, fast::display_rows_defines(height_, tuning_));
+  programs_.get(display_rows_key_);  // compile now: errors surface here
   real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
@@ -196,9 +197,9 @@ void GlFastDisplay::upload(const RealImage& image) {
   range_known_ = false;
 }
 
-void GlFastDisplay::dispatch(const fast::AxisPlan& p, const Defines& extra, std::size_t lines, std::size_t row_pitch,
-                             const char* name, std::uint64_t bytes) {
-  Program& program = programs_.get(key(p, extra));
+void GlFastDisplay::dispatch(const fast::AxisPlan& p, const ProgramKey& program_key, std::size_t lines,
+                             std::size_t row_pitch, const char* name, std::uint64_t bytes) {
+  Program& program = programs_.get(program_key);
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
@@ -245,9 +246,8 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                        (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
-  const Defines defines = fast::display_rows_defines(height_, tuning_);
   const auto rows = [&] {
-    Program& program = programs_.get(key(*display_rows_, defines));
+    Program& program = programs_.get(display_rows_key_);
     glUseProgram(program.id);
     glUniform1ui(program.location("u_flags"), flags);
     glUniform1f(program.location("u_lo"), settings.range_min);
@@ -259,7 +259,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindImageTexture(0, texture_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    dispatch(*display_rows_, defines, height_ / 2 + 1, width_ / 2, "fast_rows_display",
+    dispatch(*display_rows_, display_rows_key_, height_ / 2 + 1, width_ / 2, "fast_rows_display",
              (height_ / 2 + 1) * width_ * 8 + pixels * 4);
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
@@ -288,11 +288,11 @@ void GlFastDisplay::dispatch_half_spectrum() {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
-  dispatch(*rows_, {{"R2C_SPLIT", "1"}}, height_, width_ / 2, "fast_r2c_rows",
+  dispatch(*rows_, key(*rows_, {{"R2C_SPLIT", "1"}}), height_, width_ / 2, "fast_r2c_rows",
            width_ * height_ * 4 + half_w * height_ * 8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, half_col_twiddles_);
-  dispatch(*cols_, {}, half_w, half_w, "fast_cols", half_w * height_ * 16);
+  dispatch(*cols_, key(*cols_, {}), half_w, half_w, "fast_cols", half_w * height_ * 16);
 }
 
 RgbaImage GlFastDisplay::download_rgba() { return read_texture(texture_, width_, height_); }

@@ -58,7 +58,10 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   description_ = route_.describe();
   // Compile now, so a shader error surfaces here rather than in the first dispatch (the modes
   // are the same in both directions).
-  for (const fast::AxisPass& pass : forward_passes_) programs_->get(fast_program_key(fast::pass_plan(route_, pass), pass.mode));
+  for (const fast::AxisPass& pass : forward_passes_) {
+    pass_keys_.push_back(fast_program_key(fast::pass_plan(route_, pass), pass.mode));
+    programs_->get(pass_keys_.back());
+  }
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
   if (route_.four_step()) {
     second_twiddles_ = make_table(fast::twiddle_table(route_.second->n));
@@ -115,10 +118,11 @@ unsigned GlFastAxis::program_id() const {
   return programs_->get(fast_program_key(route_.plan, mode)).id;
 }
 
-void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, unsigned data, unsigned image, unsigned output) const {
+void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
+                               unsigned output) const {
   const fast::AxisPlan& p = fast::pass_plan(route_, pass);
   const bool four_step = route_.four_step();
-  Program& program = programs_->get(fast_program_key(p, pass.mode));
+  Program& program = programs_->get(key);
   glUseProgram(program.id);
   const auto lines = static_cast<GLuint>(pass.lines);
   glUniform1ui(program.location("u_lines"), lines);
@@ -163,9 +167,11 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   // Four-step: pass A image -> scratch, pass B scratch -> output; Bluestein: in image ->
   // scratch, out scratch -> image.
-  for (const fast::AxisPass& pass : direction == Direction::forward ? forward_passes_ : inverse_passes_) {
-    const bool on_scratch = pass.on_scratch;
-    dispatch_pass(pass, on_scratch ? scratch : image, image, route_.four_step() && !on_scratch ? scratch : output);
+  const std::vector<fast::AxisPass>& passes = direction == Direction::forward ? forward_passes_ : inverse_passes_;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const bool on_scratch = passes[i].on_scratch;
+    dispatch_pass(passes[i], pass_keys_[i], on_scratch ? scratch : image, image,
+                  route_.four_step() && !on_scratch ? scratch : output);
   }
 }
 

@@ -74,10 +74,11 @@ class GlFastAxis {
   std::uint64_t table_bytes() const { return table_bytes_; }
 
  private:
-  /// One fast_fft.comp dispatch of `pass` on `data` (binding 0); a Bluestein pass also binds the
-  /// image (binding 2) and its tables, a four-step or out-of-place pass its output (binding 5)
-  /// and pass A the column's table.
-  void dispatch_pass(const fast::AxisPass& pass, unsigned data, unsigned image, unsigned output) const;
+  /// One fast_fft.comp dispatch of `pass` (its program: `key`) on `data` (binding 0); a Bluestein
+  /// pass also binds the image (binding 2) and its tables, a four-step or out-of-place pass its
+  /// output (binding 5) and pass A the column's table.
+  void dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
+                     unsigned output) const;
   unsigned make_table(const std::vector<Complex>& table);
 
   ProgramCache* programs_;
@@ -87,6 +88,7 @@ class GlFastAxis {
   // The passes of each direction and the route's description, made once (dispatch() runs per
   // frame).
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
+  std::vector<ProgramKey> pass_keys_;  // pass i's program in either direction (the same modes)
   std::string description_;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
   // B's, and the whole column's).
