@@ -1146,8 +1146,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #if PRE_RADIX > 7
   SUB_TRANSFORM(7)
 #endif
-#if PRE_RADIX > 8
+#if PRE_RADIX > 8  // (a split by 9, which no plan takes, runs sub-transforms 0 .. 8 only)
   SUB_TRANSFORM(8)
+#endif
+#if PRE_RADIX > 9
   SUB_TRANSFORM(9)
   SUB_TRANSFORM(10)
 #endif
