@@ -890,7 +890,9 @@ struct Measuring {
 /// every size: GL 1024 invocations (4000^2 columns 259 -> 210 us, 4096-point rows lost), 8 values
 /// per invocation (3125-point rows 115 -> 99), radix 16 in groups of 256 (4096-point rows 112 ->
 /// 107: since then those rows' default, Tuning::pow2_rows_radix16), 24 KiB of shared memory (2401-point columns 113 -> 94),
-/// one row per group below 2048 points (1000-point rows 14.2 -> 13.0, 1024-point 13.0 -> 12.6); OpenCL radix 8, 4 or 16 values
+/// one row per group below 2048 points (1000-point rows 14.2 -> 13.0, 1024-point 13.0 -> 12.6),
+/// split columns in rounds of 512 and rows without twiddles read ahead (the defaults since the
+/// sixteenth session, found on the H100 alone); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
 /// yet); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
@@ -910,6 +912,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     out.push_back(radix16);
     with(&Tuning::local_bytes_cap, 24 * 1024);
     with(&Tuning::row_elements, 1024);
+    // The sixteenth session's rules, each undone (measured on the H100 only).
+    with(&Tuning::col_one_round_threads, 0);
+    with(&Tuning::row_prefetch_twiddles, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

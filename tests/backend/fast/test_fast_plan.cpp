@@ -352,7 +352,9 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.max_radix != base.max_radix || t.local_bytes_cap != base.local_bytes_cap ||
                            t.col_lines != base.col_lines || t.max_registers != base.max_registers ||
                            t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
-                           t.row_elements != base.row_elements;
+                           t.row_elements != base.row_elements ||
+                           t.col_one_round_threads != base.col_one_round_threads ||
+                           t.row_prefetch_twiddles != base.row_prefetch_twiddles;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
