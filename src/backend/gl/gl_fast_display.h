@@ -75,8 +75,8 @@ class GlFastDisplay {
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
-  /// Dispatches `plan`'s program, compiled from `key`, the group count from `lines`.
-  void dispatch(const fast::AxisPlan& plan, const ProgramKey& key, std::size_t lines, std::size_t row_pitch,
+  /// Dispatches `plan`'s program (made from `program_key`), the group count from `lines`.
+  void dispatch(const fast::AxisPlan& plan, const ProgramKey& program_key, std::size_t lines, std::size_t row_pitch,
                 const char* name, std::uint64_t bytes);
   void release();
   /// The fastest of the measure tunings that plan the display path differently (the base
