@@ -506,13 +506,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const std::uint64_t elements = std::uint64_t{b} * plan.m;
       const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
-      if (axis == Axis::cols && p > 1 && !plan.radices.empty()) {
-        const std::uint64_t most = elements / *std::min_element(plan.radices.begin(), plan.radices.end());
-        if (most > plan.threads && most <= std::min(limits.max_threads, tuning.col_one_round_threads))
-          plan.threads = round32(most);
-      }
-      if (tuning.balance_threads != 0 && !plan.radices.empty()) {
-        const std::uint64_t most = elements / *std::min_element(plan.radices.begin(), plan.radices.end());
+      // The group size against the rounds of the widest stage (the smallest radix): split columns
+      // take one round where col_one_round_threads allows it, then balance_threads trims idle lanes.
+      const std::uint64_t most =
+          plan.radices.empty() ? 0 : elements / *std::min_element(plan.radices.begin(), plan.radices.end());
+      if (axis == Axis::cols && p > 1 && most > plan.threads &&
+          most <= std::min(limits.max_threads, tuning.col_one_round_threads))
+        plan.threads = round32(most);
+      if (tuning.balance_threads != 0 && most > 0) {
         const std::uint64_t rounds = (most + plan.threads - 1) / plan.threads;
         const std::uint32_t fewer = std::clamp<std::uint32_t>(round32((most + rounds - 1) / rounds), 32, plan.threads);
         const std::uint64_t fewer_pre_hold = (elements + fewer - 1) / fewer * p;

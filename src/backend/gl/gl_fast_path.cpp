@@ -110,13 +110,7 @@ unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
   return make_storage_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
 }
 
-unsigned GlFastAxis::program_id() const {
-  const char* mode = route_.bluestein()    ? fast::bluestein_in
-                     : route_.four_step()  ? fast::four_step_a
-                     : layout_ == fast::PassLayout::out_of_place ? fast::output_buffer
-                                           : nullptr;
-  return programs_->get(fast_program_key(route_.plan, mode)).id;
-}
+unsigned GlFastAxis::program_id() const { return pass_keys_.empty() ? 0 : programs_->get(pass_keys_.front()).id; }
 
 void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
                                unsigned output) const {

@@ -68,7 +68,7 @@ class GlFastAxis {
   void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const;
 
   const fast::AxisRoute& route() const { return route_; }
-  /// The GL program of the first pass, for diagnostics such as binaries.
+  /// The GL program of the first pass, for diagnostics such as binaries (0: no pass, length 1).
   unsigned program_id() const;
   /// Bytes of the tables (twiddles, Bluestein's chirp and filter).
   std::uint64_t table_bytes() const { return table_bytes_; }
