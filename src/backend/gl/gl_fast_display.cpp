@@ -159,6 +159,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   display_rows_key_ = key(*display_rows_, fast::display_rows_defines(height_, tuning_));
+  display_rows_note_ = display_rows_->describe();
   programs_.get(display_rows_key_);  // compile now: errors surface here
   real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
@@ -197,9 +198,8 @@ void GlFastDisplay::upload(const RealImage& image) {
   range_known_ = false;
 }
 
-void GlFastDisplay::dispatch(const fast::AxisPlan& p, const ProgramKey& program_key, std::size_t lines,
+void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const std::string& note, std::size_t lines,
                              std::size_t row_pitch, const char* name, std::uint64_t bytes) {
-  Program& program = programs_.get(program_key);
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
@@ -208,15 +208,17 @@ void GlFastDisplay::dispatch(const fast::AxisPlan& p, const ProgramKey& program_
   const std::uint64_t groups = p.groups(lines);
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
   const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
-  TimingRecord record;
-  record.kernel = name;
-  record.axis = p.axis;
-  record.stage = -1;
-  record.radix = 0;
-  record.global_size = {gx * p.threads, gy, 1};
-  record.bytes = bytes;
-  record.note = p.describe();
-  if (timers_) timers_->begin(std::move(record));
+  if (timers_) {
+    TimingRecord record;
+    record.kernel = name;
+    record.axis = p.axis;
+    record.stage = -1;
+    record.radix = 0;
+    record.global_size = {gx * p.threads, gy, 1};
+    record.bytes = bytes;
+    record.note = note;
+    timers_->begin(std::move(record));
+  }
   glDispatchCompute(gx, gy, 1);
   if (timers_) timers_->end();
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
@@ -259,7 +261,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindImageTexture(0, texture_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    dispatch(*display_rows_, display_rows_key_, height_ / 2 + 1, width_ / 2, "fast_rows_display",
+    dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, width_ / 2, "fast_rows_display",
              (height_ / 2 + 1) * width_ * 8 + pixels * 4);
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
@@ -288,11 +290,12 @@ void GlFastDisplay::dispatch_half_spectrum() {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
-  dispatch(*rows_, key(*rows_, {{"R2C_SPLIT", "1"}}), height_, width_ / 2, "fast_r2c_rows",
-           width_ * height_ * 4 + half_w * height_ * 8);
+  dispatch(*rows_, programs_.get(key(*rows_, {{"R2C_SPLIT", "1"}})), rows_->describe(), height_, width_ / 2,
+           "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, half_col_twiddles_);
-  dispatch(*cols_, key(*cols_, {}), half_w, half_w, "fast_cols", half_w * height_ * 16);
+  dispatch(*cols_, programs_.get(key(*cols_, {})), cols_->describe(), half_w, half_w, "fast_cols",
+           half_w * height_ * 16);
 }
 
 RgbaImage GlFastDisplay::download_rgba() { return read_texture(texture_, width_, height_); }

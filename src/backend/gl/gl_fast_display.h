@@ -75,9 +75,10 @@ class GlFastDisplay {
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
-  /// Dispatches `plan`'s program (made from `program_key`), the group count from `lines`.
-  void dispatch(const fast::AxisPlan& plan, const ProgramKey& program_key, std::size_t lines, std::size_t row_pitch,
-                const char* name, std::uint64_t bytes);
+  /// Dispatches `plan`'s `program` (its own uniforms already set by the caller), the group count
+  /// from `lines`; its timing record (where timed) says `note`.
+  void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
+                std::size_t row_pitch, const char* name, std::uint64_t bytes);
   void release();
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed beside the base by paired_median_ms on a zero image with a fixed range
@@ -95,7 +96,8 @@ class GlFastDisplay {
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
-  ProgramKey display_rows_key_;                 // its program, made once per prepare (not per frame)
+  ProgramKey display_rows_key_;                 // its program and description, made once per prepare
+  std::string display_rows_note_;               // (dispatch_display runs per frame)
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
