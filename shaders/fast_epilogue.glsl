@@ -13,8 +13,8 @@
 //   colour them: binding 2 `lut` (256 uint 0x00BBGGRR), binding 3 `range_in` (the range as
 //   order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min
 //   and max folded in, one atomic pair per work-group).
-//   Uniforms: u_flags (bit 0 shift, bit 1 log, bits 4..7 component, bit 8 auto range), u_lo,
-//   u_hi (fixed range), u_gain.
+//   DISPLAY_FLAGS (a #define: bit 0 shift, bit 1 log, bits 4..7 component or 15 for the uniform
+//   u_component, bit 8 auto range); uniforms u_lo, u_hi (fixed range), u_gain.
 //
 // Defines: those of fast_fft.comp, and R2C_SPLIT / DISPLAY_ROWS (0 or 1, not both).
 
@@ -63,7 +63,22 @@ layout(std430, binding = 3) readonly buffer RangeIn { int range_in[]; };
 layout(std430, binding = 4) buffer RangeOut { int range_out[]; };
 layout(rgba8, binding = 0) writeonly uniform image2D u_image;
 
-uniform uint u_flags;
+// The display settings are compile-time constants: as a uniform, NVIDIA's GLSL compiler kept a
+// branch per setting around every pixel (H100: 4096-point display rows 109.5 -> 104.2 us,
+// 2048-point 35.3 -> 28.5); each set of settings compiles once (gl_fast_display.cpp). But the
+// real and imaginary parts (component bits 15) read their component from u_component: with it a
+// constant, NVIDIA's compiler (driver 580) drew whole bins wrong in one-warp groups, where only
+// one part of the last stage's outputs is live; opaque, they are right (docs/fast_path.md).
+#ifndef DISPLAY_FLAGS
+#error "fast_epilogue.glsl: DISPLAY_ROWS needs DISPLAY_FLAGS"
+#endif
+const uint display_flags = uint(DISPLAY_FLAGS);
+#if ((DISPLAY_FLAGS >> 4) & 15) == 15
+uniform uint u_component;
+#define EP_COMPONENT u_component
+#else
+#define EP_COMPONENT ((display_flags >> 4) & 15u)
+#endif
 uniform float u_lo;
 uniform float u_hi;
 uniform float u_gain;
@@ -82,7 +97,7 @@ void display_begin() {
   g_ep_lo = 1.0 / 0.0;
   g_ep_hi = -1.0 / 0.0;
   g_ep_range = vec2(u_lo, u_hi);
-  if ((u_flags & 256u) != 0u) {
+  if ((display_flags & 256u) != 0u) {
     int lo = range_in[0], hi = range_in[1];
     g_ep_range = lo > hi ? vec2(0.0) : vec2(ordered_float(lo), ordered_float(hi));
   }
@@ -97,8 +112,8 @@ float ep_arg(vec2 c) { return (c.x == 0.0 && c.y == 0.0) ? 0.0 : atan(c.y, c.x);
 
 // The colour of bin value x (rgb 0..255); folds its value into this invocation's range.
 vec3 ep_color(vec2 x) {
-  uint component = (u_flags >> 4) & 15u;
-  bool log_scale = (u_flags & 2u) != 0u;
+  uint component = EP_COMPONENT;
+  bool log_scale = (display_flags & 2u) != 0u;
   float v;
   if (component == 1u) v = ep_arg(x);
   else if (component == 2u) v = log_scale ? signed_log1p(x.x) : x.x;
@@ -133,8 +148,8 @@ void ep_store(uint px, uint py, vec3 rgb8) { imageStore(u_image, ivec2(px, py), 
 // to the pixel of its mirror F[H - ky, (W - kx) % W] = conj(x).
 void display_store(uint ky, uint kx, vec2 x) {
   uint width = uint(N), height = uint(PAIR_ROWS);
-  bool shift = (u_flags & 1u) != 0u;
-  uint component = (u_flags >> 4) & 15u;
+  bool shift = (display_flags & 1u) != 0u;
+  uint component = EP_COMPONENT;
   vec3 rgb8 = ep_color(x);
   ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, rgb8);
   uint my = height - ky;
@@ -147,7 +162,7 @@ void display_store(uint ky, uint kx, vec2 x) {
 }
 
 void display_end() {
-  if ((u_flags & 256u) != 0u) {  // uniform over the dispatch
+  if ((display_flags & 256u) != 0u) {  // uniform over the dispatch
     memoryBarrierShared();  // range_local's first values (a one-stage pass has no barrier)
     barrier();
     if (g_ep_lo <= g_ep_hi) {

@@ -144,6 +144,27 @@ ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) 
   return k;
 }
 
+Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
+  // The real and imaginary parts take their component from a uniform (15 in DISPLAY_FLAGS): as
+  // a constant, NVIDIA's GLSL compiler drew some of their bins wrong (fast_epilogue.glsl).
+  const bool one_part = settings.component == SpectrumComponent::real || settings.component == SpectrumComponent::imaginary;
+  const unsigned flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+                         ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
+                         (settings.auto_range ? 256u : 0u);
+  if (flags != display_rows_flags_) {
+    Defines defines = fast::display_rows_defines(height_, tuning_);
+    defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
+    display_rows_key_ = key(*display_rows_, defines);
+    display_rows_flags_ = flags;
+  }
+  Program& program = programs_.get(display_rows_key_);
+  if (one_part) {
+    glUseProgram(program.id);
+    glUniform1ui(program.location("u_component"), static_cast<GLuint>(settings.component));
+  }
+  return program;
+}
+
 void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (texture_ && width == width_ && height == height_) return;
   release();
@@ -158,9 +179,9 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  display_rows_key_ = key(*display_rows_, fast::display_rows_defines(height_, tuning_));
+  display_rows_flags_ = ~0u;
   display_rows_note_ = display_rows_->describe();
-  programs_.get(display_rows_key_);  // compile now: errors surface here
+  display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
@@ -245,13 +266,10 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
   real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
 
-  const GLuint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
-                       (static_cast<GLuint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
   const auto rows = [&] {
-    Program& program = programs_.get(display_rows_key_);
+    Program& program = display_rows_program(settings);
     glUseProgram(program.id);
-    glUniform1ui(program.location("u_flags"), flags);
     glUniform1f(program.location("u_lo"), settings.range_min);
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);

@@ -75,6 +75,9 @@ class GlFastDisplay {
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
+  /// The display rows' program for `settings`, which are compile-time constants there
+  /// (DISPLAY_FLAGS); its key is remade only when they change.
+  Program& display_rows_program(const SpectrumSettings& settings);
   /// Dispatches `plan`'s `program` (its own uniforms already set by the caller), the group count
   /// from `lines`; its timing record (where timed) says `note`.
   void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
@@ -96,8 +99,9 @@ class GlFastDisplay {
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
-  ProgramKey display_rows_key_;                 // its program and description, made once per prepare
-  std::string display_rows_note_;               // (dispatch_display runs per frame)
+  ProgramKey display_rows_key_;                 // its program for display_rows_flags_ and its description,
+  unsigned display_rows_flags_ = 0;             // made per prepare or change of settings, not per frame
+  std::string display_rows_note_;
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
