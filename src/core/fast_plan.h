@@ -893,7 +893,8 @@ struct Measuring {
 /// 107: since then those rows' default, Tuning::pow2_rows_radix16), 24 KiB of shared memory (2401-point columns 113 -> 94),
 /// one row per group below 2048 points (1000-point rows 14.2 -> 13.0, 1024-point 13.0 -> 12.6),
 /// split columns in rounds of 512 and rows without twiddles read ahead (the defaults since the
-/// sixteenth session, found on the H100 alone); OpenCL radix 8, 4 or 16 values
+/// sixteenth session, found on the H100 alone), 4 columns per group (the real display's
+/// 4000-point columns); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
 /// yet); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
@@ -916,6 +917,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The sixteenth session's rules, each undone (measured on the H100 only).
     with(&Tuning::col_one_round_threads, 0);
     with(&Tuning::row_prefetch_twiddles, 0);
+    // 4 columns per group: the real display's 4000-point columns (2000 of them) 118 -> 109 us,
+    // where complex 4000- and 3125-point columns lost with it (H100, seventeenth session).
+    with(&Tuning::col_lines, 4);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);
@@ -944,7 +948,13 @@ inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool g
   Tuning colour = base;
   colour.display_from_registers = base.display_from_registers ? 0 : 1;
   out.push_back(colour);
-  if (!gl) {
+  if (gl) {
+    // Display rows without half-the-shared-memory exchanges: 4096-point 103 -> 99.6 us, where
+    // 4000-point lost (116 -> 119; H100, seventeenth session).
+    Tuning whole = base;
+    whole.local_halves_above = 0;
+    out.push_back(whole);
+  } else {
     Tuning unbounded = base;
     unbounded.display_rows_max_registers = base.display_rows_max_registers ? 0 : 128;
     out.push_back(unbounded);

@@ -383,10 +383,20 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
     const auto display = fast::measure_display_candidates(base, gl);
-    ASSERT_EQ(display.size(), complex.size() + (gl ? 1 : 2));
+    ASSERT_EQ(display.size(), complex.size() + 2);
     EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
     if (!gl) {
       EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
+    } else {
+      // GL: display rows exchanging whole values (the 4096-point ones take halves by default),
+      // and among the complex candidates 4 columns per group (the display's 4000-point columns).
+      EXPECT_EQ(display.back().local_halves_above, 0u);
+      ASSERT_NE(base.local_halves_above, 0u);
+      EXPECT_NE(fast::display_identity(4096, 4096, nvidia, display.back()), fast::display_identity(4096, 4096, nvidia, base));
+      EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, base)->plan.lines_per_group, 8u);
+      const auto four = std::find_if(complex.begin(), complex.end(), [](const fast::Tuning& t) { return t.col_lines == 4; });
+      ASSERT_NE(four, complex.end());
+      EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, *four)->plan.lines_per_group, 4u);
     }
   }
   const fast::Tuning base;
