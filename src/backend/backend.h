@@ -46,7 +46,11 @@ struct BackendOptions {
   /// (launch gaps included), as a TimingRecord named `transform_span_kernel`; the fast path's
   /// dispatches then run without profiling events and record nothing themselves (on NVIDIA's
   /// OpenCL the events cost GPU time: H100, a 4096^2 fast transform spans 249.2 us with them,
-  /// 239.5 without). For benchmarks against libraries timed that way (the sweep's OpenCL ones).
+  /// 239.5 without). GL: the fast path's execute() and the fused execute_real_display() record
+  /// one span each, a GL_TIME_ELAPSED query around all their dispatches (host time around glFinish
+  /// where the driver's timer measures nothing), and their dispatches record nothing; the
+  /// teaching pipeline keeps its per-dispatch records. For benchmarks against libraries timed
+  /// around their whole call (the sweep's: OpenCL markers, CUDA events).
   bool time_spans = false;
   /// GL, CL: the fast variant plans each axis by measuring (FFTW_MEASURE's idea): preparing a
   /// size times the distinct layouts fast::measure_candidates gives each axis on the device and

@@ -113,7 +113,8 @@ struct FftscopeRuns {
   std::vector<double> ms;           ///< per run: the span, or the sum of dispatches
   std::vector<double> dispatch_ms;  ///< per run: the sum of its dispatches (0: they recorded none)
   bool spans = false;               ///< every run had a span record
-  bool host_measured = false;       ///< some dispatch was host-timed
+  std::string span_note;            ///< how the spans were taken (their records' note)
+  bool host_measured = false;       ///< some span or dispatch was host-timed
 };
 FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records);
 /// The timer column's text for `runs` (the runs from `first_measured` on: the median sum of

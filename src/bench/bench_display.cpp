@@ -1,8 +1,9 @@
 // The real-input display entries of the sweep (issue 6), fftscope's side: a real image in, the
 // shifted log-magnitude display out, through Backend::execute_real_display. A run's time is
-// taken as for fftscope's complex entries (fftscope_runs: OpenCL markers around the run, GL the
-// sum of its dispatches), with each dispatch's median beside it where the dispatches recorded
-// times (GL: "fast_cols_real" + "fast_rows_display").
+// taken as for fftscope's complex entries (fftscope_runs: OpenCL markers around the run, one
+// GL_TIME_ELAPSED query around it on GL), with each dispatch's median beside it where the
+// dispatches recorded times (neither backend's do under spans; the display's breakdown per
+// dispatch is in the GUI's timers panel).
 #include <fftw3.h>
 
 #include <array>

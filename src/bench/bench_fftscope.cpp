@@ -1,10 +1,12 @@
 // fftscope's own backends in the sweep, through the same Backend interface the GUI uses. A run's
-// time on OpenCL is its span between two markers (BackendOptions::time_spans), as the sweep
-// times the OpenCL libraries, with the fast path's dispatches enqueued without profiling events
-// as the libraries' are (on the H100 the events cost a 4096^2 transform 10 us of GPU time, a
-// 256^2 one 12). On GL it is the sum of its dispatches' GL_TIME_ELAPSED queries (the span of one
-// query around a whole transform measured the same: 298.5 against 300.6 us at 4096^2),
-// host-measured where the driver gives no GPU time (marked so in the timer column).
+// time is its span (BackendOptions::time_spans), as the sweep times the libraries around their
+// whole call: on OpenCL between two markers, the fast path's dispatches enqueued without
+// profiling events as the libraries' are (on the H100 the events cost a 4096^2 transform 10 us of
+// GPU time, a 256^2 one 12); on GL one GL_TIME_ELAPSED query around the fast path's dispatches,
+// which then have no query each (the sum of per-dispatch queries read 15.9 us at 256^2 where one
+// query around both read 13.6, 300.6 against 298.5 at 4096^2), host-measured where the driver
+// gives no GPU time (marked so in the timer column). The teaching variants keep their
+// per-dispatch records (on GL with no span: their time is the sum of their dispatches).
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -19,14 +21,15 @@ FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records) {
   FftscopeRuns runs;
   for (const TimingRecord& r : records) {
     if (r.execution == 0) continue;
+    runs.host_measured = runs.host_measured || r.host_measured;
     if (r.kernel == transform_span_kernel) {
       spans[r.execution] = r.milliseconds;
+      runs.span_note = r.note;
       continue;
     }
     dispatches[r.execution] += r.milliseconds;
-    runs.host_measured = runs.host_measured || r.host_measured;
   }
-  // With spans the dispatches of OpenCL's fast path record nothing (BackendOptions::time_spans).
+  // With spans the fast paths' dispatches record nothing (BackendOptions::time_spans).
   runs.spans = !spans.empty();
   for (const auto& [execution, ms] : runs.spans ? spans : dispatches) {
     runs.ms.push_back(ms);
@@ -36,16 +39,17 @@ FftscopeRuns fftscope_runs(const std::vector<TimingRecord>& records) {
 }
 
 std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured) {
-  if (runs.host_measured) return "host clock around each dispatch (driver timer unusable)";
-  if (!runs.spans) return "GPU timers, sum of dispatches";
+  if (!runs.spans)
+    return runs.host_measured ? "host clock around each dispatch (driver timer unusable)" : "GPU timers, sum of dispatches";
+  std::string text = runs.host_measured ? std::string("host clock around each transform (driver timer unusable)")
+                                        : "span of each transform: " + runs.span_note;
   std::vector<double> sums;
   for (std::size_t i = first_measured; i < runs.dispatch_ms.size(); ++i)
     if (runs.dispatch_ms[i] > 0) sums.push_back(runs.dispatch_ms[i]);
-  if (sums.empty()) return "OpenCL markers around each transform (its dispatches without profiling events)";
-  char text[160];
-  std::snprintf(text, sizeof text, "OpenCL markers around each transform (sum of its dispatches: %.1f us)",
-                median(sums) * 1000.0);
-  return text;
+  if (sums.empty()) return text + " (its dispatches untimed)";
+  char sum[64];
+  std::snprintf(sum, sizeof sum, " (sum of its dispatches: %.1f us)", median(sums) * 1000.0);
+  return text + sum;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "backend/backend.h"
 #include "bench/bench.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
@@ -86,6 +87,44 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
   if (test::gpu_required()) {
     EXPECT_EQ(ratios, options.sizes.size()) << table;
   }
+}
+
+// A run's time is its span where the backend recorded spans (the sum of its dispatches beside
+// it where they recorded any), else the sum of its dispatches; the timer column says which, and
+// says so when the host clock took them.
+TEST(Bench, FftscopeRunsTakeSpansBeforeSumsOfDispatches) {
+  const auto record = [](const char* kernel, std::uint64_t execution, double ms, bool host = false) {
+    TimingRecord r;
+    r.kernel = kernel;
+    r.execution = execution;
+    r.milliseconds = ms;
+    r.host_measured = host;
+    if (std::string(kernel) == transform_span_kernel) r.note = "one query around its dispatches";
+    return r;
+  };
+  // Dispatches only (two runs of two dispatches, and one record outside any run).
+  detail::FftscopeRuns sums = detail::fftscope_runs(
+      {record("rows", 1, 0.25), record("cols", 1, 0.5), record("rows", 2, 0.125), record("cols", 2, 0.25), record("x", 0, 9)});
+  EXPECT_FALSE(sums.spans);
+  EXPECT_EQ(sums.ms, (std::vector<double>{0.75, 0.375}));
+  EXPECT_EQ(detail::fftscope_timer(sums, 0), "GPU timers, sum of dispatches");
+  // Spans, untimed dispatches (the fast paths under time_spans).
+  detail::FftscopeRuns spans = detail::fftscope_runs({record(transform_span_kernel, 1, 0.5), record(transform_span_kernel, 2, 0.25)});
+  EXPECT_TRUE(spans.spans);
+  EXPECT_EQ(spans.ms, (std::vector<double>{0.5, 0.25}));
+  EXPECT_EQ(detail::fftscope_timer(spans, 0), "span of each transform: one query around its dispatches (its dispatches untimed)");
+  // Spans with their dispatches timed too (OpenCL's teaching pipeline): the span counts, the
+  // median sum of the measured runs' dispatches is beside it.
+  detail::FftscopeRuns both = detail::fftscope_runs({record(transform_span_kernel, 1, 1.0), record("a", 1, 0.5),
+                                                     record(transform_span_kernel, 2, 2.0), record("a", 2, 0.75)});
+  EXPECT_EQ(both.ms, (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(both.dispatch_ms, (std::vector<double>{0.5, 0.75}));
+  EXPECT_EQ(detail::fftscope_timer(both, 1), "span of each transform: one query around its dispatches (sum of its dispatches: 750.0 us)");
+  // Host-timed spans (llvmpipe's GL) and host-timed dispatches say so.
+  EXPECT_EQ(detail::fftscope_timer(detail::fftscope_runs({record(transform_span_kernel, 1, 0.5, true)}), 0),
+            "host clock around each transform (driver timer unusable) (its dispatches untimed)");
+  EXPECT_EQ(detail::fftscope_timer(detail::fftscope_runs({record("rows", 1, 0.5, true)}), 0),
+            "host clock around each dispatch (driver timer unusable)");
 }
 
 TEST(Bench, UnknownImplementationIsReportedNotThrown) {

@@ -582,7 +582,7 @@ class ClBackendImpl final : public ClBackend {
       TimingRecord r;
       r.kernel = transform_span_kernel;
       r.execution = execution;
-      r.note = "markers around the transform's dispatches";
+      r.note = "OpenCL markers before and after its dispatches";
       backend.pending_.push_back({Event(ev), std::move(r), std::move(start)});
     }
   };

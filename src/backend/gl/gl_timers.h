@@ -23,7 +23,7 @@ class DispatchTimers {
   DispatchTimers& operator=(const DispatchTimers&) = delete;
 
   Mode mode() const { return mode_; }
-  /// Off: begin/end do nothing (used while precompiling).
+  /// Off: begin/end do nothing (inside a span: BackendOptions::time_spans).
   void set_enabled(bool enabled) { enabled_ = enabled; }
 
   /// Around one dispatch; `record` has everything but the time. Keeps at most 16384 records

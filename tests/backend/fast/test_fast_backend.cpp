@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/backend.h"
 #include "core/fast_plan.h"
@@ -122,11 +123,29 @@ TEST_P(FastVariant, LargePrimeLengthsRunBluesteinOnTheFastPath) {
   }
 }
 
-// BackendOptions::time_spans: OpenCL records one span per execute(), from a marker before its
-// dispatches to one after them, in place of the fast path's per-dispatch records (the dispatches
-// then run without profiling events); GL records none (its sweep entries sum the dispatches),
-// nor does either without the option.
-TEST_P(FastVariant, TimeSpansRecordEachExecutionOnOpenCl) {
+// BackendOptions::time_spans: each backend records one span per fast execute() and per fused
+// execute_real_display() (OpenCL: from a marker before its dispatches to one after them; GL: one
+// GL_TIME_ELAPSED query around them, host time on llvmpipe) in place of the fast path's
+// per-dispatch records; without the option, per-dispatch records only. The teaching pipeline
+// keeps its per-dispatch records on both (OpenCL adds its span).
+TEST_P(FastVariant, TimeSpansRecordEachExecution) {
+  // Per execution: the span's time, and the number and sum of the other records.
+  struct Times {
+    std::map<std::uint64_t, double> span_ms, dispatch_ms;
+  };
+  const auto times_of = [](const std::vector<TimingRecord>& records) {
+    Times t;
+    for (const TimingRecord& r : records) {
+      EXPECT_NE(r.execution, 0u) << r.kernel;
+      if (r.kernel == transform_span_kernel) {
+        EXPECT_EQ(t.span_ms.count(r.execution), 0u) << "one span per execution";
+        t.span_ms[r.execution] = r.milliseconds;
+      } else {
+        t.dispatch_ms[r.execution] += r.milliseconds;
+      }
+    }
+    return t;
+  };
   for (const bool spans : {false, true}) {
     BackendOptions options;
     options.time_spans = spans;
@@ -142,23 +161,37 @@ TEST_P(FastVariant, TimeSpansRecordEachExecutionOnOpenCl) {
       backend->upload(image);
       backend->execute(Direction::forward);
     }
-    // The transform is the same with or without its dispatches' events.
+    // The transform is the same with or without its dispatches' timers.
     EXPECT_LT(test::relative_l2_error(backend->download().data, test::fftw_2d(input, w, h, Direction::forward)),
               test::float_fft_tolerance(w * h));
-    std::map<std::uint64_t, double> dispatch_ms, span_ms;
-    for (const TimingRecord& r : backend->take_timings()) {
-      ASSERT_NE(r.execution, 0u) << r.kernel;
-      if (r.kernel == transform_span_kernel) {
-        EXPECT_EQ(span_ms.count(r.execution), 0u) << "one span per execution";
-        span_ms[r.execution] = r.milliseconds;
-      } else {
-        dispatch_ms[r.execution] += r.milliseconds;
-      }
-    }
-    const bool expected = spans && GetParam() == BackendKind::cl;
-    ASSERT_EQ(span_ms.size(), expected ? 3u : 0u) << to_string(GetParam()) << " time_spans " << spans;
-    ASSERT_EQ(dispatch_ms.size(), expected ? 0u : 3u) << to_string(GetParam()) << " time_spans " << spans;
-    for (const auto& [execution, ms] : span_ms) EXPECT_GT(ms, 0.0) << "execution " << execution;
+    Times fast = times_of(backend->take_timings());
+    ASSERT_EQ(fast.span_ms.size(), spans ? 3u : 0u) << to_string(GetParam()) << " time_spans " << spans;
+    ASSERT_EQ(fast.dispatch_ms.size(), spans ? 0u : 3u) << to_string(GetParam()) << " time_spans " << spans;
+    for (const auto& [execution, ms] : fast.span_ms) EXPECT_GT(ms, 0.0) << "execution " << execution;
+
+    // The real display path (fused at this size): the same, per execute_real_display().
+    ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused) << to_string(GetParam());
+    RealImage real(w, h);
+    for (std::size_t i = 0; i < real.data.size(); ++i) real.data[i] = static_cast<float>(input[i].real());
+    backend->upload_real(real);
+    backend->take_timings();
+    for (int run = 0; run < 2; ++run) backend->execute_real_display(SpectrumSettings{}, run > 0);
+    backend->finish();
+    Times display = times_of(backend->take_timings());
+    ASSERT_EQ(display.span_ms.size(), spans ? 2u : 0u) << to_string(GetParam()) << " display, time_spans " << spans;
+    ASSERT_EQ(display.dispatch_ms.size(), spans ? 0u : 2u) << to_string(GetParam()) << " display, time_spans " << spans;
+    for (const auto& [execution, ms] : display.span_ms) EXPECT_GT(ms, 0.0) << "display execution " << execution;
+
+    // The teaching pipeline keeps its dispatches' records.
+    backend->prepare(make_plan_2d(w, h), KernelVariant::fused);
+    backend->upload(image);
+    backend->take_timings();
+    backend->execute(Direction::forward);
+    backend->finish();
+    Times teaching = times_of(backend->take_timings());
+    EXPECT_EQ(teaching.dispatch_ms.size(), 1u) << to_string(GetParam()) << " teaching, time_spans " << spans;
+    EXPECT_EQ(teaching.span_ms.size(), spans && GetParam() == BackendKind::cl ? 1u : 0u)
+        << to_string(GetParam()) << " teaching, time_spans " << spans;
   }
 }
 
