@@ -157,12 +157,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;
   }
-  Program& program = programs_.get(display_rows_key_);
-  if (one_part) {
-    glUseProgram(program.id);
-    glUniform1ui(program.location("u_component"), static_cast<GLuint>(settings.component));
-  }
-  return program;
+  return programs_.get(display_rows_key_);
 }
 
 void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
@@ -270,6 +265,8 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   const auto rows = [&] {
     Program& program = display_rows_program(settings);
     glUseProgram(program.id);
+    // Only the real- and imaginary-part programs have it (else location -1: GL ignores the call).
+    glUniform1ui(program.location("u_component"), static_cast<GLuint>(settings.component));
     glUniform1f(program.location("u_lo"), settings.range_min);
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);

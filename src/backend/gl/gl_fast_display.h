@@ -76,7 +76,8 @@ class GlFastDisplay {
   using Defines = std::vector<std::pair<std::string, std::string>>;
   ProgramKey key(const fast::AxisPlan& plan, const Defines& extra) const;
   /// The display rows' program for `settings`, which are compile-time constants there
-  /// (DISPLAY_FLAGS); its key is remade only when they change.
+  /// (DISPLAY_FLAGS; the real and imaginary parts read their component from the uniform
+  /// u_component); its key is remade only when they change.
   Program& display_rows_program(const SpectrumSettings& settings);
   /// Dispatches `plan`'s `program` (its own uniforms already set by the caller), the group count
   /// from `lines`; its timing record (where timed) says `note`.
