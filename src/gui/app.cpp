@@ -494,7 +494,10 @@ int run_app(const GuiOptions& options) {
             if (!options.dump_spectrum.empty()) write_png(options.dump_spectrum, app.spectrum_tex.read_back());
             std::fprintf(stderr, "fftscope: wrote %s after %d frames (panel %s, backend %s%s)\n",
                          options.screenshot.c_str(), app.frame, to_string(app.panel).c_str(),
-                         to_string(app.backend_kind).c_str(), app.gpu_rendered_display ? ", display by the backend" : "");
+                         to_string(app.backend_kind).c_str(),
+                         app.fused_display          ? ", display by the backend's fused real-input path"
+                         : app.gpu_rendered_display ? ", display by the backend"
+                                                    : "");
           } catch (const std::exception& e) {
             std::fprintf(stderr, "fftscope: %s\n", e.what());
             exit_code = exit_output_failed;

@@ -102,6 +102,7 @@ struct AppState {
   struct DisplayResult {
     std::pair<float, float> range{0.0f, 1.0f};
     bool gpu_rendered = false;  ///< written into spectrum_back on the device, behind `fence`
+    bool fused = false;         ///< by the fast variant's fused real-input display (execute_real_display)
     void* fence = nullptr;      ///< GLsync of the worker's context (shared objects)
     WorkerTexture host;         ///< host rendering when not gpu_rendered
   };
@@ -149,6 +150,7 @@ struct AppState {
   RealImage spectrum_values_img;  ///< display values (shifted when settings.shift)
   std::pair<float, float> spectrum_range{0.0f, 1.0f};
   bool gpu_rendered_display = false;  ///< the spectrum texture was filled by the backend
+  bool fused_display = false;         ///< ... by the fast variant's fused real-input display path
   SpectrumSettings spectrum_settings;
   ViewTransform spectrum_view;
 

@@ -171,10 +171,14 @@ void draw_source_panel(AppState& app) {
                                              KernelVariant::fast};
     static const char* const variant_names[] = {"plain", "optimized twiddle", "fused", "fast"};
     if (enum_combo("kernels", app.variant, variants, variant_names)) app.dirty_forward = true;
-    ImGui::TextDisabled("display: %s", app.gpu_rendered_display ? "filled by the backend" : "rendered on the host");
-    help_marker("'filled by the backend': the backend wrote the spectrum texture itself (render_to_gl_texture: "
-                "on the device, or its own copy path; see its row in Timers). 'rendered on the host': the "
-                "core's render_spectrum of the downloaded spectrum.");
+    ImGui::TextDisabled("display: %s", app.fused_display          ? "the fast path's fused real-input display"
+                                       : app.gpu_rendered_display ? "filled by the backend"
+                                                                  : "rendered on the host");
+    help_marker("'fused real-input display' (fast kernels, OpenGL): the image itself through two dispatches, "
+                "fast_cols_real (its columns) and fast_rows_display (rows that write the shifted, coloured "
+                "pixels), rows in Timers. 'filled by the backend': the backend wrote the spectrum texture "
+                "from the spectrum (render_to_gl_texture: on the device, or its own copy path; see its rows "
+                "in Timers). 'rendered on the host': the core's render_spectrum of the downloaded spectrum.");
     ImGui::TextDisabled("last transform %.1f ms (worker thread)%s", app.last_job_s * 1000.0,
                         pipeline_busy(app) ? "  computing..." : "");
   }

@@ -120,6 +120,7 @@ struct WorkerData {
   Plan2D plan;
   ComplexImage spectrum;
   const Backend* spectrum_on = nullptr;  ///< the backend whose device buffer holds `spectrum`
+  const Backend* input_on = nullptr;     ///< the backend whose real display path holds `input` (upload_real)
 };
 
 void delete_fence(void* fence) {
@@ -172,10 +173,32 @@ WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
   return t;
 }
 
+// The fast variant's display on the GL backend: the real image through the fused real-input
+// display path (execute_real_display: its columns, then rows that write the pixels; issue 6),
+// copied into `back`. False where that path does not take the image (odd width, a prime factor
+// above 13) or the backend has no texture of it (OpenCL: its display is delivered by
+// render_to_gl_texture as before).
+bool fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
+  const std::size_t w = data.input.width, h = data.input.height;
+  if (backend.kind() != BackendKind::gl || backend.real_display_path(w, h) != RealDisplayPath::fused) return false;
+  if (data.input_on != &backend) {
+    backend.upload_real(data.input);
+    data.input_on = &backend;
+  }
+  backend.execute_real_display(settings);
+  const GLuint texture = backend.real_display_texture();
+  if (texture == 0) return false;
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, 0, 0, 0, back.id(), GL_TEXTURE_2D, 0, 0, 0, 0,
+                     static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
+  return glGetError() == GL_NO_ERROR;
+}
+
 // Renders the display of data.spectrum on the worker: on the device into `back` where the
-// backend can (then fenced), else on the host.
+// backend can (then fenced; the fast variant on GL through the fused real-input path), else on
+// the host.
 AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings,
-                                     Texture* back, void* ui_fence, bool has_context) {
+                                     KernelVariant variant, Texture* back, void* ui_fence, bool has_context) {
   AppState::DisplayResult d;
   const RealImage values = spectrum_values(data.spectrum, settings);
   d.range = spectrum_range(values, settings);
@@ -183,12 +206,17 @@ AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const S
     // The UI's frames that sampled `back` (the previous front texture) come first.
     if (ui_fence) glWaitSync(static_cast<GLsync>(ui_fence), 0, GL_TIMEOUT_IGNORED);
     back->ensure(data.spectrum.width, data.spectrum.height);
-    if (data.spectrum_on != &backend) {
-      backend.prepare(data.plan, KernelVariant::fused);
-      backend.upload(data.spectrum);
-      data.spectrum_on = &backend;
+    d.fused = variant == KernelVariant::fast && fused_display(backend, data, settings, *back);
+    if (d.fused) {
+      d.gpu_rendered = true;
+    } else {
+      if (data.spectrum_on != &backend) {
+        backend.prepare(data.plan, KernelVariant::fused);
+        backend.upload(data.spectrum);
+        data.spectrum_on = &backend;
+      }
+      d.gpu_rendered = backend.render_to_gl_texture(back->id(), settings);
     }
-    d.gpu_rendered = backend.render_to_gl_texture(back->id(), settings);
     restore_worker_gl_state(has_context);
     if (d.gpu_rendered) {
       glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
@@ -359,6 +387,7 @@ bool apply_display(AppState& app, AppState::DisplayResult& d) {
   }
   app.spectrum_range = d.range;
   app.gpu_rendered_display = d.gpu_rendered;
+  app.fused_display = d.fused;
   return true;
 }
 
@@ -461,10 +490,11 @@ void run_dirty(AppState& app, double now) {
         data->input = preprocess(synth ? r.source : source, pre);
         data->plan = make_plan_2d(data->input.width, data->input.height);
         data->spectrum_on = nullptr;
+        data->input_on = nullptr;
         data->spectrum = run_transform(b, data->plan, to_complex(data->input), Direction::forward, variant);
         data->spectrum_on = b.kind() == BackendKind::cpu ? nullptr : &b;
-        r.timings = b.take_timings();
-        r.display = make_display(b, *data, settings, back, fence, has_context);
+        r.display = make_display(b, *data, settings, variant, back, fence, has_context);
+        r.timings = b.take_timings();  // the display's dispatches with the transform's
         r.input_rgba = prepare_texture(gray_to_rgba(data->input), true, has_context);
       } catch (...) {
         delete_fence(fence);
@@ -485,10 +515,10 @@ void run_dirty(AppState& app, double now) {
   const bool have_spectrum = !app.spectrum.data.empty() && !app.forward_job.valid();
   if (app.dirty_display && have_spectrum && !display_busy) {
     if (!app.worker->busy()) app.job_started = now;
-    app.display_job = worker.submit([data = app.worker_data, settings = app.spectrum_settings,
+    app.display_job = worker.submit([data = app.worker_data, settings = app.spectrum_settings, variant = app.variant,
                                      back = &app.spectrum_back, fence = ui_fence(app), has_context](Backend& b) {
       try {
-        return make_display(b, *data, settings, back, fence, has_context);
+        return make_display(b, *data, settings, variant, back, fence, has_context);
       } catch (...) {
         delete_fence(fence);
         data->spectrum_on = nullptr;

@@ -241,8 +241,9 @@ TEST_P(GuiBackend, ShownSpectrumEqualsCpuSpectrum) {
     std::string name;
     std::vector<std::string> args;
     SpectrumSettings settings;
+    bool fast = false;  // the fast kernels: on GL the display comes from the fused real-input path
   };
-  std::vector<Case> cases(4);
+  std::vector<Case> cases(6);
   cases[0].name = "gray_log";
   cases[1].name = "viridis";
   cases[1].args = {"--colormap", "viridis"};
@@ -256,6 +257,15 @@ TEST_P(GuiBackend, ShownSpectrumEqualsCpuSpectrum) {
   cases[3].args = {"--component", "real", "--colormap", "inferno"};
   cases[3].settings.component = SpectrumComponent::real;
   cases[3].settings.colormap = Colormap::inferno;
+  cases[4].name = "fast_gray_log";
+  cases[4].args = {"--variant", "fast"};
+  cases[4].fast = true;
+  cases[5].name = "fast_imaginary_part_unshifted";
+  cases[5].args = {"--variant", "fast", "--component", "imaginary", "--colormap", "viridis", "--no-shift"};
+  cases[5].settings.component = SpectrumComponent::imaginary;
+  cases[5].settings.colormap = Colormap::viridis;
+  cases[5].settings.shift = false;
+  cases[5].fast = true;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const fs::path shot = temp_dir() / ("spec_shot_" + backend + ".png");
@@ -264,6 +274,10 @@ TEST_P(GuiBackend, ShownSpectrumEqualsCpuSpectrum) {
                                   "--dump-spectrum", dump.string(), "--frames", "2", "--window-size", "1000x700"};
     args.insert(args.end(), c.args.begin(), c.args.end());
     RUN_SCREENSHOT(r, args, backend);
+    // The fast kernels on GL colour the image through the fused real-input display path (the
+    // window says so); every other case through the spectrum it computed.
+    const bool fused = r.log.find("display by the backend's fused real-input path") != std::string::npos;
+    EXPECT_EQ(fused, c.fast && GetParam() == BackendKind::gl) << r.log;
     std::vector<test::ComplexD> in(loaded.data.begin(), loaded.data.end());
     const auto ref = test::fftw_2d(in, w, h, Direction::forward);
     ComplexImage spec(w, h);
