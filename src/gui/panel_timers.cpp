@@ -76,9 +76,13 @@ void draw_timers_panel(AppState& app) {
                             ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_Resizable,
                         ImVec2(0, std::max(120.0f, table_h)))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* h : {"kernel", "axis", "stage", "radix", "dispatch", "last ms", "min ms", "median ms", "max ms",
-                          "GB/s (bytes)", "share", "clock"})
-      ImGui::TableSetupColumn(h);
+    // The kernel's name is the widest cell (fast_rows_display, fast_cols_real_a(64 of 8192), Bluestein's
+    // fast_rows(L=...)): three shares of the width, so names stay readable beside eleven numbers.
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    for (const char* h : {"axis", "stage", "radix", "dispatch", "last ms", "min ms", "median ms", "max ms"})
+      ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("GB/s (bytes)", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    for (const char* h : {"share", "clock"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const TimingSummary& s : rows) {
       const TimingRecord& r = s.last;
