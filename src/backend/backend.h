@@ -140,6 +140,12 @@ class Backend {
   /// GL: the texture (GL_RGBA8, width x height) the last execute_real_display wrote by
   /// imageStore; 0 where the backend has none (read it back, or copy with render_to_gl_texture).
   virtual std::uint32_t real_display_texture() const { return 0; }
+  /// Writes the last execute_real_display result into `texture` (GL_RGBA8 of the image's size,
+  /// level 0) in the caller's GL context: GL copies its own texture on the device; OpenCL
+  /// delivers its pixels as render_to_gl_texture does (a shared image where the device has
+  /// cl_khr_gl_sharing, else through the host, a timing record either way). False where the
+  /// backend has no GL (CPU, OpenCL built without it) or no display yet. Throws BackendError.
+  virtual bool real_display_to_gl_texture(std::uint32_t /*texture*/) { return false; }
 };
 
 /// One device a backend can run on, as `fftscope-cli devices` lists it.

@@ -174,7 +174,7 @@ void draw_source_panel(AppState& app) {
     ImGui::TextDisabled("display: %s", app.fused_display          ? "the fast path's fused real-input display"
                                        : app.gpu_rendered_display ? "filled by the backend"
                                                                   : "rendered on the host");
-    help_marker("'fused real-input display' (fast kernels, OpenGL): the image itself through two dispatches, "
+    help_marker("'fused real-input display' (fast kernels): the image itself through two dispatches, "
                 "fast_cols_real (its columns) and fast_rows_display (rows that write the shifted, coloured "
                 "pixels), rows in Timers. 'filled by the backend': the backend wrote the spectrum texture "
                 "from the spectrum (render_to_gl_texture: on the device, or its own copy path; see its rows "

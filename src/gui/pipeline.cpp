@@ -173,30 +173,23 @@ WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
   return t;
 }
 
-// The fast variant's display on the GL backend: the real image through the fused real-input
-// display path (execute_real_display: its columns, then rows that write the pixels; issue 6),
-// copied into `back`. False where that path does not take the image (odd width, a prime factor
-// above 13) or the backend has no texture of it (OpenCL: its display is delivered by
-// render_to_gl_texture as before).
+// The fast variant's display: the real image through the backend's fused real-input display
+// path (execute_real_display: its columns, then rows that write the pixels; issue 6), delivered
+// into `back` (GL: a copy on the device; OpenCL: as render_to_gl_texture delivers). False where
+// that path does not take the image (odd width, a prime factor above 13) or cannot reach GL.
 bool fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
-  const std::size_t w = data.input.width, h = data.input.height;
-  if (backend.kind() != BackendKind::gl || backend.real_display_path(w, h) != RealDisplayPath::fused) return false;
+  if (backend.real_display_path(data.input.width, data.input.height) != RealDisplayPath::fused) return false;
   if (data.input_on != &backend) {
     backend.upload_real(data.input);
     data.input_on = &backend;
   }
   backend.execute_real_display(settings);
-  const GLuint texture = backend.real_display_texture();
-  if (texture == 0) return false;
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, 0, 0, 0, back.id(), GL_TEXTURE_2D, 0, 0, 0, 0,
-                     static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
-  return glGetError() == GL_NO_ERROR;
+  return backend.real_display_to_gl_texture(back.id());
 }
 
 // Renders the display of data.spectrum on the worker: on the device into `back` where the
-// backend can (then fenced; the fast variant on GL through the fused real-input path), else on
-// the host.
+// backend can (then fenced; the fast variant through the fused real-input path), else on the
+// host.
 AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings,
                                      KernelVariant variant, Texture* back, void* ui_fence, bool has_context) {
   AppState::DisplayResult d;

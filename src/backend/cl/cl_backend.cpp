@@ -268,50 +268,9 @@ class ClBackendImpl final : public ClBackend {
   bool render_to_gl_texture(std::uint32_t texture, const SpectrumSettings& settings) override {
 #ifdef FFTSCOPE_CL_WITH_GL
     if (!prepared_ || plan_.width() == 0 || plan_.height() == 0) return false;
+    if (!gl_shared_ && !gl_ready()) return false;
     compute_display(settings);
-    const std::size_t w = plan_.width(), h = plan_.height();
-    if (gl_shared_) {
-      cl_mem image = gl_image(texture);
-      gl_finish();  // GL must be done with the texture before CL acquires it
-      const auto t0 = std::chrono::steady_clock::now();
-      check(clEnqueueAcquireGLObjects(queue_.get(), 1, &image, 0, nullptr, nullptr), "clEnqueueAcquireGLObjects");
-      const std::size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
-      cl_event ev = nullptr;
-      check(clEnqueueCopyBufferToImage(queue_.get(), display_.rgba.get(), image, 0, origin, region, 0, nullptr, &ev),
-            "clEnqueueCopyBufferToImage (display)");
-      check(clEnqueueReleaseGLObjects(queue_.get(), 1, &image, 0, nullptr, nullptr), "clEnqueueReleaseGLObjects");
-      // Without cl_khr_gl_event a clFinish is the portable way to hand the texture back to GL.
-      check(clFinish(queue_.get()), "clFinish (display)");
-      TimingRecord rec;
-      rec.kernel = "display_copy_shared";
-      rec.axis = Axis::cols;
-      rec.global_size = {u32(w), u32(h), 1};
-      rec.bytes = w * h * 8;
-      const double host_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      rec.note = "interop: " + interop_path_ + ", acquire+copy+release+finish host " + std::to_string(host_ms) + " ms";
-      pending_.push_back({Event(ev), std::move(rec)});
-      return true;
-    }
-    if (!gl_ready()) return false;
-    // Wait for the display kernels first so that this row times the delivery alone.
-    check(clFinish(queue_.get()), "clFinish (display)");
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> pixels(w * h * 4);
-    check(clEnqueueReadBuffer(queue_.get(), display_.rgba.get(), CL_TRUE, 0, pixels.size(), pixels.data(), 0,
-                              nullptr, nullptr),
-          "clEnqueueReadBuffer (display)");
-    gl_upload_rgba(texture, w, h, pixels.data());
-    TimingRecord rec;
-    rec.kernel = "display_copy_host";
-    rec.axis = Axis::cols;
-    rec.global_size = {u32(w), u32(h), 1};
-    rec.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    rec.bytes = pixels.size() * 2;  // device -> host, host -> GL
-    rec.host_measured = true;
-    rec.note = "interop: " + interop_path_ + " (device -> host read, host -> GL texture upload)";
-    host_records_.push_back(std::move(rec));
-    return true;
+    return deliver_to_gl(display_.rgba.get(), texture, plan_.width(), plan_.height());
 #else
     (void)texture;
     (void)settings;
@@ -360,6 +319,16 @@ class ClBackendImpl final : public ClBackend {
     }
     real_display_done_ = true;
   }
+  bool real_display_to_gl_texture(std::uint32_t texture) override {
+#ifdef FFTSCOPE_CL_WITH_GL
+    if (!real_display_done_ || (!gl_shared_ && !gl_ready())) return false;
+    if (real_fused_) return deliver_to_gl(real_display_->rgba(), texture, real_display_->width(), real_display_->height());
+    return deliver_to_gl(display_.rgba.get(), texture, plan_.width(), plan_.height());
+#else
+    (void)texture;
+    return false;
+#endif
+  }
   RgbaImage download_real_display() override {
     if (!real_display_done_) throw BackendError("OpenCL: download_real_display() before execute_real_display()");
     if (real_fused_) return real_display_->download_rgba();
@@ -369,6 +338,54 @@ class ClBackendImpl final : public ClBackend {
           "clEnqueueReadBuffer (display)");
     return out;
   }
+
+#ifdef FFTSCOPE_CL_WITH_GL
+  // Copies `rgba` (w x h RGBA8 on the device) into the GL texture: through a shared image where
+  // the device has cl_khr_gl_sharing, else read back and uploaded; the copy is its own record
+  // ("display_copy_shared", "display_copy_host").
+  bool deliver_to_gl(cl_mem rgba, std::uint32_t texture, std::size_t w, std::size_t h) {
+    if (gl_shared_) {
+      cl_mem image = gl_image(texture);
+      gl_finish();  // GL must be done with the texture before CL acquires it
+      const auto t0 = std::chrono::steady_clock::now();
+      check(clEnqueueAcquireGLObjects(queue_.get(), 1, &image, 0, nullptr, nullptr), "clEnqueueAcquireGLObjects");
+      const std::size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+      cl_event ev = nullptr;
+      check(clEnqueueCopyBufferToImage(queue_.get(), rgba, image, 0, origin, region, 0, nullptr, &ev),
+            "clEnqueueCopyBufferToImage (display)");
+      check(clEnqueueReleaseGLObjects(queue_.get(), 1, &image, 0, nullptr, nullptr), "clEnqueueReleaseGLObjects");
+      // Without cl_khr_gl_event a clFinish is the portable way to hand the texture back to GL.
+      check(clFinish(queue_.get()), "clFinish (display)");
+      TimingRecord rec;
+      rec.kernel = "display_copy_shared";
+      rec.axis = Axis::cols;
+      rec.global_size = {u32(w), u32(h), 1};
+      rec.bytes = w * h * 8;
+      const double host_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      rec.note = "interop: " + interop_path_ + ", acquire+copy+release+finish host " + std::to_string(host_ms) + " ms";
+      pending_.push_back({Event(ev), std::move(rec)});
+      return true;
+    }
+    // Wait for the display kernels first so that this row times the delivery alone.
+    check(clFinish(queue_.get()), "clFinish (display)");
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::uint8_t> pixels(w * h * 4);
+    check(clEnqueueReadBuffer(queue_.get(), rgba, CL_TRUE, 0, pixels.size(), pixels.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer (display)");
+    gl_upload_rgba(texture, w, h, pixels.data());
+    TimingRecord rec;
+    rec.kernel = "display_copy_host";
+    rec.axis = Axis::cols;
+    rec.global_size = {u32(w), u32(h), 1};
+    rec.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rec.bytes = pixels.size() * 2;  // device -> host, host -> GL
+    rec.host_measured = true;
+    rec.note = "interop: " + interop_path_ + " (device -> host read, host -> GL texture upload)";
+    host_records_.push_back(std::move(rec));
+    return true;
+  }
+#endif
 
  private:
   struct Pending {

@@ -59,6 +59,8 @@ class ClFastDisplay {
   ComplexImage download_half();
   /// The device RGBA8 buffer (W x H uchar4) of the last enqueue_display().
   cl_mem rgba() const { return rgba_.get(); }
+  std::size_t width() const { return width_; }
+  std::size_t height() const { return height_; }
 
   /// The half-spectrum path's plans (prepare() first, and that path supported): rows of W/2
   /// points, columns of H points over W/2 + 1 lines.

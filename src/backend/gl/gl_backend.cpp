@@ -353,6 +353,19 @@ class GlBackend final : public Backend {
     if (!real_display_done_) return 0;
     return real_fused_ ? real_display_->texture() : real_display_->fallback_texture_id();
   }
+  bool real_display_to_gl_texture(std::uint32_t texture) override {
+    enter();
+    const std::uint32_t source = real_display_texture();
+    if (source == 0) return false;
+    const std::size_t w = real_fused_ ? real_display_->width() : plan_.width();
+    const std::size_t h = real_fused_ ? real_display_->height() : plan_.height();
+    // The display's imageStore writes (or the fallback's) before the copy reads them.
+    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    glCopyImageSubData(source, GL_TEXTURE_2D, 0, 0, 0, 0, texture, GL_TEXTURE_2D, 0, 0, 0, 0, static_cast<GLsizei>(w),
+                       static_cast<GLsizei>(h), 1);
+    check_errors("real_display_to_gl_texture (a GL_RGBA8 texture of the image's size)");
+    return true;
+  }
 
  private:
   void enter() {

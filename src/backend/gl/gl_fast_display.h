@@ -55,6 +55,8 @@ class GlFastDisplay {
 
   /// The texture (GL_RGBA8, W x H, row y = display row y) the display is written to.
   unsigned texture() const { return texture_; }
+  std::size_t width() const { return width_; }
+  std::size_t height() const { return height_; }
   RgbaImage download_rgba();
   ComplexImage download_half();
 

@@ -78,5 +78,59 @@ TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
   EXPECT_TRUE(copy_timed) << "the delivery to GL must be its own timing record";
 }
 
+// real_display_to_gl_texture on OpenCL: the fused real-input display (64 x 48) delivered into
+// the GL texture over the same interop path holds exactly what download_real_display reads,
+// and the delivery is its own timing record.
+TEST(ClGlInterop, TextureReceivesTheRealDisplay) {
+  std::unique_ptr<detail::EglContext> gl;
+  try {
+    gl = detail::EglContext::create();
+    gl->make_current();
+    detail::load_gl_for_current_context(nullptr);
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(std::string("EGL/GL: ") + e.what());
+    return;
+  }
+  std::unique_ptr<Backend> backend;
+  try {
+    BackendOptions options;
+    options.use_current_gl_context = true;
+    backend = make_cl_backend(options);
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(std::string("OpenCL: ") + e.what());
+    return;
+  }
+  const std::size_t w = 64, h = 48;
+  ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused);
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+  glBindTexture(GL_TEXTURE_2D, 0);
+  EXPECT_FALSE(backend->real_display_to_gl_texture(texture)) << "no display computed yet";
+
+  RealImage image(w, h);
+  const auto values = test::random_complex(w * h, 17);
+  for (std::size_t i = 0; i < image.data.size(); ++i) image.data[i] = static_cast<float>(values[i].real());
+  backend->upload_real(image);
+  SpectrumSettings settings;
+  settings.colormap = Colormap::viridis;
+  backend->execute_real_display(settings);
+  backend->take_timings();
+  ASSERT_TRUE(backend->real_display_to_gl_texture(texture));
+  glFinish();
+  std::vector<std::uint8_t> pixels(w * h * 4, 0);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glDeleteTextures(1, &texture);
+  EXPECT_EQ(pixels, backend->download_real_display().data) << "the texture must hold exactly the device's display";
+  bool copy_timed = false;
+  for (const TimingRecord& r : backend->take_timings())
+    copy_timed = copy_timed || r.kernel == "display_copy_host" || r.kernel == "display_copy_shared";
+  EXPECT_TRUE(copy_timed) << "the delivery to GL must be its own timing record";
+}
+
 }  // namespace
 }  // namespace fftscope

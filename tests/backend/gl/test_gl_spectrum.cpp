@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 
 #include "gl_test_util.h"
 #include "support/reference.h"
@@ -68,6 +69,51 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
     for (std::size_t i = 3; i < pixels.size(); i += 4) ASSERT_EQ(pixels[i], 255) << "alpha, case " << c;
   }
   glDeleteTextures(1, &texture);
+}
+
+// real_display_to_gl_texture: the fused real-input display (64 x 48) and the complex fallback
+// (odd width, 45 x 28) land in the caller's texture exactly as download_real_display reads them,
+// for each of three settings; nothing is delivered before a display was computed.
+TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
+  FFTSCOPE_GL_BACKEND_OR_SKIP(backend);
+  const auto texture_of = [](std::size_t w, std::size_t h) {
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return texture;
+  };
+  backend->finish();  // its context current on this thread
+  {
+    const GLuint texture = texture_of(4, 4);
+    EXPECT_FALSE(backend->real_display_to_gl_texture(texture)) << "no display computed yet";
+    glDeleteTextures(1, &texture);
+  }
+  for (const auto& [w, h, path] : {std::tuple{std::size_t{64}, std::size_t{48}, RealDisplayPath::fused},
+                                   std::tuple{std::size_t{45}, std::size_t{28}, RealDisplayPath::fallback}}) {
+    ASSERT_EQ(backend->real_display_path(w, h), path) << w << "x" << h;
+    RealImage image(w, h);
+    const auto values = test::random_complex(w * h, 31);
+    for (std::size_t i = 0; i < image.data.size(); ++i) image.data[i] = static_cast<float>(values[i].real());
+    backend->upload_real(image);
+    const GLuint texture = texture_of(w, h);
+    for (const SpectrumSettings& settings :
+         {SpectrumSettings{}, SpectrumSettings{false, SpectrumScale::linear, SpectrumComponent::real, Colormap::inferno,
+                                               true, 0, 1, 1.0f},
+          SpectrumSettings{true, SpectrumScale::log, SpectrumComponent::phase, Colormap::twilight, true, 0, 1, 1.0f}}) {
+      backend->execute_real_display(settings);
+      ASSERT_TRUE(backend->real_display_to_gl_texture(texture)) << w << "x" << h;
+      std::vector<std::uint8_t> pixels(w * h * 4);
+      glBindTexture(GL_TEXTURE_2D, texture);
+      glPixelStorei(GL_PACK_ALIGNMENT, 1);
+      glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+      glBindTexture(GL_TEXTURE_2D, 0);
+      EXPECT_EQ(pixels, backend->download_real_display().data) << w << "x" << h << ", colormap "
+                                                                  << static_cast<int>(settings.colormap);
+    }
+    glDeleteTextures(1, &texture);
+  }
 }
 
 TEST(GlSpectrum, RefusesTextureOfWrongSizeOrIncomplete) {
