@@ -15,26 +15,49 @@
 namespace fftscope {
 namespace {
 
-TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
+// A headless GL context made current, and the CL backend made with it (sharing where the
+// device can); `why` says what was missing where either could not be made.
+struct ClOnGl {
   std::unique_ptr<detail::EglContext> gl;
+  std::unique_ptr<Backend> backend;
+};
+ClOnGl open_cl_on_gl(std::string& why) {
+  ClOnGl out;
   try {
-    gl = detail::EglContext::create();
-    gl->make_current();
+    out.gl = detail::EglContext::create();
+    out.gl->make_current();
     detail::load_gl_for_current_context(nullptr);
   } catch (const BackendError& e) {
-    FFTSCOPE_GPU_UNAVAILABLE(std::string("EGL/GL: ") + e.what());
-    return;
+    why = std::string("EGL/GL: ") + e.what();
+    return {};
   }
-  std::unique_ptr<Backend> backend;
   try {
     BackendOptions options;
     options.use_current_gl_context = true;
-    backend = make_cl_backend(options);
+    out.backend = make_cl_backend(options);
   } catch (const BackendError& e) {
-    FFTSCOPE_GPU_UNAVAILABLE(std::string("OpenCL: ") + e.what());
-    return;
+    why = std::string("OpenCL: ") + e.what();
+    return {};
   }
-  auto* cl = dynamic_cast<ClBackend*>(backend.get());
+  return out;
+}
+
+// A w x h GL_RGBA8 texture with one level (what the delivery needs).
+GLuint rgba_texture(std::size_t w, std::size_t h) {
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return texture;
+}
+
+TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
+  std::string why;
+  const ClOnGl env = open_cl_on_gl(why);
+  if (!env.backend) FFTSCOPE_GPU_UNAVAILABLE(why);
+  Backend* backend = env.backend.get();
+  auto* cl = dynamic_cast<ClBackend*>(backend);
   ASSERT_NE(cl, nullptr);
   std::printf("interop path: %s\n", cl->interop_path().c_str());
   EXPECT_FALSE(cl->interop_path().empty());
@@ -44,11 +67,7 @@ TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
   input.data = test::to_float(test::random_complex(w * h, 12));
   run_transform(*cl, make_plan_2d(w, h), input, Direction::forward, KernelVariant::fused);
 
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
-  glBindTexture(GL_TEXTURE_2D, 0);
+  const GLuint texture = rgba_texture(w, h);
 
   SpectrumSettings settings;
   settings.colormap = Colormap::inferno;
@@ -82,31 +101,13 @@ TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
 // the GL texture over the same interop path holds exactly what download_real_display reads,
 // and the delivery is its own timing record.
 TEST(ClGlInterop, TextureReceivesTheRealDisplay) {
-  std::unique_ptr<detail::EglContext> gl;
-  try {
-    gl = detail::EglContext::create();
-    gl->make_current();
-    detail::load_gl_for_current_context(nullptr);
-  } catch (const BackendError& e) {
-    FFTSCOPE_GPU_UNAVAILABLE(std::string("EGL/GL: ") + e.what());
-    return;
-  }
-  std::unique_ptr<Backend> backend;
-  try {
-    BackendOptions options;
-    options.use_current_gl_context = true;
-    backend = make_cl_backend(options);
-  } catch (const BackendError& e) {
-    FFTSCOPE_GPU_UNAVAILABLE(std::string("OpenCL: ") + e.what());
-    return;
-  }
+  std::string why;
+  const ClOnGl env = open_cl_on_gl(why);
+  if (!env.backend) FFTSCOPE_GPU_UNAVAILABLE(why);
+  Backend* backend = env.backend.get();
   const std::size_t w = 64, h = 48;
   ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused);
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
-  glBindTexture(GL_TEXTURE_2D, 0);
+  const GLuint texture = rgba_texture(w, h);
   EXPECT_FALSE(backend->real_display_to_gl_texture(texture)) << "no display computed yet";
 
   RealImage image(w, h);
