@@ -9,6 +9,7 @@
 #include "backend/cl/cl_backend.h"
 #include "backend/gl/gl_context.h"
 #include "core/errors.h"
+#include "support/gl_textures.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
 
@@ -42,16 +43,6 @@ ClOnGl open_cl_on_gl(std::string& why) {
   return out;
 }
 
-// A w x h GL_RGBA8 texture with one level (what the delivery needs).
-GLuint rgba_texture(std::size_t w, std::size_t h) {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
-  glBindTexture(GL_TEXTURE_2D, 0);
-  return texture;
-}
-
 TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
   std::string why;
   const ClOnGl env = open_cl_on_gl(why);
@@ -67,7 +58,7 @@ TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
   input.data = test::to_float(test::random_complex(w * h, 12));
   run_transform(*cl, make_plan_2d(w, h), input, Direction::forward, KernelVariant::fused);
 
-  const GLuint texture = rgba_texture(w, h);
+  const GLuint texture = test::make_rgba_texture(w, h);
 
   SpectrumSettings settings;
   settings.colormap = Colormap::inferno;
@@ -75,11 +66,7 @@ TEST(ClGlInterop, TextureReceivesTheDeviceDisplay) {
   ASSERT_TRUE(cl->render_to_gl_texture(texture, settings));
   glFinish();
 
-  std::vector<std::uint8_t> pixels(w * h * 4, 0);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  glBindTexture(GL_TEXTURE_2D, 0);
+  const std::vector<std::uint8_t> pixels = test::read_rgba_texture(texture, w, h);
   glDeleteTextures(1, &texture);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
@@ -107,7 +94,7 @@ TEST(ClGlInterop, TextureReceivesTheRealDisplay) {
   Backend* backend = env.backend.get();
   const std::size_t w = 64, h = 48;
   ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused);
-  const GLuint texture = rgba_texture(w, h);
+  const GLuint texture = test::make_rgba_texture(w, h);
   EXPECT_FALSE(backend->real_display_to_gl_texture(texture)) << "no display computed yet";
 
   RealImage image(w, h);
@@ -120,11 +107,7 @@ TEST(ClGlInterop, TextureReceivesTheRealDisplay) {
   backend->take_timings();
   ASSERT_TRUE(backend->real_display_to_gl_texture(texture));
   glFinish();
-  std::vector<std::uint8_t> pixels(w * h * 4, 0);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  glBindTexture(GL_TEXTURE_2D, 0);
+  const std::vector<std::uint8_t> pixels = test::read_rgba_texture(texture, w, h);
   glDeleteTextures(1, &texture);
   EXPECT_EQ(pixels, backend->download_real_display().data) << "the texture must hold exactly the device's display";
   bool copy_timed = false;

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "gl_test_util.h"
+#include "support/gl_textures.h"
 #include "support/reference.h"
 
 namespace fftscope {
@@ -39,11 +40,7 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
   const ComplexImage spectrum = backend->download();
 
   // The backend's headless context is current on this thread after the calls above.
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
-  glBindTexture(GL_TEXTURE_2D, 0);
+  const GLuint texture = test::make_rgba_texture(w, h);
   ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
   std::vector<SpectrumSettings> cases;
@@ -55,11 +52,7 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
   cases.push_back({true, SpectrumScale::log, SpectrumComponent::phase_hue, Colormap::gray, true, 0, 1, 1.0f});
   for (std::size_t c = 0; c < cases.size(); ++c) {
     ASSERT_TRUE(backend->render_to_gl_texture(texture, cases[c])) << "case " << c;
-    std::vector<std::uint8_t> pixels(w * h * 4);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    glBindTexture(GL_TEXTURE_2D, 0);
+    const std::vector<std::uint8_t> pixels = test::read_rgba_texture(texture, w, h);
     const RgbaImage expected = render_spectrum(spectrum, cases[c]);
     const auto [worst, over] = compare(pixels, expected.data, 2);
     // Colours come from a 256-entry table: a value on a bin edge may pick the neighbouring
@@ -76,17 +69,9 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
 // for each of three settings; nothing is delivered before a display was computed.
 TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
   FFTSCOPE_GL_BACKEND_OR_SKIP(backend);
-  const auto texture_of = [](std::size_t w, std::size_t h) {
-    GLuint texture = 0;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return texture;
-  };
   backend->finish();  // its context current on this thread
   {
-    const GLuint texture = texture_of(4, 4);
+    const GLuint texture = test::make_rgba_texture(4, 4);
     EXPECT_FALSE(backend->real_display_to_gl_texture(texture)) << "no display computed yet";
     glDeleteTextures(1, &texture);
   }
@@ -97,19 +82,14 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
     const auto values = test::random_complex(w * h, 31);
     for (std::size_t i = 0; i < image.data.size(); ++i) image.data[i] = static_cast<float>(values[i].real());
     backend->upload_real(image);
-    const GLuint texture = texture_of(w, h);
+    const GLuint texture = test::make_rgba_texture(w, h);
     for (const SpectrumSettings& settings :
          {SpectrumSettings{}, SpectrumSettings{false, SpectrumScale::linear, SpectrumComponent::real, Colormap::inferno,
                                                true, 0, 1, 1.0f},
           SpectrumSettings{true, SpectrumScale::log, SpectrumComponent::phase, Colormap::twilight, true, 0, 1, 1.0f}}) {
       backend->execute_real_display(settings);
       ASSERT_TRUE(backend->real_display_to_gl_texture(texture)) << w << "x" << h;
-      std::vector<std::uint8_t> pixels(w * h * 4);
-      glBindTexture(GL_TEXTURE_2D, texture);
-      glPixelStorei(GL_PACK_ALIGNMENT, 1);
-      glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-      glBindTexture(GL_TEXTURE_2D, 0);
-      EXPECT_EQ(pixels, backend->download_real_display().data) << w << "x" << h << ", colormap "
+      EXPECT_EQ(test::read_rgba_texture(texture, w, h), backend->download_real_display().data) << w << "x" << h << ", colormap "
                                                                   << static_cast<int>(settings.colormap);
     }
     glDeleteTextures(1, &texture);
