@@ -137,9 +137,6 @@ class Backend {
   virtual void execute_real_display(const SpectrumSettings& /*settings*/, bool /*previous_range*/ = false);
   /// Reads the last execute_real_display result back: RGBA8, top row first. Throws BackendError.
   virtual RgbaImage download_real_display();
-  /// GL: the texture (GL_RGBA8, width x height) the last execute_real_display wrote by
-  /// imageStore; 0 where the backend has none (read it back, or copy with render_to_gl_texture).
-  virtual std::uint32_t real_display_texture() const { return 0; }
   /// Writes the last execute_real_display result into `texture` (GL_RGBA8 of the image's size,
   /// level 0) in the caller's GL context: GL copies its own texture on the device; OpenCL
   /// delivers its pixels as render_to_gl_texture does (a shared image where the device has

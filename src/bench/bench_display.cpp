@@ -1,18 +1,14 @@
 // The real-input display entries of the sweep (issue 6), fftscope's side: a real image in, the
 // shifted log-magnitude display out, through Backend::execute_real_display. A run's time is
 // taken as for fftscope's complex entries (fftscope_runs: OpenCL markers around the run, one
-// GL_TIME_ELAPSED query around it on GL), with each dispatch's median beside it where the
-// dispatches recorded times (neither backend's do under spans; the display's breakdown per
-// dispatch is in the GUI's timers panel).
+// GL_TIME_ELAPSED query around it on GL); its dispatches record nothing then (each one's time:
+// the window's timers panel, or `bench --backend gl|cl --variant fast` for the complex passes).
 #include <fftw3.h>
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <iterator>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -41,35 +37,18 @@ class FftscopeDisplay final : public Implementation {
       settings_.auto_range = true;
   }
   std::string device() const override { return backend_->device_name(); }
-  std::string timer() const override { return timer_ + breakdown_ + planning_; }
+  std::string timer() const override { return timer_ + planning_; }
   void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
   std::vector<double> time_runs(int warmup, int repeats) override {
     backend_->take_timings();
     const int runs = warmup + repeats;
     for (int i = 0; i < runs; ++i) backend_->execute_real_display(settings_, true);
     backend_->finish();  // every timer is ready after it (Backend::finish: why not a download)
-    std::vector<TimingRecord> records = backend_->take_timings();
-    const FftscopeRuns all = fftscope_runs(records);
+    const FftscopeRuns all = fftscope_runs(backend_->take_timings());
     if (all.ms.size() != static_cast<std::size_t>(runs))
       throw std::runtime_error("fftscope display: expected timings of " + std::to_string(runs) + " executions, got " +
                                std::to_string(all.ms.size()));
     timer_ = fftscope_timer(all, static_cast<std::size_t>(warmup));
-    // Each dispatch's median after the warm-up runs, and how often it runs per run.
-    std::set<std::uint64_t> executions;
-    for (const TimingRecord& r : records)
-      if (r.execution != 0) executions.insert(r.execution);
-    const std::uint64_t first_measured = *std::next(executions.begin(), warmup);
-    std::map<std::string, std::vector<double>> ms_by_kernel;
-    for (const TimingRecord& r : records)
-      if (r.execution >= first_measured && r.kernel != transform_span_kernel)
-        ms_by_kernel[r.kernel].push_back(r.milliseconds);
-    breakdown_.clear();
-    for (const auto& [kernel, ms] : ms_by_kernel) {
-      char part[96];
-      std::snprintf(part, sizeof part, "%s %s %.1f us x %.2f", breakdown_.empty() ? ":" : ",", kernel.c_str(),
-                    median(ms) * 1000.0, static_cast<double>(ms.size()) / repeats);
-      breakdown_ += part;
-    }
     std::vector<double> us;
     for (std::size_t i = static_cast<std::size_t>(warmup); i < all.ms.size(); ++i) us.push_back(all.ms[i] * 1000.0);
     return us;
@@ -87,7 +66,6 @@ class FftscopeDisplay final : public Implementation {
   SpectrumSettings settings_;
   std::unique_ptr<Backend> backend_;
   std::string timer_ = "GPU timers";
-  std::string breakdown_;  ///< per-kernel medians of the last time_runs(), for timer()
   std::string planning_;   ///< said after the timer where the display path's plans were measured
 };
 

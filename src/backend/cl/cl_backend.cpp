@@ -267,8 +267,7 @@ class ClBackendImpl final : public ClBackend {
 
   bool render_to_gl_texture(std::uint32_t texture, const SpectrumSettings& settings) override {
 #ifdef FFTSCOPE_CL_WITH_GL
-    if (!prepared_ || plan_.width() == 0 || plan_.height() == 0) return false;
-    if (!gl_shared_ && !gl_ready()) return false;
+    if (!prepared_ || plan_.width() == 0 || plan_.height() == 0 || !gl_reachable()) return false;
     compute_display(settings);
     return deliver_to_gl(display_.rgba.get(), texture, plan_.width(), plan_.height());
 #else
@@ -321,7 +320,7 @@ class ClBackendImpl final : public ClBackend {
   }
   bool real_display_to_gl_texture(std::uint32_t texture) override {
 #ifdef FFTSCOPE_CL_WITH_GL
-    if (!real_display_done_ || (!gl_shared_ && !gl_ready())) return false;
+    if (!real_display_done_ || !gl_reachable()) return false;
     if (real_fused_) return deliver_to_gl(real_display_->rgba(), texture, real_display_->width(), real_display_->height());
     return deliver_to_gl(display_.rgba.get(), texture, plan_.width(), plan_.height());
 #else
@@ -339,7 +338,10 @@ class ClBackendImpl final : public ClBackend {
     return out;
   }
 
+ private:
 #ifdef FFTSCOPE_CL_WITH_GL
+  // A GL texture can be filled: shared with this context, or a GL context current for the host copy.
+  bool gl_reachable() const { return gl_shared_ || gl_ready(); }
   // Copies `rgba` (w x h RGBA8 on the device) into the GL texture: through a shared image where
   // the device has cl_khr_gl_sharing, else read back and uploaded; the copy is its own record
   // ("display_copy_shared", "display_copy_host").
@@ -387,7 +389,6 @@ class ClBackendImpl final : public ClBackend {
   }
 #endif
 
- private:
   struct Pending {
     Event event;
     TimingRecord record;

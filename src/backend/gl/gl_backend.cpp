@@ -349,14 +349,11 @@ class GlBackend final : public Backend {
     check_errors("download_real_display");
     return out;
   }
-  std::uint32_t real_display_texture() const override {
-    if (!real_display_done_) return 0;
-    return real_fused_ ? real_display_->texture() : real_display_->fallback_texture_id();
-  }
   bool real_display_to_gl_texture(std::uint32_t texture) override {
     enter();
-    const std::uint32_t source = real_display_texture();
-    if (source == 0) return false;
+    if (!real_display_done_) return false;
+    // The texture the display wrote: the fused path's, or the complex fallback's (plan-sized).
+    const std::uint32_t source = real_fused_ ? real_display_->texture() : real_display_->fallback_texture_id();
     const std::size_t w = real_fused_ ? real_display_->width() : plan_.width();
     const std::size_t h = real_fused_ ? real_display_->height() : plan_.height();
     // The display's imageStore writes (or the fallback's) before the copy reads them.

@@ -103,7 +103,7 @@ class GlFastDisplay {
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
   ProgramKey display_rows_key_;                 // its program for display_rows_flags_ and its description,
-  unsigned display_rows_flags_ = 0;             // made per prepare or change of settings, not per frame
+  unsigned display_rows_flags_ = ~0u;           // made per prepare or change of settings, not per frame
   std::string display_rows_note_;
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
