@@ -40,10 +40,12 @@ fast::DeviceLimits fast_limits() {
   return limits;
 }
 
-ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode) {
+ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode,
+                            const std::vector<std::pair<std::string, std::string>>& defines) {
   ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
   if (mode) k.defines.emplace(mode, "1");
+  for (const auto& [name, value] : defines) k.defines[name] = value;
   return k;
 }
 
@@ -59,7 +61,7 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   // Compile now, so a shader error surfaces here rather than in the first dispatch (the modes
   // are the same in both directions).
   for (const fast::AxisPass& pass : forward_passes_) {
-    pass_keys_.push_back(fast_program_key(fast::pass_plan(route_, pass), pass.mode));
+    pass_keys_.push_back(fast_program_key(fast::pass_plan(route_, pass), pass.mode, pass.defines));
     programs_->get(pass_keys_.back());
   }
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
@@ -72,10 +74,15 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
     chirp_ = make_table(bluestein.chirp);
     filter_ = make_table(bluestein.filter);
   }
+  if (route_.swap && route_.plan.axis == Axis::rows) {
+    const std::vector<std::uint32_t> pairs = route_.swap->pairs();
+    table_bytes_ += pairs.size() * sizeof(std::uint32_t);
+    row_pairs_ = make_storage_buffer(pairs.size() * sizeof(std::uint32_t), pairs.data(), GL_STATIC_DRAW);
+  }
 }
 
 GlFastAxis::~GlFastAxis() {
-  for (unsigned* id : {&twiddles_, &chirp_, &filter_, &second_twiddles_, &outer_twiddles_})
+  for (unsigned* id : {&twiddles_, &chirp_, &filter_, &second_twiddles_, &outer_twiddles_, &row_pairs_})
     if (*id) glDeleteBuffers(1, id);
 }
 
@@ -139,8 +146,9 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
   } else if (layout_ == fast::PassLayout::out_of_place) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
+  if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
 
-  const std::uint64_t groups = p.groups(lines);
+  const std::uint64_t groups = pass.groups != 0 ? pass.groups : p.groups(lines);
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
   const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
   TimingRecord record;
@@ -159,14 +167,12 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
-  // Four-step: pass A image -> scratch, pass B scratch -> output; Bluestein: in image ->
-  // scratch, out scratch -> image.
+  // Four-step: pass A image -> scratch, pass B scratch -> output (in place: both on the image);
+  // Bluestein: in image -> scratch, out scratch -> image.
   const std::vector<fast::AxisPass>& passes = direction == Direction::forward ? forward_passes_ : inverse_passes_;
-  for (std::size_t i = 0; i < passes.size(); ++i) {
-    const bool on_scratch = passes[i].on_scratch;
-    dispatch_pass(passes[i], pass_keys_[i], on_scratch ? scratch : image, image,
-                  route_.four_step() && !on_scratch ? scratch : output);
-  }
+  for (std::size_t i = 0; i < passes.size(); ++i)
+    dispatch_pass(passes[i], pass_keys_[i], passes[i].on_scratch ? scratch : image, image,
+                  passes[i].to_scratch ? scratch : output);
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
@@ -278,6 +284,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   if (measure_.enabled()) {
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
+    fast::pair_rows_with_columns(*image, tuning_);  // each axis was chosen on its own
   }
   rows_.emplace(programs_, timers_, image->rows, height);
   cols_.emplace(programs_, timers_, image->cols, width);
@@ -290,6 +297,13 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {
   if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
+  // In-place four-step columns leave the rows swapped in pairs, which the rows' pass undoes
+  // (fast::pair_rows_with_columns): then the columns go first.
+  if (rows_->route().swap) {
+    cols_->dispatch(buffer, buffer, scratch_, direction);
+    rows_->dispatch(buffer, buffer, scratch_, direction);
+    return;
+  }
   rows_->dispatch(buffer, buffer, scratch_, direction);
   cols_->dispatch(buffer, buffer, scratch_, direction);
 }

@@ -91,14 +91,15 @@ class GlFastAxis {
   std::vector<ProgramKey> pass_keys_;  // pass i's program in either direction (the same modes)
   std::string description_;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
-  // B's, and the whole column's).
-  unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0;
+  // B's, and the whole column's); row pairs: rows in swapped pairs only (AxisRoute::swap).
+  unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0, row_pairs_ = 0;
   std::uint64_t table_bytes_ = 0;
 };
 
 /// The program of `plan` on the fast path, with `mode` (e.g. fast::bluestein_in) defined as 1
-/// where given.
-ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode = nullptr);
+/// where given, and `defines` (AxisPass::defines).
+ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode = nullptr,
+                            const std::vector<std::pair<std::string, std::string>>& defines = {});
 
 class GlFastPath {
  public:

@@ -354,7 +354,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
                            t.row_elements != base.row_elements ||
                            t.col_one_round_threads != base.col_one_round_threads ||
-                           t.row_prefetch_twiddles != base.row_prefetch_twiddles;
+                           t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
+                           t.four_step_in_place != base.four_step_in_place;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
@@ -461,7 +462,9 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
     const fast::AxisPlan& b = *route.second;
     EXPECT_EQ(std::uint64_t{a.n} * b.n, 8192u);
     EXPECT_LE(a.n, b.n);
-    EXPECT_EQ(route.scratch_elements(8192), 8192u * 8192u);
+    // GL runs both passes in place (Tuning::four_step_in_place), OpenCL through the scratch.
+    EXPECT_EQ(route.swap.has_value(), gl);
+    EXPECT_EQ(route.scratch_elements(8192), gl ? 0u : 8192u * 8192u);
     for (const fast::AxisPlan* p : {&a, &b}) {
       EXPECT_EQ(p->pre_radix, 1u);
       EXPECT_EQ(8192 % p->lines_per_group, 0u);
@@ -483,6 +486,9 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(pa.in_pitch, b.n * 8192u);
       EXPECT_EQ(pa.out_pitch, pa.in_pitch);
       EXPECT_EQ(pa.block_shift, 0u);
+      EXPECT_EQ(pa.to_scratch, !gl);
+      EXPECT_EQ(pb.on_scratch, !gl);
+      EXPECT_EQ(pb.defines.empty(), !gl);
       // Pass B: line k1 W + c reads (k1 b + r2) W + c = line + k1 (b - 1) W + r2 W and writes bin
       // k2 at (k1 + a k2) W + c = line + k2 (a W).
       EXPECT_EQ(pb.lines, 8192u * a.n);
@@ -497,6 +503,70 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(pb.conj_sign, pa.conj_sign);
     }
   }
+}
+
+// In-place four-step columns (Tuning::four_step_in_place, GL's default): 8192 = 64 x 128 leaves
+// the rows in the order fast::RowSwap describes, an involution, and the rows' pass takes them in
+// its pairs, one group per pair. Pass B's store order (fast_fft.comp: bin k2 of block k1 at row
+// k1 b + (k2 % c) a + k2 / c) puts bin k1 + a k2 at a row whose partner is that bin.
+TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const auto gl = fast::route_image(8192, 8192, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(gl.has_value());
+  ASSERT_TRUE(gl->cols.swap.has_value()) << gl->cols.describe();
+  EXPECT_EQ(gl->rows.swap, gl->cols.swap) << gl->rows.describe();
+  const fast::RowSwap swap = *gl->cols.swap;
+  EXPECT_EQ(swap.a, 64u);
+  EXPECT_EQ(swap.c, 2u);
+  EXPECT_EQ(gl->scratch_elements(), 0u);
+
+  std::vector<int> seen(8192, 0);
+  std::uint32_t fixed = 0;
+  for (std::uint32_t p = 0; p < 8192; ++p) {
+    ASSERT_LT(swap.partner(p), 8192u);
+    ASSERT_EQ(swap.partner(swap.partner(p)), p) << p;
+    fixed += swap.partner(p) == p;
+  }
+  EXPECT_EQ(fixed, 64u * 2u);
+  const std::vector<std::uint32_t> pairs = swap.pairs();
+  for (std::size_t i = 0; i < pairs.size(); i += 2) {
+    EXPECT_EQ(swap.partner(pairs[i]), pairs[i + 1]);
+    ++seen[pairs[i]];
+    if (pairs[i + 1] != pairs[i]) ++seen[pairs[i + 1]];
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 8192);
+  const std::uint32_t a = 64, b = 128, c = 2;
+  for (std::uint32_t k1 = 0; k1 < a; ++k1)
+    for (std::uint32_t k2 = 0; k2 < b; ++k2)
+      ASSERT_EQ(swap.partner(k1 * b + (k2 % c) * a + k2 / c), k1 + a * k2) << k1 << " " << k2;
+
+  for (const Direction d : {Direction::forward, Direction::inverse}) {
+    const auto rows = fast::axis_passes(gl->rows, 8192, d);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_STREQ(rows[0].mode, fast::row_pairs);
+    EXPECT_EQ(rows[0].groups, pairs.size() / 2);
+    EXPECT_EQ(rows[0].groups, (8192u + 128u) / 2);
+    const auto cols = fast::axis_passes(gl->cols, 8192, d);
+    ASSERT_EQ(cols.size(), 2u);
+    EXPECT_FALSE(cols[0].to_scratch || cols[0].on_scratch || cols[1].to_scratch || cols[1].on_scratch);
+  }
+  EXPECT_THROW(fast::axis_passes(gl->rows, 8192, Direction::forward, true), std::logic_error);
+
+  // OpenCL keeps its four steps through the scratch; so does GL with the knob off, or where the
+  // rows do not split in time one per group (under a 16 KiB cap they split by 8 in frequency).
+  const auto cl = fast::route_image(8192, 8192, nvidia, fast::Tuning{});
+  EXPECT_FALSE(cl->rows.swap.has_value() || cl->cols.swap.has_value());
+  fast::Tuning off = fast::gl_default_tuning();
+  off.four_step_in_place = 0;
+  const auto gl_off = fast::route_image(8192, 8192, nvidia, off);
+  EXPECT_FALSE(gl_off->rows.swap.has_value() || gl_off->cols.swap.has_value());
+  EXPECT_EQ(gl_off->scratch_elements(), 8192u * 8192u);
+  fast::Tuning capped = fast::gl_default_tuning();
+  capped.local_bytes_cap = 16384;
+  const auto gl_capped = fast::route_image(8192, 8192, nvidia, capped);
+  ASSERT_TRUE(gl_capped->cols.four_step());
+  EXPECT_FALSE(fast::takes_row_pairs(gl_capped->rows.plan)) << gl_capped->rows.describe();
+  EXPECT_FALSE(gl_capped->rows.swap.has_value() || gl_capped->cols.swap.has_value());
 }
 
 // Tuning::four_step_unsplit_min_bytes: unsplit direct columns in groups of at most
