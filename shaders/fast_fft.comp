@@ -309,10 +309,20 @@ uint image_addr(uint line, uint i) {
 // inside a branch is issued on its own, and NVIDIA then waits on each one in turn. Their
 // results are never stored.
 #if UNPACK_PAIRS != 0
+// Where bin row k of Z lies: row k, or where in-place four-step columns left it (fast::RowSwap,
+// ROW_SWAP_A / ROW_SWAP_C: row x A C + y A + z holds bin z A C + y A + x).
+uint z_row(uint k) {
+#if defined(ROW_SWAP_A)
+  const uint ac = uint(ROW_SWAP_A) * uint(ROW_SWAP_C);
+  return (k % uint(ROW_SWAP_A)) * ac + (k / uint(ROW_SWAP_A)) % uint(ROW_SWAP_C) * uint(ROW_SWAP_A) + k / ac;
+#else
+  return k;
+#endif
+}
 vec2 load_global(uint line, uint i) {  // forward only
   uint ky = min(line, u_lines - 1u), c = i >> 1u;
-  vec2 a = data[ky * uint(N / 2) + c];
-  vec2 b = data[((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(N / 2) + c];
+  vec2 a = data[z_row(ky) * uint(N / 2) + c];
+  vec2 b = data[z_row((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(N / 2) + c];
   vec2 bc = vec2(b.x, -b.y);
   return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
 }

@@ -291,6 +291,37 @@ inline Tuning tuning_from_env(Tuning t = {}) {
   return t;
 }
 
+/// The row order that in-place four-step columns of n = a b points with b = a c leave
+/// (Tuning::four_step_in_place): pass B of block k1 stores bin k2 = u + c v (u < c, v < a) at
+/// row k1 b + u a + v of its own block, so row p = x a c + y a + z (x, z < a, y < c) holds bin
+/// z a c + y a + x. The map is its own inverse: the rows swap in pairs (p, partner(p)), and the
+/// a c rows with x == z stay.
+struct RowSwap {
+  std::uint32_t a = 0, c = 0;
+  std::uint32_t partner(std::uint32_t p) const {
+    const std::uint32_t x = p / (a * c), y = p / a % c, z = p % a;
+    return z * a * c + y * a + x;
+  }
+  /// Each pair once, (p, partner(p)) with p <= partner(p), flattened, in order of p.
+  std::vector<std::uint32_t> pairs() const {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t p = 0; p < a * a * c; ++p)
+      if (const std::uint32_t q = partner(p); p <= q) {
+        out.push_back(p);
+        out.push_back(q);
+      }
+    return out;
+  }
+  bool operator==(const RowSwap&) const = default;
+};
+
+/// OpenCL's tuning: `t` without what only GL's kernel follows (four_step_in_place: the OpenCL
+/// kernel has no row pairs, and its four-step passes run at copy speed out of place).
+inline Tuning cl_tuning(Tuning t) {
+  t.four_step_in_place = 0;
+  return t;
+}
+
 /// One axis of the fast path: the kernels' #defines and the dispatch shape.
 struct AxisPlan {
   Axis axis = Axis::rows;
@@ -591,12 +622,20 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   return plan;
 }
 
-/// The #defines the display rows' kernel takes beside its plan's (the same in both kernels).
-inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t height, const Tuning& tuning) {
-  return {{"UNPACK_PAIRS", "1"},
-          {"DISPLAY_ROWS", "1"},
-          {"PAIR_ROWS", std::to_string(height)},
-          {"DISPLAY_FROM_LOCAL", tuning.display_from_registers != 0 ? "0" : "1"}};
+/// The #defines the display rows' kernel takes beside its plan's (the same in both kernels);
+/// `swap`: the columns' (route_real_columns), whose rows the display rows then read swapped.
+inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t height, const Tuning& tuning,
+                                                                           const std::optional<RowSwap>& swap = {}) {
+  std::vector<std::pair<std::string, std::string>> defines{
+      {"UNPACK_PAIRS", "1"},
+      {"DISPLAY_ROWS", "1"},
+      {"PAIR_ROWS", std::to_string(height)},
+      {"DISPLAY_FROM_LOCAL", tuning.display_from_registers != 0 ? "0" : "1"}};
+  if (swap) {
+    defines.emplace_back("ROW_SWAP_A", std::to_string(swap->a));
+    defines.emplace_back("ROW_SWAP_C", std::to_string(swap->c));
+  }
+  return defines;
 }
 
 /// The R2C half spectrum's passes: W/2-point rows whole in local memory (fewer rows per group
@@ -695,30 +734,6 @@ inline BluesteinFloatTables bluestein_tables(std::uint32_t n, std::uint32_t l) {
   const BluesteinTables t = make_bluestein_tables(n, l);
   return {{t.chirp.begin(), t.chirp.end()}, {t.filter_spectrum.begin(), t.filter_spectrum.end()}};
 }
-
-/// The row order that in-place four-step columns of n = a b points with b = a c leave
-/// (Tuning::four_step_in_place): pass B of block k1 stores bin k2 = u + c v (u < c, v < a) at
-/// row k1 b + u a + v of its own block, so row p = x a c + y a + z (x, z < a, y < c) holds bin
-/// z a c + y a + x. The map is its own inverse: the rows swap in pairs (p, partner(p)), and the
-/// a c rows with x == z stay.
-struct RowSwap {
-  std::uint32_t a = 0, c = 0;
-  std::uint32_t partner(std::uint32_t p) const {
-    const std::uint32_t x = p / (a * c), y = p / a % c, z = p % a;
-    return z * a * c + y * a + x;
-  }
-  /// Each pair once, (p, partner(p)) with p <= partner(p), flattened, in order of p.
-  std::vector<std::uint32_t> pairs() const {
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t p = 0; p < a * a * c; ++p)
-      if (const std::uint32_t q = partner(p); p <= q) {
-        out.push_back(p);
-        out.push_back(q);
-      }
-    return out;
-  }
-  bool operator==(const RowSwap&) const = default;
-};
 
 /// How the fast path takes one axis of length n: directly (l == 0, `plan` is the n-point plan),
 /// through Bluestein (`plan` is the l-point plan of the padded lines, in a scratch buffer of
@@ -1111,6 +1126,10 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
                           tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
+  // Pass B in place on the output, its rows left swapped (Tuning::four_step_in_place): the display
+  // rows read each bin's row where it lies (display_rows_defines), so no rows' pass undoes it.
+  if (tuning.four_step_in_place != 0 && route->four_step() && route->second->n % route->plan.n == 0)
+    route->swap = RowSwap{route->plan.n, route->second->n / route->plan.n};
   return route;
 }
 
@@ -1183,6 +1202,9 @@ struct AxisPass {
   bool on_scratch = false;
   /// The pass stores into the scratch (four-step pass A out of place); else into the output.
   bool to_scratch = false;
+  /// The kernel works on the output (binding 0 / argument 0): in-place four-step pass B, after
+  /// pass A stored there.
+  bool on_output = false;
   /// #defines beyond the plan's and the mode's (in-place four-step pass B: its store order).
   std::vector<std::pair<std::string, std::string>> defines = {};
   /// Groups dispatched where not the plan's over `lines` (row pairs: one group per pair).
@@ -1207,7 +1229,9 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// n bins times the chirp back into the image). The inner FFTs run forward then inverse whatever
 /// the direction: the outer inverse is conj(DFT(conj x)), folded into the first loads and the
 /// last stores, and the inner 1/L and the outer 1/n are one factor. Four-step columns: pass A
-/// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only.
+/// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only; with
+/// AxisRoute::swap, pass A stores into the output and pass B works there in place. Rows with
+/// AxisRoute::swap: one pass of the pairs (row_pairs, one group each).
 /// out_of_place: the last pass stores into an output buffer and the image is only read (direct
 /// and four-step routes; Bluestein's second pass stores into its image, so not Bluestein).
 /// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
@@ -1231,7 +1255,6 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     return p;
   };
   if (route.four_step()) {
-    if (out_of_place && route.swap) throw std::logic_error("axis_passes: in-place four-step columns asked out of place");
     const auto a = route.plan.n, b = route.second->n;
     const std::string of = " of " + std::to_string(n) + ")";
     const bool in_place = route.swap.has_value();
@@ -1247,6 +1270,7 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     pass_b.out_pitch = a * width;
     pass_b.block_lines = width;
     pass_b.block_shift = (b - 1) * width;
+    pass_b.on_output = in_place;
     if (in_place) {
       // Bin k2 = u + c v at row u a + v of the block (RowSwap).
       pass_b.defines = {{"FOUR_STEP_SWAP_A", std::to_string(route.swap->a)},

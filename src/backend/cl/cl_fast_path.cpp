@@ -225,11 +225,7 @@ ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue
 
 std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size_t height,
                                                     const fast::Tuning& tuning) const {
-  // The OpenCL kernel has no row pairs: its four-step passes run at copy speed out of place
-  // (H100, 8192^2: 381 + 379 us), where GL's needed them in place (Tuning::four_step_in_place).
-  fast::Tuning t = tuning;
-  t.four_step_in_place = 0;
-  auto routes = fast::route_image(width, height, limits_, t);
+  auto routes = fast::route_image(width, height, limits_, fast::cl_tuning(tuning));
   if (routes && max_alloc_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_alloc_) return std::nullopt;
   return routes;
 }

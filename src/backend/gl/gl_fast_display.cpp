@@ -152,7 +152,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
                          ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
                          (settings.auto_range ? 256u : 0u);
   if (flags != display_rows_flags_) {
-    Defines defines = fast::display_rows_defines(height_, tuning_);
+    Defines defines = fast::display_rows_defines(height_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;

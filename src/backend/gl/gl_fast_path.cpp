@@ -167,11 +167,13 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
-  // Four-step: pass A image -> scratch, pass B scratch -> output (in place: both on the image);
+  // Four-step: pass A image -> scratch, pass B scratch -> output (AxisRoute::swap: A image ->
+  // output, B on the output);
   // Bluestein: in image -> scratch, out scratch -> image.
   const std::vector<fast::AxisPass>& passes = direction == Direction::forward ? forward_passes_ : inverse_passes_;
   for (std::size_t i = 0; i < passes.size(); ++i)
-    dispatch_pass(passes[i], pass_keys_[i], passes[i].on_scratch ? scratch : image, image,
+    dispatch_pass(passes[i], pass_keys_[i],
+                  passes[i].on_scratch ? scratch : passes[i].on_output ? output : image, image,
                   passes[i].to_scratch ? scratch : output);
 }
 

@@ -476,12 +476,15 @@ struct R2cCase {
   bool four_step = false;   // the display columns in two passes, under fast_four_step_local_bytes
   bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
   std::uint32_t halves_above = 0;  // Tuning::local_halves_above (0: the default, never)
+  bool in_place = false;  // four-step pass B in place, the display rows reading its swapped rows
 };
 // 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
 // in four steps; the last three: display rows coloured from the registers (GL's default; the
 // others colour from shared memory), 96 x 54 unsplit, 512 x 960 split in time (as the other
 // 512 x 960: from shared memory the combined bins a block at a time), 256 x 64 (8 rows of 256
-// points per group) exchanging through half the shared memory.
+// points per group) exchanging through half the shared memory; the two four-step sizes again
+// with pass B in place (Tuning::four_step_in_place: rows swapped in pairs of 16 x 2 x 16 and
+// 27 x 1 x 27).
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
                                  {250, 250, 0},
@@ -491,7 +494,9 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {80, 729, 0, true},
                                  {96, 54, 0, false, true},
                                  {512, 960, test::fast_split_local_bytes, false, true},
-                                 {256, 64, 0, false, true, 1024}};
+                                 {256, 64, 0, false, true, 1024},
+                                 {128, 512, 0, true, false, 0, true},
+                                 {80, 729, 0, true, false, 0, true}};
 
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
@@ -503,6 +508,7 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
   }
   t.display_from_registers = c.from_registers ? 1 : 0;
   if (c.halves_above) t.local_halves_above = c.halves_above;
+  t.four_step_in_place = c.in_place ? 1 : 0;
   return t;
 }
 
@@ -548,10 +554,11 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6], r2c_cases[7],
-                           r2c_cases[8], r2c_cases[9]}) {
+                           r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11]}) {
     GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
     display.prepare(c.width, c.height);
     EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
+    EXPECT_EQ(display.column_route().swap.has_value(), c.in_place) << display.column_route().describe();
     EXPECT_EQ(display.display_row_plan().local_halves, c.halves_above != 0) << display.display_row_plan().describe();
     if (c.local_cap) {
       EXPECT_TRUE(display.display_row_plan().split_dit) << display.display_row_plan().describe();

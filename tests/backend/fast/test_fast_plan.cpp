@@ -953,17 +953,26 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
       const auto display = fast::route_real_columns(n, n, nvidia, tuning);
       const auto complex = fast::route_axis(Axis::cols, n, n / 2, nvidia, tuning);
       ASSERT_TRUE(display && complex) << n;
-      EXPECT_EQ(display->describe(), complex->describe());
+      EXPECT_EQ(display->plan.describe(), complex->plan.describe());
       EXPECT_EQ(display->four_step(), n == 8192) << display->describe();
+      // GL's pass B works in place on Z (Tuning::four_step_in_place), its rows left swapped for
+      // the display rows to read where they lie (display_rows_defines).
+      const bool in_place = display->four_step() && tuning.four_step_in_place != 0;
+      EXPECT_EQ(display->swap.has_value(), in_place) << display->describe();
+      const auto defines = fast::display_rows_defines(n, tuning, display->swap);
+      EXPECT_EQ(std::count_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == "ROW_SWAP_A"; }),
+                in_place ? 1 : 0);
       const auto passes = fast::axis_passes(*display, n / 2, Direction::forward, true, "fast_cols_real");
       if (display->four_step()) {
         ASSERT_EQ(passes.size(), 2u);
         EXPECT_EQ(passes[0].name, "fast_cols_real_a(" + std::to_string(display->plan.n) + " of 8192)");
         EXPECT_STREQ(passes[0].mode, fast::four_step_a);
         EXPECT_FALSE(passes[0].on_scratch);
+        EXPECT_EQ(passes[0].to_scratch, !in_place);
         EXPECT_STREQ(passes[1].mode, fast::four_step_b);
-        EXPECT_TRUE(passes[1].on_scratch);
-        EXPECT_EQ(display->scratch_elements(n / 2), std::uint64_t{n} * n / 2);
+        EXPECT_EQ(passes[1].on_scratch, !in_place);
+        EXPECT_EQ(passes[1].on_output, in_place);
+        EXPECT_EQ(display->scratch_elements(n / 2), in_place ? 0 : std::uint64_t{n} * n / 2);
       } else {
         ASSERT_EQ(passes.size(), 1u);
         EXPECT_EQ(passes[0].name, "fast_cols_real");
