@@ -170,13 +170,15 @@ struct Tuning {
   /// 95.7 -> 88.9; passes with fewer columns lost (2187 = 27 x 81, pass B 27 columns: OpenCL
   /// 50.0 -> 65.4, GL 74.4 -> 79.8; 3125 = 25 x 125: 120 -> 142, 150 -> 159).
   std::uint64_t four_step_unsplit_min_bytes = 32ull << 20;
-  /// 1: four-step columns n = a b with b a multiple of a run both passes in place on the image,
+  /// On images of at least this many bytes (complex float32; the real display: its W/2 complex
+  /// columns), four-step columns n = a b with b a multiple of a run both passes in place,
   /// pass B storing its bins in an order that leaves the rows swapped in pairs (RowSwap), and the
   /// rows then transform each pair, each row's transform stored in its partner's place (the
-  /// columns run first; pair_rows_with_columns). GL only: its passes between two large buffers
-  /// run at 2.0 TB/s where in place they run at 2.9 (H100, 8192^2: pass A 568 -> 408 us, B 683
-  /// -> 436 in place). 0: image -> scratch -> image.
-  std::uint32_t four_step_in_place = 0;
+  /// columns run first; pair_rows_with_columns); 0: never (image -> scratch -> image). GL only:
+  /// its passes between two 512 MiB buffers run at 2.0 TB/s where in place they run at 2.9.
+  /// H100: 8192^2 1 640 -> 1 230 us, display 914 -> 754; 8192 x 4096 (256 MiB) 639 -> 628,
+  /// display (Z 128 MiB) 434 / 436; 8192 x 2048 (128 MiB) lost, 320 -> 339.
+  std::uint64_t four_step_in_place_min_bytes = 0;
   /// Bluestein's padded length where it is one of bluestein_lengths(n); else (0) their order.
   std::uint32_t bluestein_length = 0;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
@@ -228,7 +230,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
-  t.four_step_in_place = 1;          // GL 8192^2 columns: 1 251 -> 844 us (both passes in place)
+  t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
@@ -281,7 +283,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
     set("four_step_halves", &Tuning::four_step_halves);
     set("four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes);
-    set("four_step_in_place", &Tuning::four_step_in_place);
+    set("four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes);
     set("bluestein_length", &Tuning::bluestein_length);
     set("display_from_registers", &Tuning::display_from_registers);
     set("fused_max_bytes", &Tuning::fused_max_bytes);
@@ -292,7 +294,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
 }
 
 /// The row order that in-place four-step columns of n = a b points with b = a c leave
-/// (Tuning::four_step_in_place): pass B of block k1 stores bin k2 = u + c v (u < c, v < a) at
+/// (Tuning::four_step_in_place_min_bytes): pass B of block k1 stores bin k2 = u + c v (u < c, v < a) at
 /// row k1 b + u a + v of its own block, so row p = x a c + y a + z (x, z < a, y < c) holds bin
 /// z a c + y a + x. The map is its own inverse: the rows swap in pairs (p, partner(p)), and the
 /// a c rows with x == z stay.
@@ -315,10 +317,10 @@ struct RowSwap {
   bool operator==(const RowSwap&) const = default;
 };
 
-/// OpenCL's tuning: `t` without what only GL's kernel follows (four_step_in_place: the OpenCL
-/// kernel has no row pairs, and its four-step passes run at copy speed out of place).
+/// OpenCL's tuning: `t` without what only GL's kernel follows (four_step_in_place_min_bytes: the
+/// OpenCL kernel has no row pairs, and its four-step passes run at copy speed out of place).
 inline Tuning cl_tuning(Tuning t) {
-  t.four_step_in_place = 0;
+  t.four_step_in_place_min_bytes = 0;
   return t;
 }
 
@@ -753,7 +755,7 @@ struct AxisRoute {
   std::optional<AxisPlan> second;
   /// Four-step columns: both passes in place, the rows left swapped in pairs; rows: the pass
   /// takes the rows in those pairs, storing each row's transform in its partner's place
-  /// (Tuning::four_step_in_place, pair_rows_with_columns; a split in time of one row per group).
+  /// (Tuning::four_step_in_place_min_bytes, pair_rows_with_columns; a split in time by 2).
   std::optional<RowSwap> swap = std::nullopt;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
@@ -919,17 +921,19 @@ inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   return tuning;
 }
 
-/// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time through the
-/// registers of one row per group (each work-item's bins k + m M are then the indices the split
-/// in frequency loads for the partner, x[j + m M]), every work-item with the same count.
+/// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through
+/// the registers of one row per group (each work-item's bins k + m M are then the indices the
+/// split in frequency loads for the partner, x[j + m M]), every work-item with the same count.
+/// Splits by 4 hold the pair's values past the registers (H100, GL 16384 x 4096 in pairs of
+/// 16384-point rows split 4 x 4096: 1 657 -> 2 437 us).
 inline bool takes_row_pairs(const AxisPlan& rows) {
-  if (rows.axis != Axis::rows || rows.pre_radix < 2 || rows.split_global || !rows.split_dit ||
+  if (rows.axis != Axis::rows || rows.pre_radix != 2 || rows.split_global || !rows.split_dit ||
       !rows.stage0_from_registers || rows.lines_per_group != 1 || rows.live_blocks != 0 || rows.radices.empty())
     return false;
   return rows.m % rows.threads == 0 && (rows.m / rows.radices.back()) % rows.threads == 0;
 }
 
-/// Sets both axes' AxisRoute::swap, or clears both: where tuning.four_step_in_place allows,
+/// Sets both axes' AxisRoute::swap, or clears both: on images of tuning.four_step_in_place_min_bytes,
 /// the columns take four steps n = a b with b a multiple of a, and the rows' plan takes pairs
 /// (takes_row_pairs) of exactly the rows the columns leave swapped. Called again after measured
 /// planning has chosen each axis on its own, so the two always agree.
@@ -937,7 +941,9 @@ inline void pair_rows_with_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.swap.reset();
   image.cols.swap.reset();
   const AxisRoute& cols = image.cols;
-  if (tuning.four_step_in_place == 0 || !cols.four_step() || cols.plan.n == 0 || cols.second->n % cols.plan.n != 0 ||
+  const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
+  if (tuning.four_step_in_place_min_bytes == 0 || bytes < tuning.four_step_in_place_min_bytes || !cols.four_step() ||
+      cols.plan.n == 0 || cols.second->n % cols.plan.n != 0 ||
       image.rows.bluestein() || !takes_row_pairs(image.rows.plan))
     return;
   const RowSwap swap{cols.plan.n, cols.second->n / cols.plan.n};
@@ -1009,7 +1015,7 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::col_lines, 4);
     // Four-step columns through the scratch (both axes: the rows take pairs only after in-place
     // columns).
-    with(&Tuning::four_step_in_place, 0);
+    with(&Tuning::four_step_in_place_min_bytes, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);
@@ -1126,9 +1132,12 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
                           tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
-  // Pass B in place on the output, its rows left swapped (Tuning::four_step_in_place): the display
-  // rows read each bin's row where it lies (display_rows_defines), so no rows' pass undoes it.
-  if (tuning.four_step_in_place != 0 && route->four_step() && route->second->n % route->plan.n == 0)
+  // Pass B in place on the output, its rows left swapped (Tuning::four_step_in_place_min_bytes,
+  // of Z): the display rows read each bin's row where it lies (display_rows_defines), so no rows'
+  // pass undoes it.
+  const std::uint64_t z_bytes = std::uint64_t{width / 2} * height * sizeof(Complex);
+  if (tuning.four_step_in_place_min_bytes != 0 && z_bytes >= tuning.four_step_in_place_min_bytes &&
+      route->four_step() && route->second->n % route->plan.n == 0)
     route->swap = RowSwap{route->plan.n, route->second->n / route->plan.n};
   return route;
 }

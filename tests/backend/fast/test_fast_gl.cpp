@@ -483,7 +483,7 @@ struct R2cCase {
 // others colour from shared memory), 96 x 54 unsplit, 512 x 960 split in time (as the other
 // 512 x 960: from shared memory the combined bins a block at a time), 256 x 64 (8 rows of 256
 // points per group) exchanging through half the shared memory; the two four-step sizes again
-// with pass B in place (Tuning::four_step_in_place: rows swapped in pairs of 16 x 2 x 16 and
+// with pass B in place (Tuning::four_step_in_place_min_bytes: rows swapped in pairs of 16 x 2 x 16 and
 // 27 x 1 x 27).
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
@@ -508,7 +508,7 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
   }
   t.display_from_registers = c.from_registers ? 1 : 0;
   if (c.halves_above) t.local_halves_above = c.halves_above;
-  t.four_step_in_place = c.in_place ? 1 : 0;
+  t.four_step_in_place_min_bytes = c.in_place ? 1 : 0;
   return t;
 }
 

@@ -355,7 +355,7 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.row_elements != base.row_elements ||
                            t.col_one_round_threads != base.col_one_round_threads ||
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
-                           t.four_step_in_place != base.four_step_in_place;
+                           t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
@@ -462,7 +462,7 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
     const fast::AxisPlan& b = *route.second;
     EXPECT_EQ(std::uint64_t{a.n} * b.n, 8192u);
     EXPECT_LE(a.n, b.n);
-    // GL runs both passes in place (Tuning::four_step_in_place), OpenCL through the scratch.
+    // GL runs both passes in place (Tuning::four_step_in_place_min_bytes), OpenCL through the scratch.
     EXPECT_EQ(route.swap.has_value(), gl);
     EXPECT_EQ(route.scratch_elements(8192), gl ? 0u : 8192u * 8192u);
     for (const fast::AxisPlan* p : {&a, &b}) {
@@ -505,7 +505,7 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
   }
 }
 
-// In-place four-step columns (Tuning::four_step_in_place, GL's default): 8192 = 64 x 128 leaves
+// In-place four-step columns (Tuning::four_step_in_place_min_bytes, GL's default): 8192 = 64 x 128 leaves
 // the rows in the order fast::RowSwap describes, an involution, and the rows' pass takes them in
 // its pairs, one group per pair. Pass B's store order (fast_fft.comp: bin k2 of block k1 at row
 // k1 b + (k2 % c) a + k2 / c) puts bin k1 + a k2 at a row whose partner is that bin.
@@ -557,7 +557,7 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
   const auto cl = fast::route_image(8192, 8192, nvidia, fast::Tuning{});
   EXPECT_FALSE(cl->rows.swap.has_value() || cl->cols.swap.has_value());
   fast::Tuning off = fast::gl_default_tuning();
-  off.four_step_in_place = 0;
+  off.four_step_in_place_min_bytes = 0;
   const auto gl_off = fast::route_image(8192, 8192, nvidia, off);
   EXPECT_FALSE(gl_off->rows.swap.has_value() || gl_off->cols.swap.has_value());
   EXPECT_EQ(gl_off->scratch_elements(), 8192u * 8192u);
@@ -567,6 +567,15 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
   ASSERT_TRUE(gl_capped->cols.four_step());
   EXPECT_FALSE(fast::takes_row_pairs(gl_capped->rows.plan)) << gl_capped->rows.describe();
   EXPECT_FALSE(gl_capped->rows.swap.has_value() || gl_capped->cols.swap.has_value());
+  // Nor under 256 MiB (8192 x 2048: 128 MiB), nor where the rows split by 4 (16384-point rows).
+  const auto small = fast::route_image(8192, 2048, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(small->cols.four_step() && fast::takes_row_pairs(small->rows.plan)) << small->cols.describe();
+  EXPECT_FALSE(small->rows.swap.has_value() || small->cols.swap.has_value());
+  EXPECT_TRUE(fast::route_image(8192, 4096, nvidia, fast::gl_default_tuning())->rows.swap.has_value());
+  const auto wide = fast::route_image(16384, 4096, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(wide->cols.four_step()) << wide->cols.describe();
+  EXPECT_EQ(wide->rows.plan.pre_radix, 4u) << wide->rows.describe();
+  EXPECT_FALSE(wide->rows.swap.has_value() || wide->cols.swap.has_value());
 }
 
 // Tuning::four_step_unsplit_min_bytes: unsplit direct columns in groups of at most
@@ -955,9 +964,9 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
       ASSERT_TRUE(display && complex) << n;
       EXPECT_EQ(display->plan.describe(), complex->plan.describe());
       EXPECT_EQ(display->four_step(), n == 8192) << display->describe();
-      // GL's pass B works in place on Z (Tuning::four_step_in_place), its rows left swapped for
+      // GL's pass B works in place on Z (Tuning::four_step_in_place_min_bytes), its rows left swapped for
       // the display rows to read where they lie (display_rows_defines).
-      const bool in_place = display->four_step() && tuning.four_step_in_place != 0;
+      const bool in_place = display->four_step() && tuning.four_step_in_place_min_bytes != 0 && n == 8192;
       EXPECT_EQ(display->swap.has_value(), in_place) << display->describe();
       const auto defines = fast::display_rows_defines(n, tuning, display->swap);
       EXPECT_EQ(std::count_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == "ROW_SWAP_A"; }),
