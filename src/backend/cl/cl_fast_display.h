@@ -29,7 +29,7 @@ class ClFastDisplay {
   /// alone): prepare() times the display path under each of these tunings that plans it
   /// differently and keeps the fastest, or takes the choice its wisdom remembers.
   ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env()), fast::Measuring measure = {});
+                fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
   /// True when a width x height real image can take the display path: width even and >= 4,
   /// height >= 2, and both passes have a plan (prime factors <= 13). Never throws.

@@ -118,7 +118,7 @@ class ClFastPath {
   /// prepare() times the distinct routes these tunings give each axis and keeps the fastest
   /// (not where both axes run in one dispatch), or takes the choice its wisdom remembers.
   ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-             fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env()), fast::Measuring measure = {});
+             fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
   /// True when a width x height transform can run on the fast path on this device: each axis
   /// directly (every prime factor <= 13) or through Bluestein, with layouts that fit local
