@@ -987,7 +987,8 @@ struct Measuring {
 /// one row per group below 2048 points (1000-point rows 14.2 -> 13.0, 1024-point 13.0 -> 12.6),
 /// split columns in rounds of 512 and rows without twiddles read ahead (the defaults since the
 /// sixteenth session, found on the H100 alone), 4 columns per group (the real display's
-/// 4000-point columns); OpenCL radix 8, 4 or 16 values
+/// 4000-point columns), four-step columns through the scratch (where the defaults take them in
+/// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
 /// yet); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
