@@ -179,6 +179,10 @@ struct Tuning {
   /// H100: 8192^2 1 640 -> 1 230 us, display 914 -> 754; 8192 x 4096 (256 MiB) 639 -> 628,
   /// display (Z 128 MiB) 434 / 436; 8192 x 2048 (128 MiB) lost, 320 -> 339.
   std::uint64_t four_step_in_place_min_bytes = 0;
+  /// Values a group of pass B holds where the passes run in place (0: four_step_elements). H100,
+  /// GL 8192^2 in place: pass B's 128-point columns 392 us in groups of 16, 380 in groups of 32
+  /// (out of place 16 won: 706 against 812), pass A's 64-point ones lost with 64 (407 -> 444).
+  std::uint32_t four_step_in_place_elements = 0;
   /// Bluestein's padded length where it is one of bluestein_lengths(n); else (0) their order.
   std::uint32_t bluestein_length = 0;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
@@ -231,6 +235,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
+  t.four_step_in_place_elements = 4096;          // GL 8192^2 in place: pass B 392 -> 380 us
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
@@ -284,6 +289,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_step_halves", &Tuning::four_step_halves);
     set("four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes);
     set("four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes);
+    set("four_step_in_place_elements", &Tuning::four_step_in_place_elements);
     set("bluestein_length", &Tuning::bluestein_length);
     set("display_from_registers", &Tuning::display_from_registers);
     set("fused_max_bytes", &Tuning::fused_max_bytes);
@@ -806,10 +812,12 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
                                                Tuning tuning, std::uint32_t min_group = 0) {
   tuning.first_split_max = 1;
   tuning.first_split_odd_max = 1;
-  const auto plan_pass = [&](std::uint32_t length, std::uint32_t pass_lines) {
+  const bool large = tuning.four_step_in_place_min_bytes != 0 &&
+                     std::uint64_t{n} * lines * sizeof(Complex) >= tuning.four_step_in_place_min_bytes;
+  const auto plan_pass = [&](std::uint32_t length, std::uint32_t pass_lines, std::uint32_t elements) {
     Tuning t = tuning;
     std::uint32_t p = 1;
-    while (std::uint64_t{p} * 2 * length <= tuning.four_step_elements) p *= 2;
+    while (std::uint64_t{p} * 2 * length <= elements) p *= 2;
     t.col_lines = p;
     if (min_group != 0 && lines % p != 0) t.col_lines = nearest_divisor(lines, p);
     return plan_axis(Axis::cols, length, pass_lines, limits, t);
@@ -819,8 +827,12 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
   for (; a >= 2; --a) {
     if (n % a != 0) continue;
     const std::uint32_t b = n / a;
-    auto first = plan_pass(a, lines * b);
-    auto second = plan_pass(b, lines * a);
+    // In place (AxisRoute::swap) where the image is large and b a multiple of a.
+    const bool in_place = large && b % a == 0;
+    auto first = plan_pass(a, lines * b, tuning.four_step_elements);
+    auto second = plan_pass(b, lines * a,
+                            in_place && tuning.four_step_in_place_elements != 0 ? tuning.four_step_in_place_elements
+                                                                                : tuning.four_step_elements);
     const auto fits = [&](const std::optional<AxisPlan>& p) {
       return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0 &&
              p->lines_per_group >= min_group;
@@ -828,7 +840,9 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     if (fits(first) && fits(second)) {
       for (AxisPlan* p : {&*first, &*second})
         if (tuning.four_step_halves != 0 && p->radices.size() > 1) p->local_halves = true;
-      return AxisRoute{n, 0, *first, *second};
+      AxisRoute route{n, 0, *first, *second};
+      if (in_place) route.swap = RowSwap{a, b / a};
+      return route;
     }
   }
   return std::nullopt;
@@ -933,22 +947,20 @@ inline bool takes_row_pairs(const AxisPlan& rows) {
   return rows.m % rows.threads == 0 && (rows.m / rows.radices.back()) % rows.threads == 0;
 }
 
-/// Sets both axes' AxisRoute::swap, or clears both: on images of tuning.four_step_in_place_min_bytes,
-/// the columns take four steps n = a b with b a multiple of a, and the rows' plan takes pairs
-/// (takes_row_pairs) of exactly the rows the columns leave swapped. Called again after measured
-/// planning has chosen each axis on its own, so the two always agree.
-inline void pair_rows_with_columns(ImageRoutes& image, const Tuning& tuning) {
+/// Both axes' AxisRoute::swap agree: the rows take pairs where the columns run in place
+/// (route_axis from tuning.four_step_in_place_min_bytes) and the rows' plan takes pairs
+/// (takes_row_pairs); where it does not, the columns are planned again through the scratch.
+/// Called again after measured planning has chosen each axis on its own.
+inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   image.rows.swap.reset();
-  image.cols.swap.reset();
-  const AxisRoute& cols = image.cols;
-  const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
-  if (tuning.four_step_in_place_min_bytes == 0 || bytes < tuning.four_step_in_place_min_bytes || !cols.four_step() ||
-      cols.plan.n == 0 || cols.second->n % cols.plan.n != 0 ||
-      image.rows.bluestein() || !takes_row_pairs(image.rows.plan))
+  if (!image.cols.swap) return;
+  if (!image.rows.bluestein() && takes_row_pairs(image.rows.plan)) {
+    image.rows.swap = image.cols.swap;
     return;
-  const RowSwap swap{cols.plan.n, cols.second->n / cols.plan.n};
-  image.rows.swap = swap;
-  image.cols.swap = swap;
+  }
+  Tuning scratch = tuning;
+  scratch.four_step_in_place_min_bytes = 0;
+  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
@@ -963,7 +975,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   auto cols = route_axis(Axis::cols, h, w, limits, tuning);
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
-  pair_rows_with_columns(image, tuning);
+  pair_rows_with_columns(image, limits, tuning);
   return image;
 }
 
@@ -1133,13 +1145,9 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
                           tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
-  // Pass B in place on the output, its rows left swapped (Tuning::four_step_in_place_min_bytes,
-  // of Z): the display rows read each bin's row where it lies (display_rows_defines), so no rows'
-  // pass undoes it.
-  const std::uint64_t z_bytes = std::uint64_t{width / 2} * height * sizeof(Complex);
-  if (tuning.four_step_in_place_min_bytes != 0 && z_bytes >= tuning.four_step_in_place_min_bytes &&
-      route->four_step() && route->second->n % route->plan.n == 0)
-    route->swap = RowSwap{route->plan.n, route->second->n / route->plan.n};
+  // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
+  // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies
+  // (display_rows_defines): no rows' pass undoes it.
   return route;
 }
 

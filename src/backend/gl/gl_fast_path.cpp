@@ -286,7 +286,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   if (measure_.enabled()) {
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
-    fast::pair_rows_with_columns(*image, tuning_);  // each axis was chosen on its own
+    fast::pair_rows_with_columns(*image, limits_, tuning_);  // each axis was chosen on its own
   }
   rows_.emplace(programs_, timers_, image->rows, height);
   cols_.emplace(programs_, timers_, image->cols, width);

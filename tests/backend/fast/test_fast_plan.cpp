@@ -469,7 +469,9 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(p->pre_radix, 1u);
       EXPECT_EQ(8192 % p->lines_per_group, 0u);
       EXPECT_GE(p->lines_per_group, 16u);
-      EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, t.four_step_elements);
+      // Pass B in place: four_step_in_place_elements (GL).
+      const std::uint32_t elements = p == &b && gl ? t.four_step_in_place_elements : t.four_step_elements;
+      EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, elements);
       EXPECT_EQ(p->local_halves, gl);
     }
     for (const Direction d : {Direction::forward, Direction::inverse}) {
@@ -561,6 +563,11 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
   const auto gl_off = fast::route_image(8192, 8192, nvidia, off);
   EXPECT_FALSE(gl_off->rows.swap.has_value() || gl_off->cols.swap.has_value());
   EXPECT_EQ(gl_off->scratch_elements(), 8192u * 8192u);
+  // In place, pass B's groups hold four_step_in_place_elements values (32 of its 128-point
+  // columns), through the scratch four_step_elements (16); pass A's the same either way.
+  EXPECT_EQ(gl->cols.second->lines_per_group, 32u) << gl->cols.describe();
+  EXPECT_EQ(gl_off->cols.second->lines_per_group, 16u) << gl_off->cols.describe();
+  EXPECT_EQ(gl->cols.plan.lines_per_group, gl_off->cols.plan.lines_per_group);
   fast::Tuning capped = fast::gl_default_tuning();
   capped.local_bytes_cap = 16384;
   const auto gl_capped = fast::route_image(8192, 8192, nvidia, capped);
