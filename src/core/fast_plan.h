@@ -324,7 +324,9 @@ struct RowSwap {
 };
 
 /// OpenCL's tuning: `t` without what only GL's kernel follows (four_step_in_place_min_bytes: the
-/// OpenCL kernel has no row pairs, and its four-step passes run at copy speed out of place).
+/// OpenCL kernel has no row pairs, and its four-step passes run at copy speed out of place). The
+/// OpenCL fast path and display apply it to their tunings and candidates when constructed
+/// (cl_measuring); ClFastAxis refuses a route with AxisRoute::swap.
 inline Tuning cl_tuning(Tuning t) {
   t.four_step_in_place_min_bytes = 0;
   return t;
@@ -988,6 +990,12 @@ struct Measuring {
   std::string device;            ///< names the device (and driver) in the wisdom's keys
   bool enabled() const { return !candidates.empty(); }
 };
+
+/// `m` with cl_tuning applied to every candidate.
+inline Measuring cl_measuring(Measuring m) {
+  for (Tuning& t : m.candidates) t = cl_tuning(t);
+  return m;
+}
 
 /// Measured planning (FFTW_MEASURE's idea; BackendOptions::measure_fast_plans): the tunings a
 /// backend plans each axis with, timing every distinct route they give on the device and keeping

@@ -493,13 +493,13 @@ class ClBackendImpl final : public ClBackend {
 
   /// Drops the programs when a --kernel-dir file changed (they rebuild on next use).
   std::unique_ptr<ClFastDisplay> make_real_display() {
-    const fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env());
+    const fast::Tuning tuning = fast::tuning_from_env();
     return std::make_unique<ClFastDisplay>(context_.get(), found_.device, queue_.get(), *programs_, tuning,
                                            measuring(fast::measure_display_candidates(tuning, false)));
   }
 
   std::unique_ptr<ClFastPath> make_fast_path() {
-    const fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env());
+    const fast::Tuning tuning = fast::tuning_from_env();
     return std::make_unique<ClFastPath>(context_.get(), found_.device, queue_.get(), *programs_, tuning,
                                         measuring(fast::measure_candidates(tuning, false)));
   }

@@ -31,8 +31,12 @@ constexpr cl_int empty_range[2] = {INT_MAX, INT_MIN};
 
 ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                              fast::Tuning tuning, fast::Measuring measure)
-    : context_(context), device_(device), queue_(queue), programs_(programs), base_(tuning), measure_(std::move(measure)) {
-  base_ = fast::cl_tuning(base_);
+    : context_(context),
+      device_(device),
+      queue_(queue),
+      programs_(programs),
+      base_(fast::cl_tuning(tuning)),
+      measure_(fast::cl_measuring(std::move(measure))) {
   base_.split_global = 0;  // the display epilogue follows the split through registers only
   tuning_ = base_;
   // The display epilogue's range needs 8 bytes of local memory beside the lines.

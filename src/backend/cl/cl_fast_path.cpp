@@ -68,6 +68,7 @@ ClFastAxis::ClFastAxis(const ClDeviceQueue& device, const fast::AxisRoute& route
                        const fast::Tuning& tuning, const fast::DeviceLimits& limits, fast::PassLayout layout,
                        std::string name)
     : device_(device), route_(route), lines_(lines), layout_(layout) {
+  if (route_.swap) throw std::logic_error("ClFastAxis: the OpenCL kernel has no row pairs (fast::cl_tuning)");
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   // The compiler may allow fewer work-items per group than planned (NVIDIA: a kernel using
   // more than 128 registers runs at most 256).
@@ -196,7 +197,7 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
   for (const fast::AxisPass& pass : direction == Direction::forward ? forward_passes_ : inverse_passes_) {
     cl_kernel k = pass.second ? kernel_out_ : kernel_;
     if (route_.four_step()) {
-      set_arg(k, 6, pass.on_scratch ? output : scratch);
+      set_arg(k, 6, pass.to_scratch ? scratch : output);
       set_arg(k, 7, static_cast<cl_uint>(pass.out_pitch));
       set_arg(k, 8, static_cast<cl_uint>(pass.block_lines));
       set_arg(k, 9, static_cast<cl_uint>(pass.block_shift));
@@ -218,14 +219,14 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
 ClFastPath::ClFastPath(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                        fast::Tuning tuning, fast::Measuring measure)
     : device_{context, device, queue, &programs},
-      tuning_(tuning),
-      measure_(std::move(measure)),
+      tuning_(fast::cl_tuning(tuning)),
+      measure_(fast::cl_measuring(std::move(measure))),
       limits_(fast_limits(device)),
       max_alloc_(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE)) {}
 
 std::optional<fast::ImageRoutes> ClFastPath::routes(std::size_t width, std::size_t height,
                                                     const fast::Tuning& tuning) const {
-  auto routes = fast::route_image(width, height, limits_, fast::cl_tuning(tuning));
+  auto routes = fast::route_image(width, height, limits_, tuning);
   if (routes && max_alloc_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_alloc_) return std::nullopt;
   return routes;
 }

@@ -301,13 +301,9 @@ void GlFastPath::dispatch(unsigned buffer, Direction direction) {
   if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
   // In-place four-step columns leave the rows swapped in pairs, which the rows' pass undoes
   // (fast::pair_rows_with_columns): then the columns go first.
-  if (rows_->route().swap) {
-    cols_->dispatch(buffer, buffer, scratch_, direction);
-    rows_->dispatch(buffer, buffer, scratch_, direction);
-    return;
-  }
-  rows_->dispatch(buffer, buffer, scratch_, direction);
-  cols_->dispatch(buffer, buffer, scratch_, direction);
+  const bool columns_first = rows_->route().swap.has_value();
+  (columns_first ? *cols_ : *rows_).dispatch(buffer, buffer, scratch_, direction);
+  (columns_first ? *rows_ : *cols_).dispatch(buffer, buffer, scratch_, direction);
 }
 
 }  // namespace fftscope::detail

@@ -262,7 +262,8 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
 /// split in time with one row per group) gives both axes the swap where the rows split by 2 (the
 /// columns' b = a and b = 2 a), and neither where they split by 4 (fast::takes_row_pairs).
 /// Every transform matches FFTW both ways, and with four_step_in_place_min_bytes 0 the same
-/// sizes run through the scratch, unswapped.
+/// sizes run through the scratch, unswapped. `pairs`: the API's kernel has the row pairs (GL);
+/// OpenCL's paths drop the knob (fast::cl_tuning) and must run every case through the scratch.
 struct FastRowPairCase {
   std::size_t w, h;
   std::uint64_t local_bytes_cap;
@@ -273,7 +274,7 @@ inline constexpr FastRowPairCase fast_row_pair_cases[] = {
     {2048, 256, 16384, 64, true}, {2048, 512, 16384, 64, true}, {2048, 128, 8192, 32, false}};
 
 template <class MakePath, class Run>
-void expect_row_pairs_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath make_path, Run run) {
   for (const FastRowPairCase c : fast_row_pair_cases) {
     for (const std::uint32_t in_place : {1u, 0u}) {
       fast::Tuning tuning = base;
@@ -287,8 +288,8 @@ void expect_row_pairs_match_fftw(const fast::Tuning& base, MakePath make_path, R
       const fast::AxisRoute& rows = path.route(Axis::rows);
       const fast::AxisRoute& cols = path.route(Axis::cols);
       EXPECT_TRUE(cols.four_step()) << cols.describe();
-      EXPECT_EQ(rows.swap.has_value(), in_place != 0 && c.pairs) << rows.describe();
-      EXPECT_EQ(cols.swap.has_value(), in_place != 0 && c.pairs) << cols.describe();
+      EXPECT_EQ(rows.swap.has_value(), pairs && in_place != 0 && c.pairs) << rows.describe();
+      EXPECT_EQ(cols.swap.has_value(), pairs && in_place != 0 && c.pairs) << cols.describe();
       EXPECT_EQ(rows.swap, cols.swap);
       for (const Direction d : {Direction::forward, Direction::inverse}) {
         double tolerance = 0;

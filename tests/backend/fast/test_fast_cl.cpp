@@ -284,6 +284,15 @@ TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   test::expect_four_step_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
+// GL's in-place four-step knob given to OpenCL: its paths drop it (fast::cl_tuning), so the
+// same sizes run through the scratch and match FFTW (OpenCL's kernel has no row pairs).
+TEST(ClFastSchedule, InPlaceFourStepKnobKeepsTheScratch) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::expect_row_pairs_match_fftw(fast::Tuning{}, false, make_path(*env), runner(*env));
+}
+
 // Both axes in one dispatch (fast::fused_route): 96 x 96 (radix 3, 12 groups per phase), 512 x
 // 512 and 8 x 8 fused, each run after 3 forward and inverse round trips on the same path (the
 // groups' counters must be back at zero for every dispatch); 96 x 96 without fusing

@@ -295,7 +295,7 @@ TEST(GlFastSchedule, InPlaceFourStepColumnsSwapRowPairs) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_row_pairs_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::expect_row_pairs_match_fftw(fast::gl_default_tuning(), true, make_path(*env), runner(*env));
 }
 
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
