@@ -35,7 +35,7 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX),
-//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 11, 13, 16 or 25; product M).
+//   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 10, 11, 13, 15, 16 or 25; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
@@ -220,13 +220,13 @@
 #define LOAD_SIGN(conj_sign) (conj_sign)
 #endif
 
-// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them.
+// Register arrays hold up to 16 or 25 values only where a radix-15, -16 or -25 stage needs them.
 #define HAS_RADIX(R)                                                                                       \
   (RADIX_0 == (R) || RADIX_1 == (R) || RADIX_2 == (R) || RADIX_3 == (R) || RADIX_4 == (R) || RADIX_5 == (R) || \
    RADIX_6 == (R) || RADIX_7 == (R))
 #if HAS_RADIX(25)
 #define MAX_RADIX 25
-#elif HAS_RADIX(16)
+#elif HAS_RADIX(16) || HAS_RADIX(15)
 #define MAX_RADIX 16
 #else
 #define MAX_RADIX 13
@@ -371,6 +371,65 @@ FAST_INLINE void dft9(float2* v) {
   v[8] = c2;
 }
 
+// Forward radix 10 as 2 x 5: radix-2 DFTs of (v_n2, v_n2+5), twiddles w10^n2 on the
+// differences, radix-5 DFTs across; X[k1 + 2 k2] lands in v[k1 + 2 k2] (as fast_dft.glsl).
+__constant float2 W10[5] = {(float2)(1.00000000000000000f, 0.00000000000000000f),
+                            (float2)(0.80901699437494745f, -0.58778525229247314f),
+                            (float2)(0.30901699437494745f, -0.95105651629515353f),
+                            (float2)(-0.30901699437494734f, -0.95105651629515364f),
+                            (float2)(-0.80901699437494734f, -0.58778525229247325f)};
+FAST_INLINE void dft10(float2* v) {
+  float2 a[10];
+#pragma unroll
+  for (uint n2 = 0; n2 < 5; ++n2) {
+    a[2 * n2] = v[n2] + v[n2 + 5];
+    a[2 * n2 + 1] = n2 == 0 ? v[n2] - v[n2 + 5] : cmul(v[n2] - v[n2 + 5], W10[n2]);
+  }
+#pragma unroll
+  for (uint k1 = 0; k1 < 2; ++k1) {
+    float2 y0 = a[k1], y1 = a[2 + k1], y2 = a[4 + k1], y3 = a[6 + k1], y4 = a[8 + k1];
+    DFT_5(y0, y1, y2, y3, y4)
+    v[k1] = y0;
+    v[k1 + 2] = y1;
+    v[k1 + 4] = y2;
+    v[k1 + 6] = y3;
+    v[k1 + 8] = y4;
+  }
+}
+
+// Forward radix 15 as 3 x 5: radix-3 DFTs of (v_n2, v_n2+5, v_n2+10), twiddles w15^(n2 k1),
+// radix-5 DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
+__constant float2 W15[9] = {(float2)(1.00000000000000000f, 0.00000000000000000f),
+                            (float2)(0.91354545764260087f, -0.40673664307580015f),
+                            (float2)(0.66913060635885824f, -0.74314482547739413f),
+                            (float2)(0.30901699437494745f, -0.95105651629515353f),
+                            (float2)(-0.10452846326765333f, -0.99452189536827340f),
+                            (float2)(-0.49999999999999978f, -0.86602540378443871f),
+                            (float2)(-0.80901699437494734f, -0.58778525229247325f),
+                            (float2)(-0.97814760073380569f, -0.20791169081775931f),
+                            (float2)(-0.97814760073380569f, 0.20791169081775907f)};
+FAST_INLINE void dft15(float2* v) {
+  float2 a[15];
+#pragma unroll
+  for (uint n2 = 0; n2 < 5; ++n2) {
+    float2 x0 = v[n2], x1 = v[n2 + 5], x2 = v[n2 + 10];
+    DFT_3(x0, x1, x2)
+    a[3 * n2] = x0;
+    a[3 * n2 + 1] = n2 == 0 ? x1 : cmul(x1, W15[n2]);
+    a[3 * n2 + 2] = n2 == 0 ? x2 : cmul(x2, W15[2 * n2]);
+  }
+#pragma unroll
+  for (uint k1 = 0; k1 < 3; ++k1) {
+    float2 y0 = a[k1], y1 = a[3 + k1], y2 = a[6 + k1], y3 = a[9 + k1], y4 = a[12 + k1];
+    DFT_5(y0, y1, y2, y3, y4)
+    v[k1] = y0;
+    v[k1 + 3] = y1;
+    v[k1 + 6] = y2;
+    v[k1 + 9] = y3;
+    v[k1 + 12] = y4;
+  }
+}
+
 // Forward odd radix R by symmetric pairs: X_k = v0 + sum_m (v_m + v_{R-m}) cos(2 pi m k / R)
 // - i (v_m - v_{R-m}) sin(2 pi m k / R); cos/sin constants in float from double.
 __constant float COS11[11] = {1.000000000e+00f, 8.412535328e-01f, 4.154150130e-01f, -1.423148383e-01f,
@@ -429,6 +488,8 @@ FAST_INLINE void small_dft(float2* v, const uint R) {
   else if (R == 7) DFT_7(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
   else if (R == 8) dft8(v);
   else if (R == 9) dft9(v);
+  else if (R == 10) dft10(v);
+  else if (R == 15) dft15(v);
   else if (R == 16) dft16(v);
   else if (R == 25) dft25(v);
   else if (R == 11) dft_odd(v, 11, COS11, SIN11);

@@ -1,18 +1,18 @@
-// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25) on
+// fast_dft.glsl — the fast path's small forward DFTs (radix 2, 3, 4, 5, 7, 8, 9, 10, 11, 13, 15, 16, 25) on
 // v[0 .. R-1] of a vec2 array (x = re, y = im), R chosen at compile time after inlining.
 // Included by fast_fft.comp; the same arithmetic as complex.cl's DFT_* and fast_fft.cl.
 //
 // Defines: RADIX_0 .. RADIX_7 (MAX_RADIX is 25 or 16 where one is). Provides MAX_RADIX, cmul_fast(a, b),
 // twiddle_by_powers(v, w, R) and small_dft(v, R).
 
-// Register arrays hold up to 16 or 25 values only where a radix-16 or radix-25 stage needs them
+// Register arrays hold up to 16 or 25 values only where a radix-15, -16 or -25 stage needs them
 // (as fast_fft.cl decides it).
 #define HAS_RADIX(R)                                                                                       \
   (RADIX_0 == (R) || RADIX_1 == (R) || RADIX_2 == (R) || RADIX_3 == (R) || RADIX_4 == (R) || RADIX_5 == (R) || \
    RADIX_6 == (R) || RADIX_7 == (R))
 #if HAS_RADIX(25)
 #define MAX_RADIX 25
-#elif HAS_RADIX(16)
+#elif HAS_RADIX(16) || HAS_RADIX(15)
 #define MAX_RADIX 16
 #else
 #define MAX_RADIX 13
@@ -220,6 +220,65 @@ void dft9(inout vec2 v[MAX_RADIX]) {
   v[8] = c2;
 }
 
+// Radix 10 as 2 x 5: radix-2 DFTs of (v_n2, v_n2+5), twiddles w10^n2 on the differences,
+// radix-5 DFTs across; X[k1 + 2 k2] lands in v[k1 + 2 k2].
+const vec2 W10[5] = vec2[](
+    vec2(1.00000000000000000, 0.00000000000000000),
+    vec2(0.80901699437494745, -0.58778525229247314),
+    vec2(0.30901699437494745, -0.95105651629515353),
+    vec2(-0.30901699437494734, -0.95105651629515364),
+    vec2(-0.80901699437494734, -0.58778525229247325));
+void dft10(inout vec2 v[MAX_RADIX]) {
+  vec2 a[10];
+  for (uint n2 = 0u; n2 < 5u; ++n2) {
+    a[2u * n2] = v[n2] + v[n2 + 5u];
+    a[2u * n2 + 1u] = n2 == 0u ? v[n2] - v[n2 + 5u] : cmul_fast(v[n2] - v[n2 + 5u], W10[n2]);
+  }
+  for (uint k1 = 0u; k1 < 2u; ++k1) {
+    vec2 y0 = a[k1], y1 = a[2u + k1], y2 = a[4u + k1], y3 = a[6u + k1], y4 = a[8u + k1];
+    dft5_values(y0, y1, y2, y3, y4);
+    v[k1] = y0;
+    v[k1 + 2u] = y1;
+    v[k1 + 4u] = y2;
+    v[k1 + 6u] = y3;
+    v[k1 + 8u] = y4;
+  }
+}
+
+#if MAX_RADIX >= 16
+// Radix 15 as 3 x 5: radix-3 DFTs of (v_n2, v_n2+5, v_n2+10), twiddles w15^(n2 k1), radix-5
+// DFTs across; X[k1 + 3 k2] lands in v[k1 + 3 k2].
+const vec2 W15[9] = vec2[](
+    vec2(1.00000000000000000, 0.00000000000000000),
+    vec2(0.91354545764260087, -0.40673664307580015),
+    vec2(0.66913060635885824, -0.74314482547739413),
+    vec2(0.30901699437494745, -0.95105651629515353),
+    vec2(-0.10452846326765333, -0.99452189536827340),
+    vec2(-0.49999999999999978, -0.86602540378443871),
+    vec2(-0.80901699437494734, -0.58778525229247325),
+    vec2(-0.97814760073380569, -0.20791169081775931),
+    vec2(-0.97814760073380569, 0.20791169081775907));
+void dft15(inout vec2 v[MAX_RADIX]) {
+  vec2 a[15];
+  for (uint n2 = 0u; n2 < 5u; ++n2) {
+    vec2 x0 = v[n2], x1 = v[n2 + 5u], x2 = v[n2 + 10u];
+    dft3_values(x0, x1, x2);
+    a[3u * n2] = x0;
+    a[3u * n2 + 1u] = n2 == 0u ? x1 : cmul_fast(x1, W15[n2]);
+    a[3u * n2 + 2u] = n2 == 0u ? x2 : cmul_fast(x2, W15[2u * n2]);
+  }
+  for (uint k1 = 0u; k1 < 3u; ++k1) {
+    vec2 y0 = a[k1], y1 = a[3u + k1], y2 = a[6u + k1], y3 = a[9u + k1], y4 = a[12u + k1];
+    dft5_values(y0, y1, y2, y3, y4);
+    v[k1] = y0;
+    v[k1 + 3u] = y1;
+    v[k1 + 6u] = y2;
+    v[k1 + 9u] = y3;
+    v[k1 + 12u] = y4;
+  }
+}
+#endif
+
 // Odd radix by symmetric pairs; cos/sin of 2 pi j / R as float constants from double.
 const float COS11[11] = float[](1.0, 0.84125353283118117, 0.41541501300188643, -0.14231483827328514,
                                 -0.65486073394528506, -0.95949297361449739, -0.95949297361449739,
@@ -286,7 +345,9 @@ void small_dft(inout vec2 v[MAX_RADIX], const uint R) {
   else if (R == 7u) dft7(v);
   else if (R == 8u) dft8(v);
   else if (R == 9u) dft9(v);
+  else if (R == 10u) dft10(v);
 #if MAX_RADIX >= 16
+  else if (R == 15u) dft15(v);
   else if (R == 16u) dft16(v);
 #endif
 #if MAX_RADIX >= 25

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -67,6 +68,12 @@ struct Tuning {
   /// 60 us with 25; GL lost with both (4096-point columns 185 -> 207 us, 3125-point rows 116 ->
   /// 144), so GL keeps 8.
   std::uint32_t max_radix = 25;
+  /// A 2 and a 5 as one radix-10 stage, the lone 3 and a 5 as one radix-15 stage, where that
+  /// makes fewer stages (fast_radices): 0 never, 1 in unsplit plans, 2 in every plan. H100,
+  /// OpenCL: 4000^2 columns 4 x 1000 (10 10 10) 190 -> 177 us, rows (16 10 5 5) 96 -> 93; 3840 x
+  /// 2160 columns 90 -> 84; 1500^2, 1920 x 1080, 2560 x 1440 rows and columns 1-2 us each;
+  /// 3000^2 lost 4 us of 156 (docs/fast_path.md).
+  std::uint32_t composite_radices = 2;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -241,6 +248,7 @@ inline Tuning gl_default_tuning() {
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
+  t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   return t;
 }
 
@@ -278,6 +286,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("prefetch_twiddles", &Tuning::prefetch_twiddles);
     set("stage0_from_registers", &Tuning::stage0_from_registers);
     set("max_radix", &Tuning::max_radix);
+    set("composite_radices", &Tuning::composite_radices);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
@@ -426,17 +435,9 @@ struct AxisPlan {
   }
 };
 
-/// The Stockham radices of an m-point transform (16s where max_radix allows, 8s, then 4s or a 2 for
-/// the rest of the power of two, then 9s and a 3, then 25s where max_radix allows and 5^4
-/// divides m, and a 5, then 7, 11, 13), or empty when m has a prime factor above 13 or needs
-/// more than 8 stages. m == 1 gives {}.
-inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8) {
+/// The Stockham radices of 2^twos: 16s where max_radix allows, 8s, then 4s or a 2 for the rest.
+inline std::vector<std::uint32_t> power_of_two_radices(int twos, std::uint32_t max_radix) {
   std::vector<std::uint32_t> r;
-  int twos = 0;
-  while (m % 2 == 0) {
-    m /= 2;
-    ++twos;
-  }
   // With max_radix 16: 16s first, the rest of the power of two as below (2^5 = 16 x 2 becomes 8 x 4).
   int sixteens = max_radix >= 16 ? twos / 4 : 0;
   if (sixteens > 0 && twos % 4 == 1 && twos > 1) --sixteens;
@@ -454,35 +455,62 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   }
   for (int i = 0; i < eights; ++i) r.insert(r.begin(), 8);
   for (int i = 0; i < sixteens; ++i) r.insert(r.begin(), 16);
-  // 3^k as 9s and at most one 3: a radix-9 stage (3 x 3 in registers) instead of two radix-3
-  // stages through local memory.
-  int threes = 0;
-  while (m % 3 == 0) {
-    m /= 3;
-    ++threes;
-  }
-  for (int i = 0; i < threes / 2; ++i) r.push_back(9);
-  if (threes % 2 == 1) r.push_back(3);
+  return r;
+}
+
+/// The Stockham radices of an m-point transform (the power of two as power_of_two_radices, then
+/// 9s and a 3, then 25s where max_radix allows and 5^4 divides m, and a 5, then 7, 11, 13), or
+/// empty when m has a prime factor above 13 or needs more than 8 stages. m == 1 gives {}.
+/// composite (Tuning::composite_radices) lets a 2 and a 5 go as one radix-10 stage (2 x 5
+/// in registers) and the lone 3 and a 5 as one radix-15 stage where that takes fewer stages: 1000
+/// (8 5 5 5) becomes (10 10 10), 4000 (8 4 5 5 5) (8 10 10 5), 540 (4 9 3 5) (4 9 15).
+inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t max_radix = 8, bool composite = false) {
+  int twos = 0, threes = 0, fives = 0;
+  for (; m % 2 == 0; m /= 2) ++twos;
+  for (; m % 3 == 0; m /= 3) ++threes;
+  for (; m % 5 == 0; m /= 5) ++fives;
+  std::vector<std::uint32_t> others;
+  for (std::uint32_t p : {7u, 11u, 13u})
+    for (; m % p == 0; m /= p) others.push_back(p);
+  if (m != 1) return {};
   // 5^k, k >= 4, as 25s (5 x 5 in registers) and at most one 5 where max_radix allows: H100
   // (OpenCL) 3125-point rows (25 25 5) 77 -> 60 us, 625-point 10.5 -> 9.0; with fewer 5s a 25
   // removes one stage only and lost (1000-point rows (8 25 5) 11.9 -> 12.9 us, 4000-point
   // 95 -> 99, 2000-point 22.9 -> 25.0).
-  int fives = 0;
-  while (m % 5 == 0) {
-    m /= 5;
-    ++fives;
-  }
   const int twenty_fives = max_radix >= 25 && fives >= 4 ? fives / 2 : 0;
-  for (int i = 0; i < twenty_fives; ++i) r.push_back(25);
-  for (int i = 2 * twenty_fives; i < fives; ++i) r.push_back(5);
-  for (std::uint32_t p : {7u, 11u, 13u}) {
-    while (m % p == 0) {
-      m /= p;
-      r.push_back(p);
-    }
+  const int loose_fives = fives - 2 * twenty_fives;
+  const auto radices = [&](int tens, int fifteens) {
+    std::vector<std::uint32_t> r = power_of_two_radices(twos - tens, max_radix);
+    for (int i = 0; i < tens; ++i) r.push_back(10);
+    // 3^k as 9s and at most one 3: a radix-9 stage (3 x 3 in registers) instead of two radix-3
+    // stages through local memory.
+    for (int i = 0; i < threes / 2; ++i) r.push_back(9);
+    if (threes % 2 == 1) r.push_back(fifteens ? 15 : 3);
+    for (int i = 0; i < twenty_fives; ++i) r.push_back(25);
+    for (int i = tens + fifteens; i < loose_fives; ++i) r.push_back(5);
+    r.insert(r.end(), others.begin(), others.end());
+    return r;
+  };
+  std::vector<std::uint32_t> best = radices(0, 0);
+  const std::size_t plain_stages = best.size();
+  int best_composites = 0;
+  if (composite) {
+    for (int fifteens = 0; fifteens <= (threes % 2 == 1 && loose_fives > 0 ? 1 : 0); ++fifteens)
+      for (int tens = 1 - fifteens; tens <= std::min(twos, loose_fives - fifteens); ++tens) {
+        std::vector<std::uint32_t> r = radices(tens, fifteens);  // a 10 or a 15: never empty
+        // Fewer stages than without them; among those, the fewest composite stages (keep the
+        // power-of-two stages whole), then the smaller widest radix (fewer registers).
+        const auto key = [](const std::vector<std::uint32_t>& v, int composites) {
+          return std::tuple(v.size(), composites, *std::max_element(v.begin(), v.end()));
+        };
+        if (r.size() < plain_stages && (best.size() == plain_stages || key(r, tens + fifteens) < key(best, best_composites))) {
+          best = std::move(r);
+          best_composites = tens + fifteens;
+        }
+      }
   }
-  if (m != 1 || r.size() > 8) return {};
-  return r;
+  if (best.size() > 8) return {};
+  return best;
 }
 
 namespace detail {
@@ -526,7 +554,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.max_registers = tuning.max_registers;
       // Radix 25 in unsplit plans only: 3125-point columns split 5 x 625 (25 25) ran 120 -> 295 us
       // on the H100 (OpenCL), the split's registers and 25 values per butterfly together spill.
-      plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix);
+      plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix,
+                                   tuning.composite_radices >= (p > 1 ? 2u : 1u));
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.

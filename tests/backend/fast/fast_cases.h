@@ -121,6 +121,10 @@ inline constexpr std::uint32_t fast_live_inputs_hold = 16;
 /// Radix-25 stages (Tuning::max_radix 25): 3125-point rows (25 25 5) and 625-point columns (25 25).
 inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 
+/// Radix-10 and radix-15 stages (Tuning::composite_radices): rows of 1000 (10 10 10) and 60
+/// (4 15), columns of 1080 (split, with a 15 or a 10) and 500 (10 10 5, or split).
+inline constexpr FastSize fast_composite_cases[] = {{1000, 4}, {60, 8}, {8, 1080}, {8, 500}};
+
 /// Plans whose widest stage would leave more than a third of its lanes idle, so the default
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).

@@ -261,6 +261,31 @@ TEST(ClFastSchedule, Radix25MatchesFftw) {
   }
 }
 
+// Radix-10 and radix-15 stages (2 x 5 and 3 x 5 in registers) against FFTW, unsplit and split.
+TEST(ClFastSchedule, CompositeRadicesMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  bool saw_10 = false, saw_15 = false;
+  for (const auto& [w, h] : test::fast_composite_cases) {
+    fast::Tuning tuning;
+    tuning.composite_radices = 2;
+    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
+    const auto has = [&](std::uint32_t r) { return std::find(plan.radices.begin(), plan.radices.end(), r) != plan.radices.end(); };
+    EXPECT_TRUE(has(10) || has(15)) << plan.describe();
+    saw_10 = saw_10 || has(10);
+    saw_15 = saw_15 || has(15);
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, tuning, 43 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
+    }
+  }
+  EXPECT_TRUE(saw_10 && saw_15);
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

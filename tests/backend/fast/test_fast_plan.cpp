@@ -65,6 +65,28 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   // The display rows follow the same rule (ClFastDisplay's 1250 x 8 case runs them).
   EXPECT_EQ(fast::plan_display_rows(1250, 8, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
             (std::vector<std::uint32_t>{2, 25, 25}));
+  // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
+  EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
+  EXPECT_EQ(fast::fast_radices(4000, 8, true), (std::vector<std::uint32_t>{8, 10, 10, 5}));
+  EXPECT_EQ(fast::fast_radices(540, 8, true), (std::vector<std::uint32_t>{4, 9, 15}));
+  EXPECT_EQ(fast::fast_radices(1920, 8, true), (std::vector<std::uint32_t>{8, 8, 10, 3}));
+  EXPECT_EQ(fast::fast_radices(1920, 16, true), (std::vector<std::uint32_t>{16, 8, 15}));
+  EXPECT_EQ(fast::fast_radices(3125, 25, true), (std::vector<std::uint32_t>{25, 25, 5}));
+  // The fewest composite stages among equally short lists; none where they save no stage.
+  EXPECT_EQ(fast::fast_radices(3000, 8, true), (std::vector<std::uint32_t>{8, 15, 5, 5}));
+  EXPECT_EQ(fast::fast_radices(2000, 16, true), (std::vector<std::uint32_t>{16, 5, 5, 5}));
+  EXPECT_EQ(fast::fast_radices(4096, 8, true), fast::fast_radices(4096, 8));
+  for (std::uint32_t m = 1; m <= 5000; ++m) {
+    const auto plain = fast::fast_radices(m, 8);
+    const auto r = fast::fast_radices(m, 8, true);
+    ASSERT_EQ(r.empty(), plain.empty()) << m;
+    if (r.empty()) continue;
+    EXPECT_EQ(product(r), m);
+    EXPECT_LE(r.size(), plain.size()) << m;
+    if (r.size() == plain.size()) {
+      EXPECT_EQ(r, plain) << m;
+    }
+  }
   for (std::uint32_t m = 1; m <= 5000; ++m) {
     const auto r = fast::fast_radices(m, 25);
     if (fast::fast_radices(m).empty()) continue;
@@ -141,7 +163,7 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
     }
   }
   // 4096-point columns (4 lines split 4 x 1024, (8 8 4 4), 256 threads: step 512) do; 4000-point
-  // columns (4 lines split 4 x 1000, (8 5 5 5): step 500) do not.
+  // columns (4 lines split 4 x 1000, (10 10 10): step 400) do not.
   EXPECT_TRUE(fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning)->stage0_from_registers);
   EXPECT_FALSE(fast::plan_axis(Axis::cols, 4000, 4000, nvidia, tuning)->stage0_from_registers);
   fast::Tuning off = tuning;
