@@ -293,6 +293,23 @@ FAST_INLINE void dft16(float2* v) {
   }
 }
 
+// The second half of radix 5P as P x 5 (P = 2, 3, 5): radix-5 DFTs of a[k1 + P j], j < 5, for
+// each k1 < P; X[k1 + P k2] lands in v[k1 + P k2] (as fast_dft.glsl).
+FAST_INLINE void dft5_across(const float2* a, float2* v, const uint P) {
+#pragma unroll
+  for (uint k1 = 0; k1 < 5; ++k1) {
+    if (k1 < P) {
+      float2 y0 = a[k1], y1 = a[P + k1], y2 = a[2 * P + k1], y3 = a[3 * P + k1], y4 = a[4 * P + k1];
+      DFT_5(y0, y1, y2, y3, y4)
+      v[k1] = y0;
+      v[k1 + P] = y1;
+      v[k1 + 2 * P] = y2;
+      v[k1 + 3 * P] = y3;
+      v[k1 + 4 * P] = y4;
+    }
+  }
+}
+
 // Forward radix 25 as 5 x 5, as radix 16: radix-5 DFTs of (v_n2, v_n2+5, ..., v_n2+20),
 // twiddles w25^(n2 k1) (n2 k1 <= 16), radix-5 DFTs across; X[k1 + 5 k2] lands in v[k1 + 5 k2].
 __constant float2 W25[17] = {
@@ -329,16 +346,7 @@ FAST_INLINE void dft25(float2* v) {
   for (uint n2 = 1; n2 < 5; ++n2)
 #pragma unroll
     for (uint k1 = 1; k1 < 5; ++k1) a[5 * n2 + k1] = cmul(a[5 * n2 + k1], W25[n2 * k1]);
-#pragma unroll
-  for (uint k1 = 0; k1 < 5; ++k1) {
-    float2 y0 = a[k1], y1 = a[5 + k1], y2 = a[10 + k1], y3 = a[15 + k1], y4 = a[20 + k1];
-    DFT_5(y0, y1, y2, y3, y4)
-    v[k1] = y0;
-    v[k1 + 5] = y1;
-    v[k1 + 10] = y2;
-    v[k1 + 15] = y3;
-    v[k1 + 20] = y4;
-  }
+  dft5_across(a, v, 5);
 }
 
 // Forward radix 9 as 3 x 3: radix-3 DFTs of (v0 v3 v6), (v1 v4 v7), (v2 v5 v8), twiddles
@@ -385,16 +393,7 @@ FAST_INLINE void dft10(float2* v) {
     a[2 * n2] = v[n2] + v[n2 + 5];
     a[2 * n2 + 1] = n2 == 0 ? v[n2] - v[n2 + 5] : cmul(v[n2] - v[n2 + 5], W10[n2]);
   }
-#pragma unroll
-  for (uint k1 = 0; k1 < 2; ++k1) {
-    float2 y0 = a[k1], y1 = a[2 + k1], y2 = a[4 + k1], y3 = a[6 + k1], y4 = a[8 + k1];
-    DFT_5(y0, y1, y2, y3, y4)
-    v[k1] = y0;
-    v[k1 + 2] = y1;
-    v[k1 + 4] = y2;
-    v[k1 + 6] = y3;
-    v[k1 + 8] = y4;
-  }
+  dft5_across(a, v, 2);
 }
 
 // Forward radix 15 as 3 x 5: radix-3 DFTs of (v_n2, v_n2+5, v_n2+10), twiddles w15^(n2 k1),
@@ -418,16 +417,7 @@ FAST_INLINE void dft15(float2* v) {
     a[3 * n2 + 1] = n2 == 0 ? x1 : cmul(x1, W15[n2]);
     a[3 * n2 + 2] = n2 == 0 ? x2 : cmul(x2, W15[2 * n2]);
   }
-#pragma unroll
-  for (uint k1 = 0; k1 < 3; ++k1) {
-    float2 y0 = a[k1], y1 = a[3 + k1], y2 = a[6 + k1], y3 = a[9 + k1], y4 = a[12 + k1];
-    DFT_5(y0, y1, y2, y3, y4)
-    v[k1] = y0;
-    v[k1 + 3] = y1;
-    v[k1 + 6] = y2;
-    v[k1 + 9] = y3;
-    v[k1 + 12] = y4;
-  }
+  dft5_across(a, v, 3);
 }
 
 // Forward odd radix R by symmetric pairs: X_k = v0 + sum_m (v_m + v_{R-m}) cos(2 pi m k / R)

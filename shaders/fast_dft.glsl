@@ -66,6 +66,20 @@ void dft5_values(inout vec2 c0, inout vec2 c1, inout vec2 c2, inout vec2 c3, ino
 
 void dft5(inout vec2 v[MAX_RADIX]) { dft5_values(v[0], v[1], v[2], v[3], v[4]); }
 
+// The second half of radix 5P as P x 5 (P = 2, 3, 5): radix-5 DFTs of a[k1 + P j], j < 5, for
+// each k1 < P; X[k1 + P k2] lands in v[k1 + P k2].
+void dft5_across(const vec2 a[MAX_RADIX], inout vec2 v[MAX_RADIX], const uint P) {
+  for (uint k1 = 0u; k1 < P; ++k1) {
+    vec2 y0 = a[k1], y1 = a[P + k1], y2 = a[2u * P + k1], y3 = a[3u * P + k1], y4 = a[4u * P + k1];
+    dft5_values(y0, y1, y2, y3, y4);
+    v[k1] = y0;
+    v[k1 + P] = y1;
+    v[k1 + 2u * P] = y2;
+    v[k1 + 3u * P] = y3;
+    v[k1 + 4u * P] = y4;
+  }
+}
+
 void dft7(inout vec2 v[MAX_RADIX]) {
   const float a = 0.62348980185873353, b = 0.78183148246802981, c = 0.22252093395631440;
   const float d = 0.97492791218182361, e = 0.90096886790241913, f = 0.43388373911755812;
@@ -166,7 +180,7 @@ const vec2 W25[17] = vec2[](
     vec2(-0.80901699437494778, 0.58778525229247269),
     vec2(-0.63742398974868952, 0.77051324277578936));
 void dft25(inout vec2 v[MAX_RADIX]) {
-  vec2 a[25];
+  vec2 a[MAX_RADIX];
   for (uint n2 = 0u; n2 < 5u; ++n2) {
     vec2 x0 = v[n2], x1 = v[n2 + 5u], x2 = v[n2 + 10u], x3 = v[n2 + 15u], x4 = v[n2 + 20u];
     dft5_values(x0, x1, x2, x3, x4);
@@ -178,15 +192,7 @@ void dft25(inout vec2 v[MAX_RADIX]) {
   }
   for (uint n2 = 1u; n2 < 5u; ++n2)
     for (uint k1 = 1u; k1 < 5u; ++k1) a[5u * n2 + k1] = cmul_fast(a[5u * n2 + k1], W25[n2 * k1]);
-  for (uint k1 = 0u; k1 < 5u; ++k1) {
-    vec2 y0 = a[k1], y1 = a[5u + k1], y2 = a[10u + k1], y3 = a[15u + k1], y4 = a[20u + k1];
-    dft5_values(y0, y1, y2, y3, y4);
-    v[k1] = y0;
-    v[k1 + 5u] = y1;
-    v[k1 + 10u] = y2;
-    v[k1 + 15u] = y3;
-    v[k1 + 20u] = y4;
-  }
+  dft5_across(a, v, 5u);
 }
 #endif
 
@@ -229,20 +235,12 @@ const vec2 W10[5] = vec2[](
     vec2(-0.30901699437494734, -0.95105651629515364),
     vec2(-0.80901699437494734, -0.58778525229247325));
 void dft10(inout vec2 v[MAX_RADIX]) {
-  vec2 a[10];
+  vec2 a[MAX_RADIX];
   for (uint n2 = 0u; n2 < 5u; ++n2) {
     a[2u * n2] = v[n2] + v[n2 + 5u];
     a[2u * n2 + 1u] = n2 == 0u ? v[n2] - v[n2 + 5u] : cmul_fast(v[n2] - v[n2 + 5u], W10[n2]);
   }
-  for (uint k1 = 0u; k1 < 2u; ++k1) {
-    vec2 y0 = a[k1], y1 = a[2u + k1], y2 = a[4u + k1], y3 = a[6u + k1], y4 = a[8u + k1];
-    dft5_values(y0, y1, y2, y3, y4);
-    v[k1] = y0;
-    v[k1 + 2u] = y1;
-    v[k1 + 4u] = y2;
-    v[k1 + 6u] = y3;
-    v[k1 + 8u] = y4;
-  }
+  dft5_across(a, v, 2u);
 }
 
 #if MAX_RADIX >= 16
@@ -259,7 +257,7 @@ const vec2 W15[9] = vec2[](
     vec2(-0.97814760073380569, -0.20791169081775931),
     vec2(-0.97814760073380569, 0.20791169081775907));
 void dft15(inout vec2 v[MAX_RADIX]) {
-  vec2 a[15];
+  vec2 a[MAX_RADIX];
   for (uint n2 = 0u; n2 < 5u; ++n2) {
     vec2 x0 = v[n2], x1 = v[n2 + 5u], x2 = v[n2 + 10u];
     dft3_values(x0, x1, x2);
@@ -267,15 +265,7 @@ void dft15(inout vec2 v[MAX_RADIX]) {
     a[3u * n2 + 1u] = n2 == 0u ? x1 : cmul_fast(x1, W15[n2]);
     a[3u * n2 + 2u] = n2 == 0u ? x2 : cmul_fast(x2, W15[2u * n2]);
   }
-  for (uint k1 = 0u; k1 < 3u; ++k1) {
-    vec2 y0 = a[k1], y1 = a[3u + k1], y2 = a[6u + k1], y3 = a[9u + k1], y4 = a[12u + k1];
-    dft5_values(y0, y1, y2, y3, y4);
-    v[k1] = y0;
-    v[k1 + 3u] = y1;
-    v[k1 + 6u] = y2;
-    v[k1 + 9u] = y3;
-    v[k1 + 12u] = y4;
-  }
+  dft5_across(a, v, 3u);
 }
 #endif
 

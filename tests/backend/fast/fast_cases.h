@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -167,6 +168,30 @@ void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_p
     balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
   }
   EXPECT_TRUE(balanced) << "no case balanced a work-group";
+}
+
+/// Radix-10 and radix-15 stages (Tuning::composite_radices 2: every plan, split ones too) against
+/// FFTW, both directions; fails where no case planned a 10 or no case a 15.
+template <class MakePath, class Run>
+void expect_composite_radices_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool saw_10 = false, saw_15 = false;
+  for (const auto& [w, h] : fast_composite_cases) {
+    fast::Tuning tuning = base;
+    tuning.composite_radices = 2;
+    auto path = make_path(tuning);
+    path.prepare(w, h);
+    const fast::AxisPlan& plan = path.plan(w > h ? Axis::rows : Axis::cols);
+    const auto has = [&](std::uint32_t r) { return std::find(plan.radices.begin(), plan.radices.end(), r) != plan.radices.end(); };
+    EXPECT_TRUE(has(10) || has(15)) << plan.describe();
+    saw_10 = saw_10 || has(10);
+    saw_15 = saw_15 || has(15);
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 43 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
+    }
+  }
+  EXPECT_TRUE(saw_10 && saw_15) << "no case planned a radix-10 or no case a radix-15 stage";
 }
 
 /// Measured planning (BackendOptions::measure_fast_plans): each axis takes the fastest of the

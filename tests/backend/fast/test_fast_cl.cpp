@@ -266,24 +266,7 @@ TEST(ClFastSchedule, CompositeRadicesMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  bool saw_10 = false, saw_15 = false;
-  for (const auto& [w, h] : test::fast_composite_cases) {
-    fast::Tuning tuning;
-    tuning.composite_radices = 2;
-    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
-    const auto has = [&](std::uint32_t r) { return std::find(plan.radices.begin(), plan.radices.end(), r) != plan.radices.end(); };
-    EXPECT_TRUE(has(10) || has(15)) << plan.describe();
-    saw_10 = saw_10 || has(10);
-    saw_15 = saw_15 || has(15);
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, tuning, 43 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
-    }
-  }
-  EXPECT_TRUE(saw_10 && saw_15);
+  test::expect_composite_radices_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
