@@ -597,6 +597,33 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
+// The display with GL's own defaults (gl_default_tuning: halves, colours from the registers,
+// radix-10/15 rows, ...; the cases above take OpenCL's defaults plus their knobs), every display
+// setting against render_spectrum of the FFTW spectrum.
+TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool composite = false;
+  for (const auto& [w, h] : {std::pair{96u, 54u}, {200u, 120u}, {1000u, 8u}, {250u, 250u}}) {
+    GlFastDisplay display(*env->programs, nullptr, fast::gl_default_tuning());
+    display.prepare(w, h);
+    const auto& radices = display.display_row_plan().radices;
+    composite = composite || std::find(radices.begin(), radices.end(), 10u) != radices.end();
+    const RealImage image = test::random_real_image(w, h, w + 7 * h);
+    display.upload(image);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+      display.dispatch_display(settings);
+      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                                 std::to_string(w) + "x" + std::to_string(h) + " " + name + " " +
+                                     display.display_row_plan().describe(),
+                                 settings.component == SpectrumComponent::phase);
+    }
+  }
+  EXPECT_TRUE(composite) << "no case's display rows took a radix-10 stage";
+}
+
 // A display whose programs fail to build is left unprepared (no half-made state): its next
 // dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
 // and the picture is render_spectrum's.
