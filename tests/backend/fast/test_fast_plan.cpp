@@ -435,6 +435,27 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
   EXPECT_NE(fast::display_identity(4096, 4096, nvidia, t), fast::display_identity(4096, 4096, nvidia, base));
 }
 
+// Four-step columns on a width their power-of-two groups do not divide take the largest power
+// of two that does, from 16 (GL's 6000 x 4000: 16); narrower ones keep the direct columns (3000,
+// 3125), and the unsplit route keeps its nearest divisor (2401: 49).
+TEST(FastPlan, FourStepGroupsDivideTheWidth) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto wide = fast::route_image(6000, 4000, nvidia, gl)->cols;
+  ASSERT_TRUE(wide.four_step()) << wide.describe();
+  EXPECT_EQ(wide.plan.lines_per_group, 16u) << wide.describe();
+  EXPECT_EQ(wide.second->lines_per_group, 16u) << wide.describe();
+  for (const std::uint32_t n : {3000u, 3125u})
+    EXPECT_FALSE(fast::route_image(n, n, nvidia, gl)->cols.four_step()) << n;
+  const auto unsplit = fast::route_image(2401, 2401, nvidia, gl)->cols;
+  ASSERT_TRUE(unsplit.four_step()) << unsplit.describe();
+  EXPECT_EQ(unsplit.plan.lines_per_group, 49u) << unsplit.describe();
+  // 4000^2 (4000 = 125 x 32): its passes' groups of 32 and 16 divide the width, as before.
+  const auto square = fast::route_image(4000, 4000, nvidia, gl)->cols;
+  ASSERT_TRUE(square.four_step()) << square.describe();
+  EXPECT_EQ(square.plan.lines_per_group, 32u) << square.describe();
+}
+
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
