@@ -492,20 +492,19 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
     return r;
   };
   std::vector<std::uint32_t> best = radices(0, 0);
-  const std::size_t plain_stages = best.size();
-  int best_composites = 0;
   if (composite) {
+    // Only lists with fewer stages than without them; among those, the fewest stages, then the
+    // fewest composite stages (the power-of-two stages stay whole), then the smaller widest
+    // radix (fewer registers).
+    const std::size_t plain_stages = best.size();
+    std::optional<std::tuple<std::size_t, int, std::uint32_t>> best_key;
     for (int fifteens = 0; fifteens <= (threes % 2 == 1 && loose_fives > 0 ? 1 : 0); ++fifteens)
       for (int tens = 1 - fifteens; tens <= std::min(twos, loose_fives - fifteens); ++tens) {
         std::vector<std::uint32_t> r = radices(tens, fifteens);  // a 10 or a 15: never empty
-        // Fewer stages than without them; among those, the fewest composite stages (keep the
-        // power-of-two stages whole), then the smaller widest radix (fewer registers).
-        const auto key = [](const std::vector<std::uint32_t>& v, int composites) {
-          return std::tuple(v.size(), composites, *std::max_element(v.begin(), v.end()));
-        };
-        if (r.size() < plain_stages && (best.size() == plain_stages || key(r, tens + fifteens) < key(best, best_composites))) {
+        const auto key = std::tuple(r.size(), tens + fifteens, *std::max_element(r.begin(), r.end()));
+        if (r.size() < plain_stages && (!best_key || key < *best_key)) {
+          best_key = key;
           best = std::move(r);
-          best_composites = tens + fifteens;
         }
       }
   }
@@ -851,13 +850,20 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     std::uint32_t p = 1;
     while (std::uint64_t{p} * 2 * length <= elements) p *= 2;
     t.col_lines = p;
-    if (min_group != 0 && lines % p != 0) t.col_lines = nearest_divisor(lines, p);
-    // Otherwise the largest power of two dividing the width where that is 16 columns or more
-    // (128-byte row segments). H100, GL: 6000 x 4000 columns in groups of 16 / 30 (the nearest
-    // divisor) 303 us against 350 directly; groups of the nearest divisor lost elsewhere (3000^2:
-    // 60-point columns in groups of 30, 153 us against the direct columns' 117).
+    // Where p does not divide the width. Without min_group, the largest power of two dividing it
+    // where that is 16 columns or more (128-byte row segments); else the planner's own (its plans
+    // then fail `fits` unless the local-memory cap took fewer columns). H100, GL: 6000 x 4000
+    // columns in groups of 16 (30, the nearest divisor, in pass A) 303 us against 350 directly;
+    // groups of the nearest divisor lost elsewhere (3000^2: 60-point columns in groups of 30, 153
+    // us against the direct columns' 117).
+    constexpr std::uint32_t min_power_of_two_group = 16;
     const std::uint32_t width_power_of_two = lines & (~lines + 1);
-    if (min_group == 0 && lines % p != 0 && width_power_of_two >= 16) t.col_lines = std::min(p, width_power_of_two);
+    if (lines % p != 0) {
+      if (min_group != 0)
+        t.col_lines = nearest_divisor(lines, p);
+      else if (width_power_of_two >= min_power_of_two_group)
+        t.col_lines = std::min(p, width_power_of_two);
+    }
     return plan_axis(Axis::cols, length, pass_lines, limits, t);
   };
   std::uint32_t a = 1;
