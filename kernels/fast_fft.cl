@@ -8,7 +8,8 @@
 //           bytes (coalesced) and no transpose pass is needed.
 // Local memory holds LINES lines of M elements; element i of local line l sits at
 // l * LINE_STRIDE + i + i / 16 (the padding spreads the radix-R strided writes over the banks;
-// LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks).
+// LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks), or at
+// l * LINE_STRIDE + i with LOCAL_PAD 0 (odd M: every stride is odd, the padding spreads nothing).
 //
 // Algorithm: N = PRE_RADIX * M.
 //   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the
@@ -236,7 +237,14 @@
 #define FAST_INLINE static inline __attribute__((always_inline))
 // (fast_fft.comp splits the padding per element, lidx_plus, for NVIDIA's GLSL compiler; OpenCL's
 // shares the indices itself: its rows run at copy speed.)
+#ifndef LOCAL_PAD
+#define LOCAL_PAD 1  // see the top of this file
+#endif
+#if LOCAL_PAD
 #define LIDX(line, i) ((line) * LINE_STRIDE + (i) + ((i) >> 4))
+#else
+#define LIDX(line, i) ((line) * LINE_STRIDE + (i))
+#endif
 
 #define SQRT1_2 0.70710678118654752f
 // Forward radix 8 as two radix-4 halves (even, odd inputs) joined by w8^k.

@@ -233,14 +233,21 @@ shared vec2 lm[LOCAL_ELEMS];
 
 uint g_first_line;  // first image line of this work-group
 
-uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + (i >> 4u); }
+#ifndef LOCAL_PAD
+#define LOCAL_PAD 1
+#endif
+// The padding of local index i: one element every 16 (LOCAL_PAD 1), none for odd lengths.
+uint local_pad(uint i) { return LOCAL_PAD != 0 ? i >> 4u : 0u; }
+uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + local_pad(i); }
 
 // lidx(line, a + c) for a constant c. Where the caller knows that (a % 16) + (c % 16) < 16, the
 // padding splits too ((a + c) / 16 = a / 16 + c / 16), so every element of an invocation adds a
 // constant to one computed index: NVIDIA's GLSL compiler otherwise computes each element's
 // index anew (shifts and adds per access, found against a SPIR-V build of the same shader; H100:
 // 4096-point columns 189 -> 167 us, docs/fast_path.md).
-uint lidx_plus(uint line, uint a, uint c, bool split) { return split ? lidx(line, a) + c + (c >> 4u) : lidx(line, a + c); }
+uint lidx_plus(uint line, uint a, uint c, bool split) {
+  return split || LOCAL_PAD == 0 ? lidx(line, a) + c + local_pad(c) : lidx(line, a + c);
+}
 // Whether element r of the read at j + r * per (j < per) may split: per a multiple of 16, or a
 // divisor of 16 (a power of two: then j + r * per stays in the 16-chunk of r * per).
 #define READ_SPLITS(per) ((per) % 16u == 0u || 16u % (per) == 0u)

@@ -74,6 +74,11 @@ struct Tuning {
   /// 2160 columns 90 -> 84; 1500^2, 1920 x 1080, 2560 x 1440 rows and columns 1-2 us each;
   /// 3000^2 lost 4 us of 156 (docs/fast_path.md).
   std::uint32_t composite_radices = 2;
+  /// 1: odd-length local transforms (every radix odd) keep their local lines unpadded (LOCAL_PAD
+  /// 0): their Stockham strides are odd, so the padding spreads nothing, and without it every
+  /// element's local index is one computed index plus a constant. H100: GL 2187^2 114.7 ->
+  /// 103.3 us, 3125^2 223.6 -> 207.8, 2401^2 133.3 -> 128.7; OpenCL 2187^2 79.9 -> 74.8.
+  std::uint32_t odd_unpadded = 1;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -287,6 +292,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("stage0_from_registers", &Tuning::stage0_from_registers);
     set("max_radix", &Tuning::max_radix);
     set("composite_radices", &Tuning::composite_radices);
+    set("odd_unpadded", &Tuning::odd_unpadded);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
@@ -358,6 +364,8 @@ struct AxisPlan {
   /// Tuning::local_halves_above, four_columns_by_halves): half the local memory, four barriers
   /// per exchange instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
+  /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::odd_unpadded).
+  bool local_pad = true;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
   /// stage0_from_registers) and keeps its outputs there, then combines them with one radix-P
@@ -401,6 +409,7 @@ struct AxisPlan {
         {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
+        {"LOCAL_PAD", local_pad ? "1" : "0"},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
         {"LIVE_BLOCKS", std::to_string(live_blocks)},
         {"LIVE_INPUTS", live_inputs ? "1" : "0"},
@@ -430,6 +439,7 @@ struct AxisPlan {
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
+    if (!local_pad) s << ", unpadded";
     if (max_registers > 0) s << ", at most " << max_registers << " registers";
     return s.str();
   }
@@ -558,7 +568,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
-      const auto column_stride = [&, padded = plan.m + (plan.m + 15) / 16](std::uint32_t banks) {
+      plan.local_pad = !(tuning.odd_unpadded != 0 && plan.m % 2 == 1);
+      const auto column_stride = [&, padded = plan.m + (plan.local_pad ? (plan.m + 15) / 16 : 0)](std::uint32_t banks) {
         std::uint32_t stride = padded;
         if (axis == Axis::cols && b > 1 && b <= banks)
           while (stride % banks != (banks / b) % banks) ++stride;

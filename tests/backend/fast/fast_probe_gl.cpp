@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -372,11 +373,53 @@ void measure_image_store(int runs) {
     struct Variant {
       const char* what;
       const char* body;
-      GLuint x, y;  // local size
+      GLuint x, y;                  // local size
+      GLuint pixels_x, pixels_y;    // pixels each group covers (y 0: every row)
     };
-    for (const Variant v : {Variant{"imageStore, rows of 256", "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));", 256, 1},
-                            Variant{"buffer store, rows of 256", "pix[p.y * u_n + p.x] = p.x * 2654435761u ^ p.y;", 256, 1},
-                            Variant{"imageStore, tiles of 16 x 16", "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));", 16, 16}}) {
+    // Rows by pairs: NVIDIA's block-linear textures keep 16 bytes of two neighbouring rows in
+    // one 32-byte sector, so a row alone writes half sectors.
+    const std::string px = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));";
+    const std::string pair = "p.y *= 2u; " + px + " p.y += 1u; " + px;
+    const std::string lanes = "uint l = gl_LocalInvocationID.x; p = uvec2(gl_WorkGroupID.x * 128u + (l & 15u) + (l >> 5u) * 16u, "
+                              "gl_WorkGroupID.y * 2u + ((l >> 4u) & 1u)); " + px;
+    // The display rows' pattern: row ky and its mirror (n - x) % n, n - ky (ky < n/2 here).
+    const std::string mirror_one = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x ^ p.y)); "
+                                   "imageStore(img, ivec2((u_n - p.x) % u_n, (u_n - p.y) % u_n), unpackUnorm4x8(p.y ^ p.x));";
+    const std::string mirror = mirror_one;
+    const std::string mirror_pairs = "p.y *= 2u; " + mirror_one + " p.y += 1u; " + mirror_one;
+    // The same with each warp's mirror pixels one aligned run (n - 1 - x: the colour of bin x + 1).
+    const std::string aligned_one = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x ^ p.y)); "
+                                    "imageStore(img, ivec2(u_n - 1u - p.x, (u_n - p.y) % u_n), unpackUnorm4x8(p.y ^ p.x));";
+    const std::string aligned_pairs = "p.y *= 2u; " + aligned_one + " p.y += 1u; " + aligned_one;
+    // Column strips, as a column pass would write them: a group of 256 holds `c` neighbouring
+    // columns (lane l: column l % c, row l / c) and walks down all n rows; with mirrors, the
+    // columns x < n/2 and their mirrors ((n - x) % n, (n - y) % n).
+    const auto strip = [](int c, bool mirrors) {
+      const std::string cs = std::to_string(c), rows = std::to_string(256 / c);
+      std::string body = "uint l = gl_LocalInvocationID.x; uint x = gl_WorkGroupID.x * " + cs + "u + l % " + cs +
+                         "u; for (uint y = l / " + cs + "u; y < u_n; y += " + rows +
+                         "u) { imageStore(img, ivec2(x, y), unpackUnorm4x8(x ^ y));";
+      if (mirrors) body += " imageStore(img, ivec2((u_n - x) % u_n, (u_n - y) % u_n), unpackUnorm4x8(y ^ x));";
+      return body + " }";
+    };
+    const std::string strip8 = strip(8, false), strip16 = strip(16, false), strip8m = strip(8, true),
+                      strip16m = strip(16, true), strip32m = strip(32, true);
+    for (const Variant v : {Variant{"imageStore, rows of 256", px.c_str(), 256, 1, 256, 1},
+                            Variant{"buffer store, rows of 256", "pix[p.y * u_n + p.x] = p.x * 2654435761u ^ p.y;", 256, 1, 256, 1},
+                            Variant{"imageStore, tiles of 16 x 16", px.c_str(), 16, 16, 16, 16},
+                            Variant{"imageStore, rows of 256, rows 2y and 2y+1 per invocation", pair.c_str(), 256, 1, 256, 2},
+                            Variant{"imageStore, groups of 32 x 8 (warps of one row)", px.c_str(), 32, 8, 32, 8},
+                            Variant{"imageStore, groups of 128 x 2, warps of 16 x 2", lanes.c_str(), 256, 1, 128, 2},
+                            Variant{"imageStore, rows ky < n/2 with their mirrors (as the display rows)", mirror.c_str(), 256, 1, 256, 2},
+                            Variant{"imageStore, rows 2g, 2g+1 with their mirrors per invocation", mirror_pairs.c_str(), 256, 1, 256, 4},
+                            Variant{"imageStore, rows ky < n/2 with mirrors in aligned runs", aligned_one.c_str(), 256, 1, 256, 2},
+                            Variant{"imageStore, rows 2g, 2g+1 with mirrors in aligned runs", aligned_pairs.c_str(), 256, 1, 256, 4},
+                            Variant{"imageStore, groups of 32 x 8 with mirrors in aligned runs", aligned_one.c_str(), 32, 8, 32, 16},
+                            Variant{"imageStore, column strips of 8", strip8.c_str(), 256, 1, 8, 0},
+                            Variant{"imageStore, column strips of 16", strip16.c_str(), 256, 1, 16, 0},
+                            Variant{"imageStore, column strips of 8 with mirrors", strip8m.c_str(), 256, 1, 16, 0},
+                            Variant{"imageStore, column strips of 16 with mirrors", strip16m.c_str(), 256, 1, 32, 0},
+                            Variant{"imageStore, column strips of 32 with mirrors", strip32m.c_str(), 256, 1, 64, 0}}) {
       const std::string text = "#version 430 core\nlayout(local_size_x = " + std::to_string(v.x) + ", local_size_y = " +
                                std::to_string(v.y) + ") in;\nlayout(rgba8, binding = 0) writeonly uniform image2D img;\n"
                                "layout(std430, binding = 0) writeonly buffer Pix { uint pix[]; };\nuniform uint u_n;\n"
@@ -388,7 +431,7 @@ void measure_image_store(int runs) {
         glUniform1ui(glGetUniformLocation(program, "u_n"), n);
         glBindImageTexture(0, texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-        glDispatchCompute(n / v.x, n / v.y, 1);
+        glDispatchCompute(n / v.pixels_x, v.pixels_y == 0 ? 1 : n / v.pixels_y, 1);  // 0: whole columns
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
       };
       const double us = warmed_median_us(run, queries);
@@ -461,11 +504,16 @@ double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::siz
     records.insert(records.end(), more.begin(), more.end());
   }
   std::vector<double> us;
+  std::map<std::string, std::vector<double>> by_kernel;
   for (std::size_t i = 0; i + per <= records.size(); i += per) {
     double frame = 0;
-    for (std::size_t j = i; j < i + per; ++j) frame += records[j].milliseconds * 1e3;
+    for (std::size_t j = i; j < i + per; ++j) {
+      frame += records[j].milliseconds * 1e3;
+      by_kernel[records[j].kernel].push_back(records[j].milliseconds * 1e3);
+    }
     us.push_back(frame);
   }
+  for (auto& [kernel, times] : by_kernel) std::printf("    %-28s %8.1f us\n", kernel.c_str(), median(times));
   return median(us);
 }
 

@@ -111,10 +111,15 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
       EXPECT_EQ(product(p->radices), p->m);
       EXPECT_EQ(p->threads % 32, 0u);
       EXPECT_LE(p->threads, 256u);
-      // Every element of the group's lines has a distinct local slot.
-      EXPECT_GE(p->line_stride, p->m + (p->m - 1) / 16);
+      // Every element of the group's lines has a distinct local slot; odd lengths unpadded
+      // (their Stockham strides are odd: the padding would spread nothing).
+      EXPECT_EQ(p->local_pad, p->m % 2 == 0) << p->describe();
+      EXPECT_GE(p->line_stride, p->m + (p->local_pad ? (p->m - 1) / 16 : 0));
     }
   }
+  fast::Tuning padded = tuning;
+  padded.odd_unpadded = 0;
+  EXPECT_TRUE(fast::plan_axis(Axis::rows, 2187, 4096, nvidia, padded)->local_pad);
   // 4096 columns: 4 neighbouring columns (a full 32-byte sector per row) via a split of 4.
   const auto c = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning);
   EXPECT_EQ(c->lines_per_group, 4u);
