@@ -74,11 +74,18 @@ struct Tuning {
   /// 2160 columns 90 -> 84; 1500^2, 1920 x 1080, 2560 x 1440 rows and columns 1-2 us each;
   /// 3000^2 lost 4 us of 156 (docs/fast_path.md).
   std::uint32_t composite_radices = 2;
-  /// 1: odd-length local transforms (every radix odd) keep their local lines unpadded (LOCAL_PAD
-  /// 0): their Stockham strides are odd, so the padding spreads nothing, and without it every
-  /// element's local index is one computed index plus a constant. H100: GL 2187^2 114.7 ->
-  /// 103.3 us, 3125^2 223.6 -> 207.8, 2401^2 133.3 -> 128.7; OpenCL 2187^2 79.9 -> 74.8.
-  std::uint32_t odd_unpadded = 1;
+  /// Local lines without the padding of one element in 16 (LOCAL_PAD 0): then every element's
+  /// local index is one computed index plus a constant (fast_fft.comp's lidx_plus), which
+  /// NVIDIA's GLSL compiler needs, while the padding keeps strided accesses off each other's
+  /// banks. 0: padded; 1: odd lengths unpadded (every radix odd, so every stride odd: the padding
+  /// spreads nothing); 2: also columns of lengths that are not powers of two (their warps span
+  /// LINES lines whose stride already spreads the banks); 3: also such rows. H100, 1: GL 2187^2
+  /// 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8, 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 ->
+  /// 74.8; 2 (columns): OpenCL 4000-point 177 -> 162, 3000-point 99 -> 87, GL 2000-point 46 ->
+  /// 41; 3 (rows): GL 4000-point 121.5 -> 113.9, 2000-point 35.6 -> 32.1, 1500-point 22.9 ->
+  /// 20.0, but OpenCL's rows lost (4000-point 93 -> 132: bank conflicts its compiler does not
+  /// pay for in index arithmetic), docs/fast_path.md.
+  std::uint32_t local_unpadded = 2;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -254,6 +261,7 @@ inline Tuning gl_default_tuning() {
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
+  t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   return t;
 }
 
@@ -292,7 +300,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("stage0_from_registers", &Tuning::stage0_from_registers);
     set("max_radix", &Tuning::max_radix);
     set("composite_radices", &Tuning::composite_radices);
-    set("odd_unpadded", &Tuning::odd_unpadded);
+    set("local_unpadded", &Tuning::local_unpadded);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
@@ -364,7 +372,7 @@ struct AxisPlan {
   /// Tuning::local_halves_above, four_columns_by_halves): half the local memory, four barriers
   /// per exchange instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
-  /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::odd_unpadded).
+  /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::local_unpadded).
   bool local_pad = true;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
@@ -568,9 +576,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
-      plan.local_pad = !(tuning.odd_unpadded != 0 && plan.m % 2 == 1);
-      const auto column_stride = [&, padded = plan.m + (plan.local_pad ? (plan.m + 15) / 16 : 0)](std::uint32_t banks) {
-        std::uint32_t stride = padded;
+      // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
+      // the padding, so it never takes a different layout for the bytes it saves.
+      const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
+      plan.local_pad = !(tuning.local_unpadded >= 1 && plan.m % 2 == 1) &&
+                       !(tuning.local_unpadded >= 2 && !power_of_two_m && axis == Axis::cols) &&
+                       !(tuning.local_unpadded >= 3 && !power_of_two_m);
+      const auto column_stride = [&](std::uint32_t banks, bool pad = true) {
+        std::uint32_t stride = plan.m + (pad ? (plan.m + 15) / 16 : 0);
         if (axis == Axis::cols && b > 1 && b <= banks)
           while (stride % banks != (banks / b) % banks) ++stride;
         return stride;
@@ -635,6 +648,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers));
+      if (!plan.local_pad && !plan.radices.empty()) {
+        plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
+        plan.local_elems = b * plan.line_stride;
+      }
       return plan;
     }
   }

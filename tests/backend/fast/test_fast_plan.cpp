@@ -111,15 +111,31 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
       EXPECT_EQ(product(p->radices), p->m);
       EXPECT_EQ(p->threads % 32, 0u);
       EXPECT_LE(p->threads, 256u);
-      // Every element of the group's lines has a distinct local slot; odd lengths unpadded
-      // (their Stockham strides are odd: the padding would spread nothing).
-      EXPECT_EQ(p->local_pad, p->m % 2 == 0) << p->describe();
+      // Every element of the group's lines has a distinct local slot; odd lengths and the
+      // columns of lengths that are not powers of two unpadded (Tuning::local_unpadded 2).
+      const bool power_of_two = (p->m & (p->m - 1)) == 0;
+      EXPECT_EQ(p->local_pad, power_of_two || (p->m % 2 == 0 && axis == Axis::rows)) << p->describe();
       EXPECT_GE(p->line_stride, p->m + (p->local_pad ? (p->m - 1) / 16 : 0));
     }
   }
+  // The padding decides the layout, unpadded plans only drop it: GL's 3000-point rows keep
+  // their exchange through half the shared memory, its 3000-point columns their split by 8.
   fast::Tuning padded = tuning;
-  padded.odd_unpadded = 0;
+  padded.local_unpadded = 0;
   EXPECT_TRUE(fast::plan_axis(Axis::rows, 2187, 4096, nvidia, padded)->local_pad);
+  const fast::DeviceLimits nvidia_gl{48 * 1024, 1024, 132};
+  fast::Tuning gl = fast::gl_default_tuning(), gl_padded = gl;
+  gl_padded.local_unpadded = 0;
+  for (Axis axis : {Axis::rows, Axis::cols}) {
+    const auto unpadded_plan = fast::plan_axis(axis, 3000, 3000, nvidia_gl, gl);
+    const auto padded_plan = fast::plan_axis(axis, 3000, 3000, nvidia_gl, gl_padded);
+    EXPECT_FALSE(unpadded_plan->local_pad);
+    EXPECT_TRUE(padded_plan->local_pad);
+    EXPECT_EQ(unpadded_plan->local_halves, padded_plan->local_halves) << unpadded_plan->describe();
+    EXPECT_EQ(unpadded_plan->pre_radix, padded_plan->pre_radix) << unpadded_plan->describe();
+    EXPECT_EQ(unpadded_plan->threads, padded_plan->threads) << unpadded_plan->describe();
+    EXPECT_LT(unpadded_plan->local_elems, padded_plan->local_elems) << unpadded_plan->describe();
+  }
   // 4096 columns: 4 neighbouring columns (a full 32-byte sector per row) via a split of 4.
   const auto c = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning);
   EXPECT_EQ(c->lines_per_group, 4u);
