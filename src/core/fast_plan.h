@@ -78,13 +78,15 @@ struct Tuning {
   /// local index is one computed index plus a constant (fast_fft.comp's lidx_plus), which
   /// NVIDIA's GLSL compiler needs, while the padding keeps strided accesses off each other's
   /// banks. 0: padded; 1: odd lengths unpadded (every radix odd, so every stride odd: the padding
-  /// spreads nothing); 2: also columns of lengths that are not powers of two (their warps span
-  /// LINES lines whose stride already spreads the banks); 3: also such rows. H100, 1: GL 2187^2
-  /// 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8, 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 ->
-  /// 74.8; 2 (columns): OpenCL 4000-point 177 -> 162, 3000-point 99 -> 87, GL 2000-point 46 ->
-  /// 41; 3 (rows): GL 4000-point 121.5 -> 113.9, 2000-point 35.6 -> 32.1, 1500-point 22.9 ->
-  /// 20.0, but OpenCL's rows lost (4000-point 93 -> 132: bank conflicts its compiler does not
-  /// pay for in index arithmetic), docs/fast_path.md.
+  /// spreads nothing); 2: also columns of lengths that are not powers of two, 4 or more per
+  /// group (a warp spans LINES lines, whose stride already spreads the banks); 3: also such
+  /// rows, except splits in time. H100, 1: GL 2187^2 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8,
+  /// 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 -> 74.8; 2 (columns): OpenCL 4000-point 177 ->
+  /// 162, 3000-point 99 -> 87, GL 2000-point 46 -> 41, but OpenCL's Bluestein columns of one
+  /// line per group lost (9216-point 366 -> 512); 3 (rows): GL 6000-point (split 2 x 3000 in
+  /// frequency) 305 -> 223, 4000-point 121.5 -> 113.9, 2000-point 35.6 -> 32.1, 1920-point 18.6
+  /// -> 20.1, Bluestein's 9216-point in time 446 -> 484; OpenCL's rows lost everywhere
+  /// (4000-point 93 -> 132: bank conflicts its compiler does not pay for in index arithmetic).
   std::uint32_t local_unpadded = 2;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
@@ -576,12 +578,6 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
-      // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
-      // the padding, so it never takes a different layout for the bytes it saves.
-      const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
-      plan.local_pad = !(tuning.local_unpadded >= 1 && plan.m % 2 == 1) &&
-                       !(tuning.local_unpadded >= 2 && !power_of_two_m && axis == Axis::cols) &&
-                       !(tuning.local_unpadded >= 3 && !power_of_two_m);
       const auto column_stride = [&](std::uint32_t banks, bool pad = true) {
         std::uint32_t stride = plan.m + (pad ? (plan.m + 15) / 16 : 0);
         if (axis == Axis::cols && b > 1 && b <= banks)
@@ -648,6 +644,13 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers));
+      // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
+      // the padding, so it never takes a different layout for the bytes it saves.
+      const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
+      const std::uint32_t unpadded = tuning.local_unpadded;
+      plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
+                       !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
+                       !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit);
       if (!plan.local_pad && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;

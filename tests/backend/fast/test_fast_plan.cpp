@@ -112,9 +112,11 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
       EXPECT_EQ(p->threads % 32, 0u);
       EXPECT_LE(p->threads, 256u);
       // Every element of the group's lines has a distinct local slot; odd lengths and the
-      // columns of lengths that are not powers of two unpadded (Tuning::local_unpadded 2).
+      // columns of lengths that are not powers of two, 4 or more per group, unpadded
+      // (Tuning::local_unpadded 2).
       const bool power_of_two = (p->m & (p->m - 1)) == 0;
-      EXPECT_EQ(p->local_pad, power_of_two || (p->m % 2 == 0 && axis == Axis::rows)) << p->describe();
+      const bool unpadded = p->m % 2 == 1 || (!power_of_two && axis == Axis::cols && p->lines_per_group >= 4);
+      EXPECT_EQ(p->local_pad, !unpadded) << p->describe();
       EXPECT_GE(p->line_stride, p->m + (p->local_pad ? (p->m - 1) / 16 : 0));
     }
   }
@@ -135,6 +137,14 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
     EXPECT_EQ(unpadded_plan->pre_radix, padded_plan->pre_radix) << unpadded_plan->describe();
     EXPECT_EQ(unpadded_plan->threads, padded_plan->threads) << unpadded_plan->describe();
     EXPECT_LT(unpadded_plan->local_elems, padded_plan->local_elems) << unpadded_plan->describe();
+  }
+  // Bluestein's 9216-point lines (4099^2) stay padded: GL's rows split in time, OpenCL's columns
+  // of one line per group, GL's of two.
+  for (const auto& [t, limits] : {std::pair{gl, nvidia_gl}, std::pair{tuning, nvidia}}) {
+    const auto routes = fast::route_image(4099, 4099, limits, t);
+    ASSERT_TRUE(routes.has_value());
+    EXPECT_TRUE(routes->rows.plan.local_pad) << routes->rows.describe();
+    EXPECT_TRUE(routes->cols.plan.local_pad) << routes->cols.describe();
   }
   // 4096 columns: 4 neighbouring columns (a full 32-byte sector per row) via a split of 4.
   const auto c = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning);
