@@ -9,7 +9,8 @@
 // Local memory holds LINES lines of M elements; element i of local line l sits at
 // l * LINE_STRIDE + i + i / 16 (the padding spreads the radix-R strided writes over the banks;
 // LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks), or at
-// l * LINE_STRIDE + i with LOCAL_PAD 0 (odd M: every stride is odd, the padding spreads nothing).
+// l * LINE_STRIDE + i with LOCAL_PAD 0 (Tuning::local_unpadded: odd M, whose strides are all odd,
+// and columns 4 or more per group, whose warps span the lines).
 //
 // Algorithm: N = PRE_RADIX * M.
 //   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the

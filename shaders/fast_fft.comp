@@ -236,7 +236,8 @@ uint g_first_line;  // first image line of this work-group
 #ifndef LOCAL_PAD
 #define LOCAL_PAD 1
 #endif
-// The padding of local index i: one element every 16 (LOCAL_PAD 1), none for odd lengths.
+// The padding of local index i: one element every 16 (LOCAL_PAD 1), or none (LOCAL_PAD 0,
+// Tuning::local_unpadded: then every element's index is one computed index plus a constant).
 uint local_pad(uint i) { return LOCAL_PAD != 0 ? i >> 4u : 0u; }
 uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + local_pad(i); }
 

@@ -1110,6 +1110,15 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Four-step columns through the scratch (both axes: the rows take pairs only after in-place
     // columns).
     with(&Tuning::four_step_in_place_min_bytes, 0);
+    // Rows padded (local_unpadded 3 -> 2): GL 1920-point rows 20.1 -> 18.5 us, where 2000- and
+    // 4000-point rows lost with the padding (H100, twentieth session).
+    with(&Tuning::local_unpadded, 2);
+    // Odd columns split by 3 instead of 4 by halves: 2187-point 65.8 -> 63.4 us, but 1440-point
+    // columns would split by 3 too (twentieth session, run125; not measured there).
+    Tuning split3 = base;
+    split3.first_split_odd_max = 3;
+    split3.four_columns_by_halves = 0;
+    out.push_back(split3);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

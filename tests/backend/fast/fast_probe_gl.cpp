@@ -358,9 +358,10 @@ void measure_slabs(int runs) {
 }
 
 // FFTSCOPE_GL_IMAGESTORE=1: writing an RGBA8 display of N x N pixels from a compute shader, as the
-// display rows do (imageStore into a 2D texture, rows of neighbouring pixels per group), against
-// the same pixels stored into a shader storage buffer, and imageStore by 16 x 16 tiles: whether
-// the texture's own layout costs GL's display path where OpenCL's writes a buffer.
+// display rows do (imageStore into a 2D texture, rows of neighbouring pixels per group, each
+// with its mirror row), against the same pixels stored into a shader storage buffer, by 16 x 16
+// tiles, by other groupings of rows, and by column strips (as a display ending on columns
+// would): whether the texture's own layout costs GL's display path where OpenCL's writes a buffer.
 void measure_image_store(int runs) {
   std::vector<GLuint> queries(static_cast<std::size_t>(runs));
   glGenQueries(runs, queries.data());
@@ -376,21 +377,23 @@ void measure_image_store(int runs) {
       GLuint x, y;                  // local size
       GLuint pixels_x, pixels_y;    // pixels each group covers (y 0: every row)
     };
-    // Rows by pairs: NVIDIA's block-linear textures keep 16 bytes of two neighbouring rows in
-    // one 32-byte sector, so a row alone writes half sectors.
+    // NVIDIA's textures are block-linear (blocks of 64 bytes x 8 rows), so which pixels a warp
+    // and a group write together matters (docs/fast_path.md, twentieth session).
     const std::string px = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x * 2654435761u ^ p.y));";
-    const std::string pair = "p.y *= 2u; " + px + " p.y += 1u; " + px;
+    // `body` for rows 2y and 2y + 1 in turn, each invocation.
+    const auto row_pairs = [](const std::string& body) { return "p.y *= 2u; " + body + " p.y += 1u; " + body; };
+    const std::string pair = row_pairs(px);
     const std::string lanes = "uint l = gl_LocalInvocationID.x; p = uvec2(gl_WorkGroupID.x * 128u + (l & 15u) + (l >> 5u) * 16u, "
                               "gl_WorkGroupID.y * 2u + ((l >> 4u) & 1u)); " + px;
-    // The display rows' pattern: row ky and its mirror (n - x) % n, n - ky (ky < n/2 here).
-    const std::string mirror_one = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x ^ p.y)); "
-                                   "imageStore(img, ivec2((u_n - p.x) % u_n, (u_n - p.y) % u_n), unpackUnorm4x8(p.y ^ p.x));";
-    const std::string mirror = mirror_one;
-    const std::string mirror_pairs = "p.y *= 2u; " + mirror_one + " p.y += 1u; " + mirror_one;
-    // The same with each warp's mirror pixels one aligned run (n - 1 - x: the colour of bin x + 1).
-    const std::string aligned_one = "imageStore(img, ivec2(p), unpackUnorm4x8(p.x ^ p.y)); "
-                                    "imageStore(img, ivec2(u_n - 1u - p.x, (u_n - p.y) % u_n), unpackUnorm4x8(p.y ^ p.x));";
-    const std::string aligned_pairs = "p.y *= 2u; " + aligned_one + " p.y += 1u; " + aligned_one;
+    // The display rows' pattern: pixel p of row ky and its mirror at (mirror_x, n - ky) (ky < n/2
+    // here): (n - x) % n as the display rows write it, or n - 1 - x (the colour of bin x + 1),
+    // which makes each warp's mirror pixels one aligned run.
+    const auto with_mirror = [](const std::string& mirror_x) {
+      return "imageStore(img, ivec2(p), unpackUnorm4x8(p.x ^ p.y)); imageStore(img, ivec2(" + mirror_x +
+             ", (u_n - p.y) % u_n), unpackUnorm4x8(p.y ^ p.x));";
+    };
+    const std::string mirror = with_mirror("(u_n - p.x) % u_n"), aligned = with_mirror("u_n - 1u - p.x");
+    const std::string mirror_pairs = row_pairs(mirror), aligned_pairs = row_pairs(aligned);
     // Column strips, as a column pass would write them: a group of 256 holds `c` neighbouring
     // columns (lane l: column l % c, row l / c) and walks down all n rows; with mirrors, the
     // columns x < n/2 and their mirrors ((n - x) % n, (n - y) % n).
@@ -412,9 +415,9 @@ void measure_image_store(int runs) {
                             Variant{"imageStore, groups of 128 x 2, warps of 16 x 2", lanes.c_str(), 256, 1, 128, 2},
                             Variant{"imageStore, rows ky < n/2 with their mirrors (as the display rows)", mirror.c_str(), 256, 1, 256, 2},
                             Variant{"imageStore, rows 2g, 2g+1 with their mirrors per invocation", mirror_pairs.c_str(), 256, 1, 256, 4},
-                            Variant{"imageStore, rows ky < n/2 with mirrors in aligned runs", aligned_one.c_str(), 256, 1, 256, 2},
+                            Variant{"imageStore, rows ky < n/2 with mirrors in aligned runs", aligned.c_str(), 256, 1, 256, 2},
                             Variant{"imageStore, rows 2g, 2g+1 with mirrors in aligned runs", aligned_pairs.c_str(), 256, 1, 256, 4},
-                            Variant{"imageStore, groups of 32 x 8 with mirrors in aligned runs", aligned_one.c_str(), 32, 8, 32, 16},
+                            Variant{"imageStore, groups of 32 x 8 with mirrors in aligned runs", aligned.c_str(), 32, 8, 32, 16},
                             Variant{"imageStore, column strips of 8", strip8.c_str(), 256, 1, 8, 0},
                             Variant{"imageStore, column strips of 16", strip16.c_str(), 256, 1, 16, 0},
                             Variant{"imageStore, column strips of 8 with mirrors", strip8m.c_str(), 256, 1, 16, 0},
