@@ -138,6 +138,11 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
     EXPECT_EQ(unpadded_plan->threads, padded_plan->threads) << unpadded_plan->describe();
     EXPECT_LT(unpadded_plan->local_elems, padded_plan->local_elems) << unpadded_plan->describe();
   }
+  // GL's 2187-point columns: four by their halves, one group per multiprocessor, so as many
+  // invocations as a group takes.
+  const auto odd_columns = fast::plan_axis(Axis::cols, 2187, 2187, nvidia_gl, gl);
+  EXPECT_TRUE(odd_columns->local_halves && odd_columns->lines_per_group == 4) << odd_columns->describe();
+  EXPECT_EQ(odd_columns->threads, 1024u) << odd_columns->describe();
   // Bluestein's 9216-point lines (4099^2) stay padded: GL's rows split in time, OpenCL's columns
   // of one line per group, GL's of two.
   for (const auto& [t, limits] : {std::pair{gl, nvidia_gl}, std::pair{tuning, nvidia}}) {
