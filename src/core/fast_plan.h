@@ -1119,13 +1119,6 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Rows padded (local_unpadded 3 -> 2): GL 1920-point rows 20.1 -> 18.5 us, where 2000- and
     // 4000-point rows lost with the padding (H100, twentieth session).
     with(&Tuning::local_unpadded, 2);
-    // Odd columns split by 3 instead of 4 by halves: 2187-point 63.4 us against 63.5 by halves
-    // in 1 024 invocations (65.8 in 512); 1440-point columns would split by 3 too (twentieth
-    // session, run125; not measured there).
-    Tuning split3 = base;
-    split3.first_split_odd_max = 3;
-    split3.four_columns_by_halves = 0;
-    out.push_back(split3);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

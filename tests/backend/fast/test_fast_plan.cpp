@@ -414,8 +414,7 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.col_one_round_threads != base.col_one_round_threads ||
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
                            t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
-                           t.local_unpadded != base.local_unpadded ||
-                           t.first_split_odd_max != base.first_split_odd_max;
+                           t.local_unpadded != base.local_unpadded;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
