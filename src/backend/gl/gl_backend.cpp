@@ -352,14 +352,15 @@ class GlBackend final : public Backend {
   bool real_display_to_gl_texture(std::uint32_t texture) override {
     enter();
     if (!real_display_done_) return false;
-    // The texture the display wrote: the fused path's, or the complex fallback's (plan-sized).
-    const std::uint32_t source = real_fused_ ? real_display_->texture() : real_display_->fallback_texture_id();
-    const std::size_t w = real_fused_ ? real_display_->width() : plan_.width();
-    const std::size_t h = real_fused_ ? real_display_->height() : plan_.height();
-    // The display's imageStore writes (or the fallback's) before the copy reads them.
-    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-    glCopyImageSubData(source, GL_TEXTURE_2D, 0, 0, 0, 0, texture, GL_TEXTURE_2D, 0, 0, 0, 0, static_cast<GLsizei>(w),
-                       static_cast<GLsizei>(h), 1);
+    // The fused path's pixels (a buffer), or the complex fallback's texture (plan-sized).
+    if (real_fused_) {
+      real_display_->copy_to_texture(texture);
+    } else {
+      // The fallback's imageStore writes before the copy reads them.
+      glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      glCopyImageSubData(real_display_->fallback_texture_id(), GL_TEXTURE_2D, 0, 0, 0, 0, texture, GL_TEXTURE_2D, 0, 0,
+                         0, 0, static_cast<GLsizei>(plan_.width()), static_cast<GLsizei>(plan_.height()), 1);
+    }
     check_errors("real_display_to_gl_texture (a GL_RGBA8 texture of the image's size)");
     return true;
   }

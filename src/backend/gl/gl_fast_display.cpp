@@ -40,6 +40,13 @@ GLuint make_texture(std::size_t width, std::size_t height) {
   return id;
 }
 
+void read_buffer(GLuint id, std::size_t bytes, void* out) {
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(bytes), out);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
 RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
   RgbaImage out(width, height);
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
@@ -70,12 +77,10 @@ GlFastDisplay::~GlFastDisplay() {
 void GlFastDisplay::release() {
   real_cols_.reset();
   for (unsigned* id : {&real_, &z_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
-                       &split_twiddles_, &display_twiddles_, &half_col_twiddles_}) {
+                       &split_twiddles_, &display_twiddles_, &half_col_twiddles_, &pixels_}) {
     if (*id) glDeleteBuffers(1, id);
     *id = 0;
   }
-  if (texture_) glDeleteTextures(1, &texture_);
-  texture_ = 0;
 }
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
@@ -161,7 +166,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
 }
 
 void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
-  if (texture_ && width == width_ && height == height_) return;
+  if (pixels_ && width == width_ && height == height_) return;
   release();
   rows_.reset();
   cols_.reset();
@@ -184,7 +189,10 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   lut_ = make_storage_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_storage_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
   display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
-  texture_ = make_texture(width, height);
+  // Written by the GPU, read back or copied into a texture. GL_DYNAMIC_READ rather than _COPY:
+  // the H100 then ran the next frame's columns faster at 8192^2 (pass A 259 -> 237 us; other
+  // sizes and other hints as _COPY, docs/fast_path.md).
+  pixels_ = make_storage_buffer(width * height * 4, nullptr, GL_DYNAMIC_READ);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   lut_colormap_ = -1;
@@ -207,7 +215,7 @@ unsigned GlFastDisplay::fallback_texture(std::size_t width, std::size_t height) 
 RgbaImage GlFastDisplay::download_fallback() { return read_texture(fallback_texture_, fallback_width_, fallback_height_); }
 
 void GlFastDisplay::upload(const RealImage& image) {
-  if (!texture_ || image.width != width_ || image.height != height_)
+  if (!pixels_ || image.width != width_ || image.height != height_)
     throw BackendError("OpenGL fast display: upload() of a " + std::to_string(image.width) + "x" +
                        std::to_string(image.height) + " image without prepare() for that size");
   write_buffer(real_, image.data.size() * sizeof(float), image.data.data());
@@ -242,7 +250,7 @@ void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const st
 }
 
 void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool previous_range) {
-  if (!texture_) throw BackendError("OpenGL fast display: dispatch_display() before prepare()");
+  if (!pixels_) throw BackendError("OpenGL fast display: dispatch_display() before prepare()");
   if (lut_colormap_ != static_cast<int>(settings.colormap)) {
     std::vector<std::uint32_t> lut(256);
     const auto& table = colormap_table(settings.colormap);
@@ -275,7 +283,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lut_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
-    glBindImageTexture(0, texture_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, pixels_);
     dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, width_ / 2, "fast_rows_display",
              (height_ / 2 + 1) * width_ * 8 + pixels * 4);
     acc_ = 1 - acc_;  // this frame's range is the next frame's
@@ -290,7 +298,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
 }
 
 void GlFastDisplay::dispatch_half_spectrum() {
-  if (!texture_) throw BackendError("OpenGL fast display: dispatch_half_spectrum() before prepare()");
+  if (!pixels_) throw BackendError("OpenGL fast display: dispatch_half_spectrum() before prepare()");
   if (!rows_ || !cols_)
     throw BackendError("OpenGL fast display: no half-spectrum plan for " + std::to_string(width_) + "x" +
                        std::to_string(height_) + " (its W/2-point rows must fit shared memory whole)");
@@ -313,16 +321,29 @@ void GlFastDisplay::dispatch_half_spectrum() {
            half_w * height_ * 16);
 }
 
-RgbaImage GlFastDisplay::download_rgba() { return read_texture(texture_, width_, height_); }
+RgbaImage GlFastDisplay::download_rgba() {
+  RgbaImage out(width_, height_);
+  read_buffer(pixels_, out.data.size(), out.data.data());
+  return out;
+}
 
 ComplexImage GlFastDisplay::download_half() {
   ComplexImage out(width_ / 2 + 1, height_);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, half_);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(out.data.size() * sizeof(Complex)),
-                     out.data.data());
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  read_buffer(half_, out.data.size() * sizeof(Complex), out.data.data());
   return out;
+}
+
+void GlFastDisplay::copy_to_texture(unsigned texture) const {
+  // The display rows' stores before the copy reads them.
+  glMemoryBarrier(GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels_);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(width_), static_cast<GLsizei>(height_), GL_RGBA,
+                  GL_UNSIGNED_BYTE, nullptr);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
 }  // namespace fftscope::detail

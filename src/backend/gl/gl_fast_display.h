@@ -3,9 +3,11 @@
 // W x H image (W even) becomes its shifted, colour-mapped spectrum display in two dispatches of
 // shaders/fast_fft.comp: the image's W/2 complex columns into Z (GlFastAxis: the fast path's
 // route for such columns, four-step ones through a scratch), then the rows ky <= H/2 of the
-// 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) into
-// an RGBA8 texture by imageStore (shaders/fast_epilogue.glsl, DISPLAY_ROWS). Also the R2C half
-// spectrum. Internal to the GL backend; the caller's GL context must be current.
+// 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) as
+// RGBA8 pixels into a buffer, row-major (shaders/fast_epilogue.glsl, DISPLAY_ROWS; a texture's
+// block-linear layout took these row-wise stores at about 60 % of a buffer's speed on the H100,
+// docs/fast_path.md), from which copy_to_texture() fills a GL texture on the device. Also the
+// R2C half spectrum. Internal to the GL backend; the caller's GL context must be current.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,7 +41,7 @@ class GlFastDisplay {
   /// True when a width x height real image can take this path (width even and >= 4, height >= 2,
   /// plans for both passes). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
-  /// Plans, compiles the two programs, allocates the buffers and the texture; cheap when the
+  /// Plans, compiles the two programs, allocates the buffers; cheap when the
   /// size did not change. Throws BackendError when unsupported or a compile fails.
   void prepare(std::size_t width, std::size_t height);
   /// Copies the image (prepared size, row-major float) to the GPU.
@@ -53,8 +55,9 @@ class GlFastDisplay {
   /// throws BackendError otherwise.
   void dispatch_half_spectrum();
 
-  /// The texture (GL_RGBA8, W x H, row y = display row y) the display is written to.
-  unsigned texture() const { return texture_; }
+  /// Copies the display (W x H RGBA8, row y = display row y) into `texture`, a GL_RGBA8 2D
+  /// texture of at least that size, on the device (a pixel-unpack upload from the buffer).
+  void copy_to_texture(unsigned texture) const;
   std::size_t width() const { return width_; }
   std::size_t height() const { return height_; }
   RgbaImage download_rgba();
@@ -107,7 +110,7 @@ class GlFastDisplay {
   std::string display_rows_note_;
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
-           split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, texture_ = 0, fallback_texture_ = 0;
+           split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, pixels_ = 0, fallback_texture_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;
   int acc_ = 0;

@@ -415,6 +415,8 @@ void measure_image_store(int runs) {
                             Variant{"imageStore, groups of 128 x 2, warps of 16 x 2", lanes.c_str(), 256, 1, 128, 2},
                             Variant{"imageStore, rows ky < n/2 with their mirrors (as the display rows)", mirror.c_str(), 256, 1, 256, 2},
                             Variant{"imageStore, rows 2g, 2g+1 with their mirrors per invocation", mirror_pairs.c_str(), 256, 1, 256, 4},
+                            Variant{"imageStore, rows ky < n/2 with their mirrors, 2 rows per group", mirror.c_str(), 256, 2, 256, 4},
+                            Variant{"imageStore, rows ky < n/2 with their mirrors, 4 rows per group", mirror.c_str(), 256, 4, 256, 8},
                             Variant{"imageStore, rows ky < n/2 with mirrors in aligned runs", aligned.c_str(), 256, 1, 256, 2},
                             Variant{"imageStore, rows 2g, 2g+1 with mirrors in aligned runs", aligned_pairs.c_str(), 256, 1, 256, 4},
                             Variant{"imageStore, groups of 32 x 8 with mirrors in aligned runs", aligned.c_str(), 32, 8, 32, 16},
@@ -518,6 +520,37 @@ double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::siz
   }
   for (auto& [kernel, times] : by_kernel) std::printf("    %-28s %8.1f us\n", kernel.c_str(), median(times));
   return median(us);
+}
+
+// FFTSCOPE_GL_DELIVERY=1: what delivering a W x H display to a window's GL_RGBA8 texture costs
+// (real_display_to_gl_texture): from the display's pixel buffer (GlFastDisplay::copy_to_texture,
+// a pixel-unpack upload), against a texture-to-texture glCopyImageSubData of the same size (the
+// delivery while the display rows wrote a texture, until the twenty-first session).
+void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int runs) {
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  GlFastDisplay display(programs, nullptr);
+  display.prepare(w, h);
+  display.upload(RealImage(w, h));
+  display.dispatch_display(fixed_range_settings(w, h));
+  GLuint textures[2] = {0, 0};
+  glGenTextures(2, textures);
+  for (GLuint t : textures) {
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  const double from_buffer = warmed_median_us([&] { display.copy_to_texture(textures[0]); }, queries);
+  const double from_texture = warmed_median_us(
+      [&] {
+        glCopyImageSubData(textures[1], GL_TEXTURE_2D, 0, 0, 0, 0, textures[0], GL_TEXTURE_2D, 0, 0, 0, 0,
+                           static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
+      },
+      queries);
+  std::printf("GL display delivery %zux%zu: from the pixel buffer %.1f us, texture to texture %.1f us\n", w, h,
+              from_buffer, from_texture);
+  glDeleteTextures(2, textures);
+  glDeleteQueries(runs, queries.data());
 }
 
 // FFTSCOPE_GL_DISPLAY_TRIGGER=all, or a candidate's index: NVIDIA's GL ran later dispatches 2-5x
@@ -708,6 +741,10 @@ int main(int argc, char** argv) {
                                           : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
+    if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
+      for (auto [w, h] : sizes) measure_delivery(programs, w, h, runs);
+      return 0;
+    }
     if (const char* which = std::getenv("FFTSCOPE_GL_DISPLAY_TRIGGER")) {
       for (auto [w, h] : sizes) measure_display_trigger(programs, timers, w, h, runs, which);
       return 0;
