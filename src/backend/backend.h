@@ -138,7 +138,7 @@ class Backend {
   /// Reads the last execute_real_display result back: RGBA8, top row first. Throws BackendError.
   virtual RgbaImage download_real_display();
   /// Writes the last execute_real_display result into `texture` (GL_RGBA8 of the image's size,
-  /// level 0) in the caller's GL context: GL copies its own texture on the device; OpenCL
+  /// level 0) in the caller's GL context: GL copies its display's pixels on the device; OpenCL
   /// delivers its pixels as render_to_gl_texture does (a shared image where the device has
   /// cl_khr_gl_sharing, else through the host, a timing record either way). False where the
   /// backend has no GL (CPU, OpenCL built without it) or no display yet. Throws BackendError.

@@ -27,6 +27,27 @@ namespace fftscope {
 namespace detail {
 namespace {
 
+// Whether `texture` is a complete GL_RGBA8 2D texture whose level 0 is w x h: imageStore to an
+// incomplete texture is silently dropped, and a mutable texture with only level 0 is complete
+// only without a mipmap filter (or with GL_TEXTURE_MAX_LEVEL 0).
+bool imageable_rgba8_texture(std::uint32_t texture, std::size_t w, std::size_t h) {
+  GLint previous = 0, tw = 0, th = 0, format = 0, immutable = 0, min_filter = 0, max_level = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &tw);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &th);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &min_filter);
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, &max_level);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
+  const bool mipmap_filter = min_filter != GL_NEAREST && min_filter != GL_LINEAR;
+  const bool complete = immutable != 0 || !mipmap_filter || max_level == 0;
+  return glGetError() == GL_NO_ERROR && static_cast<std::size_t>(tw) == w && static_cast<std::size_t>(th) == h &&
+         format == GL_RGBA8 && complete;
+}
+
+
 GlProcLoader current_context_loader = nullptr;
 
 std::string gl_error_name(GLenum e) {
@@ -354,6 +375,8 @@ class GlBackend final : public Backend {
     if (!real_display_done_) return false;
     // The fused path's pixels (a buffer), or the complex fallback's texture (plan-sized).
     if (real_fused_) {
+      if (!imageable_rgba8_texture(texture, real_display_->width(), real_display_->height()))
+        throw BackendError("OpenGL: real_display_to_gl_texture needs a complete GL_RGBA8 texture of the image's size");
       real_display_->copy_to_texture(texture);
     } else {
       // The fallback's imageStore writes before the copy reads them.
@@ -778,22 +801,7 @@ bool GlBackend::render_to_gl_texture(std::uint32_t texture, const SpectrumSettin
   const auto h = static_cast<std::uint32_t>(plan_.height());
   if (w == 0 || h == 0) return false;
 
-  GLint previous = 0, tw = 0, th = 0, format = 0, immutable = 0, min_filter = 0, max_level = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &tw);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &th);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &min_filter);
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, &max_level);
-  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
-  // imageStore to an incomplete texture is silently dropped: a mutable texture with only level 0
-  // is complete only without a mipmap filter (or with GL_TEXTURE_MAX_LEVEL 0).
-  const bool mipmap_filter = min_filter != GL_NEAREST && min_filter != GL_LINEAR;
-  const bool complete = immutable != 0 || !mipmap_filter || max_level == 0;
-  if (glGetError() != GL_NO_ERROR || static_cast<std::uint32_t>(tw) != w || static_cast<std::uint32_t>(th) != h ||
-      format != GL_RGBA8 || !complete) {
+  if (!imageable_rgba8_texture(texture, w, h)) {
     assert(false &&
            "render_to_gl_texture needs a complete GL_RGBA8 texture of the plan's size (glTexStorage2D with 1 "
            "level, or GL_TEXTURE_MIN_FILTER GL_LINEAR/GL_NEAREST)");

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <string>
 #include <vector>
@@ -198,6 +199,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
+  texture_copy_ = texture_copy_setting_;  // measured again at a new size
 }
 
 
@@ -333,17 +335,48 @@ ComplexImage GlFastDisplay::download_half() {
   return out;
 }
 
-void GlFastDisplay::copy_to_texture(unsigned texture) const {
-  // The display rows' stores before the copy reads them.
-  glMemoryBarrier(GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels_);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(width_), static_cast<GLsizei>(height_), GL_RGBA,
-                  GL_UNSIGNED_BYTE, nullptr);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+void GlFastDisplay::copy_to_texture(unsigned texture) {
+  // The display rows' stores before either copy reads them.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+  const auto tiles = [&] {
+    ProgramKey k;
+    k.shader = "pixels_to_texture.comp";
+    k.local_x = 16;
+    k.local_y = 16;
+    Program& program = programs_.get(k);
+    glUseProgram(program.id);
+    glUniform1ui(program.location("u_width"), static_cast<GLuint>(width_));
+    glUniform1ui(program.location("u_height"), static_cast<GLuint>(height_));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pixels_);
+    glBindImageTexture(0, texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glDispatchCompute(static_cast<GLuint>((width_ + 15) / 16), static_cast<GLuint>((height_ + 15) / 16), 1);
+  };
+  const auto upload = [&] {
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels_);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(width_), static_cast<GLsizei>(height_), GL_RGBA,
+                    GL_UNSIGNED_BYTE, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  };
+  if (texture_copy_ == TextureCopy::measure) {
+    // Each way once to warm it (the tiles' program compiles), then once timed on the host.
+    const auto seconds = [](const auto& copy) {
+      glFinish();
+      const auto start = std::chrono::steady_clock::now();
+      copy();
+      glFinish();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    seconds(tiles);
+    seconds(upload);
+    texture_copy_ = seconds(tiles) < seconds(upload) ? TextureCopy::tiles : TextureCopy::upload;
+  }
+  if (texture_copy_ == TextureCopy::tiles) tiles(); else upload();
+  // Whoever samples or copies the texture next sees the stores.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
 }  // namespace fftscope::detail

@@ -55,9 +55,18 @@ class GlFastDisplay {
   /// throws BackendError otherwise.
   void dispatch_half_spectrum();
 
-  /// Copies the display (W x H RGBA8, row y = display row y) into `texture`, a GL_RGBA8 2D
-  /// texture of at least that size, on the device (a pixel-unpack upload from the buffer).
-  void copy_to_texture(unsigned texture) const;
+  /// How copy_to_texture fills a texture: by 16 x 16 tiles (shaders/pixels_to_texture.comp), by
+  /// a pixel-unpack upload, or whichever of the two the first copy after prepare() times faster
+  /// (H100: the tiles 13.7 / 162 / 268 us at 1920 x 1080 / 4096^2 / 8192^2 where the upload took
+  /// 171 / 1 331 / 5 303; llvmpipe: the upload 7 us at 256^2, the tiles 536).
+  enum class TextureCopy { measure, tiles, upload };
+  /// Copies the display (W x H RGBA8, row y = display row y) into level 0 of `texture`, a
+  /// complete GL_RGBA8 2D texture of at least that size, on the device (untimed).
+  void copy_to_texture(unsigned texture);
+  /// copy_to_texture's way from now on (tests; the default: measure, again at each new size).
+  void set_texture_copy(TextureCopy way) { texture_copy_setting_ = texture_copy_ = way; }
+  /// The way the copies take now (`measure` until the first copy at this size).
+  TextureCopy texture_copy() const { return texture_copy_; }
   std::size_t width() const { return width_; }
   std::size_t height() const { return height_; }
   RgbaImage download_rgba();
@@ -115,6 +124,7 @@ class GlFastDisplay {
   int lut_colormap_ = -1;
   int acc_ = 0;
   bool range_known_ = false;
+  TextureCopy texture_copy_setting_ = TextureCopy::measure, texture_copy_ = TextureCopy::measure;
   int range_key_ = -1;
 };
 

@@ -523,9 +523,10 @@ double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::siz
 }
 
 // FFTSCOPE_GL_DELIVERY=1: what delivering a W x H display to a window's GL_RGBA8 texture costs
-// (real_display_to_gl_texture): from the display's pixel buffer (GlFastDisplay::copy_to_texture,
-// a pixel-unpack upload), against a texture-to-texture glCopyImageSubData of the same size (the
-// delivery while the display rows wrote a texture, until the twenty-first session).
+// (real_display_to_gl_texture): GlFastDisplay::copy_to_texture (a compute copy by 16 x 16
+// tiles) against a pixel-unpack upload from the same buffer and a texture-to-texture
+// glCopyImageSubData (the delivery while the display rows wrote a texture), each by
+// GL_TIME_ELAPSED and by the host's clock over 20 copies and a glFinish.
 void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int runs) {
   std::vector<GLuint> queries(static_cast<std::size_t>(runs));
   glGenQueries(runs, queries.data());
@@ -540,15 +541,40 @@ void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int 
     glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
   }
   glBindTexture(GL_TEXTURE_2D, 0);
-  const double from_buffer = warmed_median_us([&] { display.copy_to_texture(textures[0]); }, queries);
-  const double from_texture = warmed_median_us(
-      [&] {
-        glCopyImageSubData(textures[1], GL_TEXTURE_2D, 0, 0, 0, 0, textures[0], GL_TEXTURE_2D, 0, 0, 0, 0,
-                           static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
-      },
-      queries);
-  std::printf("GL display delivery %zux%zu: from the pixel buffer %.1f us, texture to texture %.1f us\n", w, h,
-              from_buffer, from_texture);
+  const auto pixel_buffer = [&] {
+    GLint id = 0;  // the display's pixels, bound at 0 by its own compute copy
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &id);
+    return static_cast<GLuint>(id);
+  };
+  display.copy_to_texture(textures[0]);
+  const GLuint pixels = pixel_buffer();
+  const std::pair<const char*, std::function<void()>> ways[] = {
+      {"compute copy by tiles", [&] { display.copy_to_texture(textures[0]); }},
+      {"pixel-unpack upload",
+       [&] {
+         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels);
+         glBindTexture(GL_TEXTURE_2D, textures[0]);
+         glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(w), static_cast<GLsizei>(h), GL_RGBA,
+                         GL_UNSIGNED_BYTE, nullptr);
+         glBindTexture(GL_TEXTURE_2D, 0);
+         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+       }},
+      {"texture to texture",
+       [&] {
+         glCopyImageSubData(textures[1], GL_TEXTURE_2D, 0, 0, 0, 0, textures[0], GL_TEXTURE_2D, 0, 0, 0, 0,
+                            static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
+       }}};
+  for (const auto& [what, copy] : ways) {
+    const double query_us = warmed_median_us(copy, queries);
+    glFinish();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 20; ++i) copy();
+    glFinish();
+    const double wall_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / 20;
+    std::printf("GL display delivery %zux%zu, %s: %.1f us (GL_TIME_ELAPSED), %.1f us (host clock)\n", w, h, what,
+                query_us, wall_us);
+  }
   glDeleteTextures(2, textures);
   glDeleteQueries(runs, queries.data());
 }

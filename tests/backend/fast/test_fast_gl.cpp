@@ -20,6 +20,7 @@
 #include "core/errors.h"
 #include "display_reference.h"
 #include "fast_cases.h"
+#include "support/gl_textures.h"
 #include "support/gpu_skip.h"
 #include "support/reference.h"
 
@@ -594,6 +595,40 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
                                    settings.component == SpectrumComponent::phase);
       }
     }
+  }
+}
+
+// copy_to_texture: the display's pixels reach a texture's level 0 exactly as download_rgba reads
+// them, by 16 x 16 tiles and by an upload (an odd number of tiles across and down, and a
+// texture with mipmaps as the window's), and the measured choice takes one of the two.
+TEST(GlFastDisplay, CopyToTextureDeliversTheDownloadedPixels) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const std::size_t w = 200, h = 120;
+  GlFastDisplay display(*env->programs, nullptr);
+  display.prepare(w, h);
+  display.upload(test::random_real_image(w, h, 5));
+  const ComplexImage spectrum = test::full_spectrum(test::random_real_image(w, h, 5));
+  for (const auto way : {GlFastDisplay::TextureCopy::tiles, GlFastDisplay::TextureCopy::upload,
+                         GlFastDisplay::TextureCopy::measure}) {
+    display.set_texture_copy(way);
+    const SpectrumSettings settings{true, SpectrumScale::log, SpectrumComponent::magnitude, Colormap::viridis,
+                                    false, 0.0f, 0.25f * std::abs(spectrum.data[0]), 1.0f};
+    display.dispatch_display(settings);
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 3, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
+    glBindTexture(GL_TEXTURE_2D, 0);
+    display.copy_to_texture(texture);
+    EXPECT_NE(display.texture_copy(), GlFastDisplay::TextureCopy::measure);
+    const RgbaImage pixels = display.download_rgba();
+    EXPECT_EQ(test::read_rgba_texture(texture, w, h), pixels.data) << static_cast<int>(way);
+    test::expect_display_close(pixels, render_spectrum(spectrum, settings), settings.colormap,
+                               "copy " + std::to_string(static_cast<int>(way)), false);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    glDeleteTextures(1, &texture);
   }
 }
 
