@@ -66,7 +66,8 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
 
 // real_display_to_gl_texture: the fused real-input display (64 x 48) and the complex fallback
 // (odd width, 45 x 28) land in the caller's texture exactly as download_real_display reads them,
-// for each of three settings; nothing is delivered before a display was computed.
+// for each of three settings; nothing is delivered before a display was computed, and the fused
+// display refuses a texture of another size.
 TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
   FFTSCOPE_GL_BACKEND_OR_SKIP(backend);
   backend->finish();  // its context current on this thread
@@ -91,6 +92,12 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
       ASSERT_TRUE(backend->real_display_to_gl_texture(texture)) << w << "x" << h;
       EXPECT_EQ(test::read_rgba_texture(texture, w, h), backend->download_real_display().data) << w << "x" << h << ", colormap "
                                                                   << static_cast<int>(settings.colormap);
+    }
+    if (path == RealDisplayPath::fused) {
+      // A texture of another size is refused, not written in part.
+      const GLuint wrong = test::make_rgba_texture(w + 2, h);
+      EXPECT_THROW(backend->real_display_to_gl_texture(wrong), BackendError);
+      glDeleteTextures(1, &wrong);
     }
     glDeleteTextures(1, &texture);
   }
