@@ -523,8 +523,8 @@ double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::siz
 }
 
 // FFTSCOPE_GL_DELIVERY=1: what delivering a W x H display to a window's GL_RGBA8 texture costs
-// (real_display_to_gl_texture): GlFastDisplay::copy_to_texture (a compute copy by 16 x 16
-// tiles) against a pixel-unpack upload from the same buffer and a texture-to-texture
+// (real_display_to_gl_texture): GlFastDisplay::copy_to_texture's way by 16 x 16 tiles against a
+// pixel-unpack upload from the same buffer and a texture-to-texture
 // glCopyImageSubData (the delivery while the display rows wrote a texture), each by
 // GL_TIME_ELAPSED and by the host's clock over 20 copies and a glFinish.
 void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int runs) {
@@ -546,6 +546,9 @@ void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int 
     glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &id);
     return static_cast<GLuint>(id);
   };
+  display.copy_to_texture(textures[0]);  // the measured choice, printed below
+  const char* chosen = display.texture_copy() == GlFastDisplay::TextureCopy::tiles ? "tiles" : "upload";
+  display.set_texture_copy(GlFastDisplay::TextureCopy::tiles);
   display.copy_to_texture(textures[0]);
   const GLuint pixels = pixel_buffer();
   const std::pair<const char*, std::function<void()>> ways[] = {
@@ -575,6 +578,7 @@ void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int 
     std::printf("GL display delivery %zux%zu, %s: %.1f us (GL_TIME_ELAPSED), %.1f us (host clock)\n", w, h, what,
                 query_us, wall_us);
   }
+  std::printf("GL display delivery %zux%zu: copy_to_texture's first copy chose the %s\n", w, h, chosen);
   glDeleteTextures(2, textures);
   glDeleteQueries(runs, queries.data());
 }
