@@ -2,8 +2,9 @@
 // as the fast display rows store it: fast_epilogue.glsl) into an RGBA8 2D texture.
 // Each group stores a 16 x 16 tile: NVIDIA's textures are block-linear (64 bytes x 8 rows), which
 // takes tiles at the speed of a buffer where rows of pixels went at about 60 % of it
-// (docs/fast_path.md); a pixel-unpack upload or a texture-to-texture copy of the same size took
-// 1.3 ms at 4096^2 on the H100.
+// (docs/fast_path.md); on the H100 this takes 74-162 us at 4096^2, where a pixel-unpack upload
+// or a texture-to-texture copy took 1.3 ms. On llvmpipe the upload is faster:
+// GlFastDisplay::copy_to_texture times both.
 //
 // Buffers: binding 0 pixels (uint, packUnorm4x8 order). Image unit 0: the rgba8 target.
 // Uniforms: u_width, u_height. Defines: none besides the local_size layout line the host prepends
