@@ -370,9 +370,15 @@ void GlFastDisplay::copy_to_texture(unsigned texture) {
       glFinish();
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    seconds(tiles);
-    seconds(upload);
-    texture_copy_ = seconds(tiles) < seconds(upload) ? TextureCopy::tiles : TextureCopy::upload;
+    try {
+      seconds(tiles);
+    } catch (const BackendError&) {
+      texture_copy_ = TextureCopy::upload;  // the tiles' shader does not build: the upload needs none
+    }
+    if (texture_copy_ == TextureCopy::measure) {
+      seconds(upload);
+      texture_copy_ = seconds(tiles) < seconds(upload) ? TextureCopy::tiles : TextureCopy::upload;
+    }
   }
   if (texture_copy_ == TextureCopy::tiles) tiles(); else upload();
   // Whoever samples or copies the texture next sees the stores.

@@ -58,7 +58,8 @@ class GlFastDisplay {
   /// How copy_to_texture fills a texture: by 16 x 16 tiles (shaders/pixels_to_texture.comp), by
   /// a pixel-unpack upload, or whichever of the two the first copy after prepare() times faster
   /// (H100: the tiles 13.7 / 74-162 / 268 us at 1920 x 1080 / 4096^2 / 8192^2 where the upload took
-  /// 171 / 1 331 / 5 303; llvmpipe: the upload 7 us at 256^2, the tiles 536).
+  /// 171 / 1 331 / 5 303; llvmpipe: the upload 7 us at 256^2, the tiles 536). The measured
+  /// choice takes the upload where the tiles' shader does not build; forced tiles then throw.
   enum class TextureCopy { measure, tiles, upload };
   /// Copies the display (W x H RGBA8, row y = display row y) into level 0 of `texture`, a
   /// complete GL_RGBA8 2D texture of at least that size, on the device (untimed).

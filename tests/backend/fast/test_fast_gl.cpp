@@ -691,6 +691,34 @@ TEST(GlFastDisplay, ABuildFailureLeavesItUnpreparedUntilTheShaderIsBack) {
   fs::remove_all(dir);
 }
 
+// Without the tiles' shader, the measured copy takes the upload and still delivers; copies forced
+// to tiles throw.
+TEST(GlFastDisplay, CopyToTextureUploadsWhereTheTilesDoNotBuild) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  namespace fs = std::filesystem;
+  const fs::path source = FFTSCOPE_TEST_SOURCE_DIR "/shaders";
+  const fs::path dir = fs::temp_directory_path() / ("fftscope_copy_shaders_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(source))
+    if (e.path().filename() != "pixels_to_texture.comp") fs::copy_file(e.path(), dir / e.path().filename());
+  ProgramCache programs(SourceFiles({}, dir.string()), "#version 430 core");
+  GlFastDisplay display(programs, nullptr);
+  display.prepare(64, 48);
+  display.upload(test::random_real_image(64, 48, 9));
+  display.dispatch_display(SpectrumSettings{});
+  const GLuint texture = test::make_rgba_texture(64, 48);
+  display.copy_to_texture(texture);
+  EXPECT_EQ(display.texture_copy(), GlFastDisplay::TextureCopy::upload);
+  EXPECT_EQ(test::read_rgba_texture(texture, 64, 48), display.download_rgba().data);
+  display.set_texture_copy(GlFastDisplay::TextureCopy::tiles);
+  EXPECT_THROW(display.copy_to_texture(texture), BackendError);
+  glDeleteTextures(1, &texture);
+  fs::remove_all(dir);
+}
+
 TEST(GlFastDisplay, RefusesOddWidthsAndLongRows) {
   std::string why;
   GlEnv* env = env_or_null(why);
