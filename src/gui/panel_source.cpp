@@ -150,7 +150,10 @@ void draw_source_panel(AppState& app) {
                 app.input.height);
     auto radices = [](const Plan1D& plan) {
       std::string s;
-      for (std::uint32_t r : plan.radices()) s += (s.empty() ? "" : "x") + std::to_string(r);
+      for (std::uint32_t r : plan.radices()) {
+        if (!s.empty()) s += 'x';
+        s += std::to_string(r);
+      }
       return s.empty() ? std::string("1") : s;
     };
     ImGui::TextWrapped("rows: %s%s", radices(app.plan.rows).c_str(), app.plan.rows.uses_bluestein() ? " (Bluestein)" : "");
@@ -176,7 +179,8 @@ void draw_source_panel(AppState& app) {
                                                                   : "rendered on the host");
     help_marker("'fused real-input display' (fast kernels): the image itself through two dispatches, "
                 "fast_cols_real (its columns) and fast_rows_display (rows that write the shifted, coloured "
-                "pixels), rows in Timers. 'filled by the backend': the backend wrote the spectrum texture "
+                "pixels), then display_copy (or OpenCL's display_copy_*) into the view's texture, rows in Timers. "
+                "'filled by the backend': the backend wrote the spectrum texture "
                 "from the spectrum (render_to_gl_texture: on the device, or its own copy path; see its rows "
                 "in Timers). 'rendered on the host': the core's render_spectrum of the downloaded spectrum.");
     ImGui::TextDisabled("last transform %.1f ms (worker thread)%s", app.last_job_s * 1000.0,

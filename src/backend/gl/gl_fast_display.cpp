@@ -380,7 +380,19 @@ void GlFastDisplay::copy_to_texture(unsigned texture) {
       texture_copy_ = seconds(tiles) < seconds(upload) ? TextureCopy::tiles : TextureCopy::upload;
     }
   }
+  // Its own timing record, as OpenCL's delivery has ("display_copy_shared" / "_host").
+  if (timers_) {
+    TimingRecord record;
+    record.kernel = "display_copy";
+    record.axis = Axis::cols;
+    record.stage = -1;
+    record.global_size = {static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_), 1};
+    record.bytes = width_ * height_ * 8;
+    record.note = texture_copy_ == TextureCopy::tiles ? "into the texture by 16 x 16 tiles" : "pixel-unpack upload";
+    timers_->begin(std::move(record));
+  }
   if (texture_copy_ == TextureCopy::tiles) tiles(); else upload();
+  if (timers_) timers_->end();
   // Whoever samples or copies the texture next sees the stores.
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }

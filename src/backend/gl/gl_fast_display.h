@@ -62,7 +62,7 @@ class GlFastDisplay {
   /// choice takes the upload where the tiles' shader does not build; forced tiles then throw.
   enum class TextureCopy { measure, tiles, upload };
   /// Copies the display (W x H RGBA8, row y = display row y) into level 0 of `texture`, a
-  /// complete GL_RGBA8 2D texture of at least that size, on the device (untimed).
+  /// complete GL_RGBA8 2D texture of at least that size, on the device (timed as "display_copy").
   void copy_to_texture(unsigned texture);
   /// copy_to_texture's way from now on (tests; the default: measure, again at each new size).
   void set_texture_copy(TextureCopy way) { texture_copy_setting_ = texture_copy_ = way; }

@@ -94,6 +94,13 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
                                                                   << static_cast<int>(settings.colormap);
     }
     if (path == RealDisplayPath::fused) {
+      // The delivery is its own timing record (as OpenCL's).
+      backend->take_timings();
+      ASSERT_TRUE(backend->real_display_to_gl_texture(texture));
+      backend->finish();
+      bool copy_timed = false;
+      for (const TimingRecord& r : backend->take_timings()) copy_timed = copy_timed || r.kernel == "display_copy";
+      EXPECT_TRUE(copy_timed) << "the delivery to the texture must be its own timing record";
       // A texture of another size is refused, not written in part.
       const GLuint wrong = test::make_rgba_texture(w + 2, h);
       EXPECT_THROW(backend->real_display_to_gl_texture(wrong), BackendError);
