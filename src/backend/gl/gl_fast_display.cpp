@@ -338,12 +338,15 @@ ComplexImage GlFastDisplay::download_half() {
 void GlFastDisplay::copy_to_texture(unsigned texture) {
   // The display rows' stores before either copy reads them.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
-  const auto tiles = [&] {
+  static const ProgramKey tiles_key = [] {
     ProgramKey k;
     k.shader = "pixels_to_texture.comp";
     k.local_x = 16;
     k.local_y = 16;
-    Program& program = programs_.get(k);
+    return k;
+  }();
+  const auto tiles = [&] {
+    Program& program = programs_.get(tiles_key);
     glUseProgram(program.id);
     glUniform1ui(program.location("u_width"), static_cast<GLuint>(width_));
     glUniform1ui(program.location("u_height"), static_cast<GLuint>(height_));

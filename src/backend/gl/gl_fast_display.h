@@ -68,6 +68,8 @@ class GlFastDisplay {
   void set_texture_copy(TextureCopy way) { texture_copy_setting_ = texture_copy_ = way; }
   /// The way the copies take now (`measure` until the first copy at this size).
   TextureCopy texture_copy() const { return texture_copy_; }
+  /// The buffer the display is written to (W x H RGBA8, packUnorm4x8, row-major).
+  unsigned pixel_buffer() const { return pixels_; }
   std::size_t width() const { return width_; }
   std::size_t height() const { return height_; }
   RgbaImage download_rgba();

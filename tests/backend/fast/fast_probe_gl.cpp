@@ -541,16 +541,10 @@ void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int 
     glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(w), static_cast<GLsizei>(h));
   }
   glBindTexture(GL_TEXTURE_2D, 0);
-  const auto pixel_buffer = [&] {
-    GLint id = 0;  // the display's pixels, bound at 0 by its own compute copy
-    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &id);
-    return static_cast<GLuint>(id);
-  };
   display.copy_to_texture(textures[0]);  // the measured choice, printed below
   const char* chosen = display.texture_copy() == GlFastDisplay::TextureCopy::tiles ? "tiles" : "upload";
   display.set_texture_copy(GlFastDisplay::TextureCopy::tiles);
-  display.copy_to_texture(textures[0]);
-  const GLuint pixels = pixel_buffer();
+  const GLuint pixels = display.pixel_buffer();
   const std::pair<const char*, std::function<void()>> ways[] = {
       {"compute copy by tiles", [&] { display.copy_to_texture(textures[0]); }},
       {"pixel-unpack upload",

@@ -4,7 +4,6 @@
 
 #include <glad/gl.h>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +21,7 @@
 #include "fast_cases.h"
 #include "support/gl_textures.h"
 #include "support/gpu_skip.h"
+#include "support/shader_copy.h"
 #include "support/reference.h"
 
 namespace fftscope {
@@ -667,12 +667,8 @@ TEST(GlFastDisplay, ABuildFailureLeavesItUnpreparedUntilTheShaderIsBack) {
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   namespace fs = std::filesystem;
-  const fs::path source = FFTSCOPE_TEST_SOURCE_DIR "/shaders";
-  const fs::path dir = fs::temp_directory_path() / ("fftscope_display_shaders_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(source))
-    if (e.path().filename() != "fast_epilogue.glsl") fs::copy_file(e.path(), dir / e.path().filename());
+  const fs::path source = test::shader_source_dir();
+  const fs::path dir = test::copy_shaders("display", "fast_epilogue.glsl");
   ProgramCache programs(SourceFiles({}, dir.string()), "#version 430 core");
   GlFastDisplay display(programs, nullptr);
   EXPECT_THROW(display.prepare(64, 48), BackendError);
@@ -697,13 +693,7 @@ TEST(GlFastDisplay, CopyToTextureUploadsWhereTheTilesDoNotBuild) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  namespace fs = std::filesystem;
-  const fs::path source = FFTSCOPE_TEST_SOURCE_DIR "/shaders";
-  const fs::path dir = fs::temp_directory_path() / ("fftscope_copy_shaders_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(source))
-    if (e.path().filename() != "pixels_to_texture.comp") fs::copy_file(e.path(), dir / e.path().filename());
+  const std::filesystem::path dir = test::copy_shaders("copy", "pixels_to_texture.comp");
   ProgramCache programs(SourceFiles({}, dir.string()), "#version 430 core");
   GlFastDisplay display(programs, nullptr);
   display.prepare(64, 48);
@@ -716,7 +706,7 @@ TEST(GlFastDisplay, CopyToTextureUploadsWhereTheTilesDoNotBuild) {
   display.set_texture_copy(GlFastDisplay::TextureCopy::tiles);
   EXPECT_THROW(display.copy_to_texture(texture), BackendError);
   glDeleteTextures(1, &texture);
-  fs::remove_all(dir);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(GlFastDisplay, RefusesOddWidthsAndLongRows) {

@@ -11,29 +11,18 @@
 #include <sstream>
 #include <thread>
 
-#include <unistd.h>
 
 #include "gl_test_util.h"
 #include "support/reference.h"
+#include "support/shader_copy.h"
 
 namespace fftscope {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path shader_source_dir() {
-  const char* root = std::getenv("FFTSCOPE_SOURCE_DIR");
-  return fs::path(root ? root : FFTSCOPE_TEST_SOURCE_DIR) / "shaders";
-}
-
-/// A private copy of shaders/ in a fresh temporary folder.
-fs::path copy_shaders(const std::string& tag) {
-  const fs::path dir = fs::temp_directory_path() / ("fftscope_gl_shaders_" + tag + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(shader_source_dir())) fs::copy_file(e.path(), dir / e.path().filename());
-  return dir;
-}
+using test::copy_shaders;
+using test::shader_source_dir;
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
