@@ -115,8 +115,10 @@ void display_begin() {
 float ep_arg(vec2 c) { return (c.x == 0.0 && c.y == 0.0) ? 0.0 : atan(c.y, c.x); }
 #include "display_common.glsl"
 
-// The colour of bin value x (rgb 0..255); folds its value into this invocation's range.
-vec3 ep_color(vec2 x) {
+// The pixel of bin value x, RGBA8 as the texture holds it (0xAABBGGRR, alpha 255): the
+// colormap's entry itself, as the OpenCL twin stores it (unpacking it to floats and packing them
+// again cost every pixel a dozen instructions); folds its value into this invocation's range.
+uint ep_pixel(vec2 x) {
   uint component = EP_COMPONENT;
   bool log_scale = (display_flags & 2u) != 0u;
   float v;
@@ -136,19 +138,15 @@ vec3 ep_color(vec2 x) {
     t = u_gain * (v - g_ep_range.x) / (g_ep_range.y - g_ep_range.x);
     t = isnan(t) ? 0.0 : clamp(t, 0.0, 1.0);
   }
-  vec3 rgb8;
   if (component == 4u) {
     const float pi = 3.14159265358979;
-    rgb8 = hsv_to_rgb8((ep_arg(x) + pi) / (2.0 * pi), 1.0, t);
-  } else {
-    uint c = lut[uint(floor(t * 255.0 + 0.5))];
-    rgb8 = vec3(float(c & 0xFFu), float((c >> 8) & 0xFFu), float((c >> 16) & 0xFFu));
+    // packUnorm4x8 rounds as a store into an RGBA8 texture would.
+    return packUnorm4x8(vec4(hsv_to_rgb8((ep_arg(x) + pi) / (2.0 * pi), 1.0, t) / 255.0, 1.0));
   }
-  return rgb8;
+  return lut[uint(floor(t * 255.0 + 0.5))] | 0xFF000000u;
 }
 
-// packUnorm4x8 rounds as a store into an RGBA8 texture would.
-void ep_store(uint px, uint py, vec3 rgb8) { pixels[py * uint(N) + px] = packUnorm4x8(vec4(rgb8 / 255.0, 1.0)); }
+void ep_store(uint px, uint py, uint pixel) { pixels[py * uint(N) + px] = pixel; }
 
 // DISPLAY_ROWS (see fast_epilogue.cl): bin x = F[ky, kx] of a row ky <= H/2 to its pixel, and
 // to the pixel of its mirror F[H - ky, (W - kx) % W] = conj(x).
@@ -156,14 +154,14 @@ void display_store(uint ky, uint kx, vec2 x) {
   uint width = uint(N), height = uint(PAIR_ROWS);
   bool shift = (display_flags & 1u) != 0u;
   uint component = EP_COMPONENT;
-  vec3 rgb8 = ep_color(x);
-  ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, rgb8);
+  uint pixel = ep_pixel(x);
+  ep_store(shift ? (kx + width / 2u) % width : kx, shift ? (ky + height / 2u) % height : ky, pixel);
   uint my = height - ky;
   if (ky > 0u && my != ky) {
     uint mx = kx == 0u ? 0u : width - kx;
     // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
-    if (component != 0u && component != 2u) rgb8 = ep_color(vec2(x.x, -x.y));
-    ep_store(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, rgb8);
+    if (component != 0u && component != 2u) pixel = ep_pixel(vec2(x.x, -x.y));
+    ep_store(shift ? (mx + width / 2u) % width : mx, shift ? (my + height / 2u) % height : my, pixel);
   }
 }
 

@@ -489,6 +489,200 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
+// FFTSCOPE_GL_HEADSTART: forward transforms timed behind one long dispatch, so that the GPU never
+// waits for the host to queue the next command: by a GL_TIME_ELAPSED query around each, and by a
+// GL_TIMESTAMP pair. If these read less than the spans without the head start, those spans
+// include time the GPU spent waiting for the host. Also the host's time to queue a forward and
+// an inverse transform, through `fast` (its timers as the caller made them).
+void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer, int runs) {
+  static const GLuint spin = compute_program(
+      "#version 430 core\nlayout(local_size_x = 32) in;\nlayout(std430, binding = 0) buffer D { float d[]; };\n"
+      "uniform uint u_iters;\nvoid main() { float x = float(gl_LocalInvocationID.x);\n"
+      "  for (uint i = 0u; i < u_iters; ++i) x = x * 0.999999 + 1e-6;\n  if (x == -1.0) d[0] = x; }\n",
+      "spin");
+  if (!spin) return;
+  static GLuint spin_iters = 0;
+  GLuint probe = 0;
+  glGenQueries(1, &probe);
+  const auto run_spin = [&](GLuint iters) {
+    glUseProgram(spin);
+    glUniform1ui(glGetUniformLocation(spin, "u_iters"), iters);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  };
+  double spin_ms = 0;
+  const auto time_spin = [&](GLuint iters) {
+    glBeginQuery(GL_TIME_ELAPSED, probe);
+    run_spin(iters);
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(probe, GL_QUERY_RESULT, &ns);
+    return static_cast<double>(ns) * 1e-6;
+  };
+  if (spin_iters == 0) {  // about 40 ms of head start
+    const double ms = time_spin(1u << 20);
+    spin_iters = static_cast<GLuint>(std::min(4e9, (1u << 20) * 40.0 / std::max(ms, 1e-3)));
+  }
+  std::vector<GLuint> spans(static_cast<std::size_t>(runs)), stamps(2 * static_cast<std::size_t>(runs));
+  glGenQueries(static_cast<GLsizei>(spans.size()), spans.data());
+  glGenQueries(static_cast<GLsizei>(stamps.size()), stamps.data());
+  const auto read_ns = [](GLuint q) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+    return ns;
+  };
+  for (int round = 0; round < 2; ++round) {
+    glFinish();
+    std::vector<double> free_span, free_stamp, head_span, head_stamp;
+    double queue_us = 0;
+    for (int head = 0; head < 2; ++head) {
+      for (int kind = 0; kind < 2; ++kind) {
+        glFinish();
+        if (head) {
+          glBeginQuery(GL_TIME_ELAPSED, probe);
+          run_spin(spin_iters);
+          glEndQuery(GL_TIME_ELAPSED);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < runs; ++r) {
+          if (kind == 0) glBeginQuery(GL_TIME_ELAPSED, spans[static_cast<std::size_t>(r)]);
+          else glQueryCounter(stamps[2 * static_cast<std::size_t>(r)], GL_TIMESTAMP);
+          fast.dispatch(buffer, Direction::forward);
+          if (kind == 0) glEndQuery(GL_TIME_ELAPSED);
+          else glQueryCounter(stamps[2 * static_cast<std::size_t>(r) + 1], GL_TIMESTAMP);
+          fast.dispatch(buffer, Direction::inverse);
+        }
+        const double us =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / runs;
+        glFinish();
+        if (head) {
+          spin_ms = static_cast<double>(read_ns(probe)) * 1e-6;
+          if (kind == 0) queue_us = us;
+        }
+        std::vector<double>& out = head ? (kind ? head_stamp : head_span) : (kind ? free_stamp : free_span);
+        for (int r = 0; r < runs; ++r) {
+          const auto i = static_cast<std::size_t>(r);
+          out.push_back(kind == 0 ? static_cast<double>(read_ns(spans[i])) * 1e-3
+                                  : static_cast<double>(read_ns(stamps[2 * i + 1]) - read_ns(stamps[2 * i])) * 1e-3);
+        }
+      }
+    }
+    // Eight forward + inverse pairs inside one query: a transform's share once the query's own
+    // start is spread over sixteen.
+    std::vector<double> batched;
+    for (int r = 0; r < runs / 8 + 1; ++r) {
+      glBeginQuery(GL_TIME_ELAPSED, spans[static_cast<std::size_t>(r)]);
+      for (int j = 0; j < 8; ++j) {
+        fast.dispatch(buffer, Direction::forward);
+        fast.dispatch(buffer, Direction::inverse);
+      }
+      glEndQuery(GL_TIME_ELAPSED);
+    }
+    glFinish();
+    for (int r = 0; r < runs / 8 + 1; ++r) batched.push_back(static_cast<double>(read_ns(spans[static_cast<std::size_t>(r)])) * 1e-3 / 16);
+    std::printf("headstart %s: spans %.1f us, timestamps %.1f | behind %.1f ms: spans %.1f, timestamps %.1f | "
+                "host queues a forward + inverse in %.1f us | 16 in one query: %.1f us each\n",
+                name.c_str(), median(free_span), median(free_stamp), spin_ms, median(head_span), median(head_stamp),
+                queue_us, median(batched));
+    std::fflush(stdout);
+  }
+  glDeleteQueries(static_cast<GLsizei>(spans.size()), spans.data());
+  glDeleteQueries(static_cast<GLsizei>(stamps.size()), stamps.data());
+  glDeleteQueries(1, &probe);
+}
+
+// FFTSCOPE_GL_FLOOR: what one dispatch costs the GPU on its own, taken apart: a query around
+// nothing; around k dispatches of a kernel that does nothing, with or without a
+// GL_SHADER_STORAGE_BARRIER_BIT barrier after each; and, by the host's clock, 2 000 such
+// dispatches queued back to back (no queries), per dispatch.
+void measure_floor(int runs) {
+  const GLuint program = compute_program(
+      "#version 430 core\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
+      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
+      "floor");
+  if (!program) return;
+  // The same kernel compiled again (a comment apart): a second program to switch to.
+  const GLuint other = compute_program(
+      "#version 430 core\n// other\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
+      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
+      "floor");
+  const GLuint buffer = make_buffer(65536, nullptr), buffer2 = make_buffer(65536, nullptr);
+  const GLint n_at = glGetUniformLocation(program, "u_n"), other_n_at = glGetUniformLocation(other, "u_n");
+  glUseProgram(other);
+  glUniform1ui(other_n_at, 0u);
+  glUseProgram(program);
+  glUniform1ui(n_at, 0u);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  // change: 1 switch programs, 2 set the uniform (its value unchanged), 4 rebind the buffer
+  // (alternating two), each before every dispatch.
+  int change = 0;
+  const auto work = [&](int k, GLbitfield barrier) {
+    for (int j = 0; j < k; ++j) {
+      if (change & 1) glUseProgram(j % 2 ? other : program);
+      if (change & 2) glUniform1ui(change & 1 && j % 2 ? other_n_at : n_at, 0u);
+      if (change & 4) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j % 2 ? buffer2 : buffer);
+      glDispatchCompute(1, 1, 1);
+      if (barrier) glMemoryBarrier(barrier);
+    }
+    if (change & 1) glUseProgram(program);
+  };
+  struct Case {
+    int k;
+    GLbitfield barrier;
+    const char* what;
+    int change = 0;
+  };
+  for (int round = 0; round < 2; ++round) {
+    for (const Case c : {Case{0, 0, "nothing"}, Case{1, 0, "1 dispatch, no barrier"},
+                         Case{1, GL_SHADER_STORAGE_BARRIER_BIT, "1 dispatch + barrier"},
+                         Case{2, 0, "2 dispatches, no barrier"},
+                         Case{2, GL_SHADER_STORAGE_BARRIER_BIT, "2 dispatches + barriers"},
+                         Case{8, 0, "8 dispatches, no barrier"},
+                         Case{8, GL_SHADER_STORAGE_BARRIER_BIT, "8 dispatches + barriers"},
+                         Case{8, GL_ALL_BARRIER_BITS, "8 dispatches + all barrier bits"},
+                         Case{8, GL_SHADER_STORAGE_BARRIER_BIT, "8 + barriers, programs switched", 1},
+                         Case{8, GL_SHADER_STORAGE_BARRIER_BIT, "8 + barriers, uniform set", 2},
+                         Case{8, GL_SHADER_STORAGE_BARRIER_BIT, "8 + barriers, buffer rebound", 4},
+                         Case{8, GL_SHADER_STORAGE_BARRIER_BIT, "8 + barriers, all three", 7},
+                         Case{8, 0, "8, no barrier, all three", 7}}) {
+      change = c.change;
+      for (int r = 0; r < 200; ++r) work(c.k, c.barrier);  // warm
+      for (GLuint q : queries) {
+        glBeginQuery(GL_TIME_ELAPSED, q);
+        work(c.k, c.barrier);
+        glEndQuery(GL_TIME_ELAPSED);
+      }
+      glFinish();
+      std::vector<double> us;
+      for (GLuint q : queries) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        us.push_back(static_cast<double>(ns) * 1e-3);
+      }
+      double host_us = 0;
+      if (c.k > 0) {
+        glFinish();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < 2000 / c.k; ++r) work(c.k, c.barrier);
+        glFinish();
+        host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+                  (2000 / c.k * c.k);
+      }
+      std::printf("GL floor, %-32s query %6.2f us | host clock, 2000 queued: %.2f us per dispatch\n", c.what,
+                  median(us), host_us);
+    }
+  }
+  std::fflush(stdout);
+  glDeleteQueries(runs, queries.data());
+  glDeleteBuffers(1, &buffer);
+  glDeleteBuffers(1, &buffer2);
+  glDeleteProgram(program);
+  glDeleteProgram(other);
+}
+
 // Median GPU time of one display frame (fixed range: the columns and one row pass), after
 // 300 ms of untimed frames.
 double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::size_t w, std::size_t h, int runs) {
@@ -764,6 +958,7 @@ int main(int argc, char** argv) {
       : std::string(strided) == "slabs"   ? measure_slabs(runs)
                                           : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
+    if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
       for (auto [w, h] : sizes) measure_delivery(programs, w, h, runs);
@@ -902,6 +1097,16 @@ int main(int argc, char** argv) {
         span_ms.push_back(static_cast<double>(ns) * 1e-6);
       }
       glDeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
+      if (std::getenv("FFTSCOPE_GL_HEADSTART")) {
+        const std::string name = std::to_string(w) + "x" + std::to_string(h);
+        measure_headstart(name + " untimed", untimed, buffer, runs);
+        // As the bench's backend holds it: a timer object, off during the transform's dispatches.
+        DispatchTimers off(DispatchTimers::Mode::gpu);
+        off.set_enabled(false);
+        GlFastPath with_timers(programs, &off);
+        with_timers.prepare(w, h);
+        measure_headstart(name + " timers off", with_timers, buffer, runs);
+      }
       glDeleteBuffers(1, &buffer);
       const double b = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = median(rows_ms), cm = median(cols_ms);
