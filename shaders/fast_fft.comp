@@ -12,13 +12,17 @@
 // Algorithm: N = PRE_RADIX * M; M-point Stockham autosort stages (no digit-reverse pass), the
 // first reading the buffer and the last writing it; PRE_RADIX > 1: a decimation-in-frequency
 // step in registers first, then the PRE_RADIX sub-transforms one after another.
-// Uniforms: u_lines (image lines on this axis), u_row_pitch (image width), u_conj_sign (+1
-// forward, -1 inverse: conj(DFT(conj x))), u_scale (1, or 1/N for the inverse).
+// Uniforms: u_lines (image lines on this axis), u_row_pitch (the image's row pitch as the pass
+// addresses it). Constants from the host, a program per direction: CONJ_SIGN (1.0 forward, -1.0
+// inverse: conj(DFT(conj x))), OUT_SCALE (1.0, or 1/N for the inverse): as uniforms NVIDIA's GLSL
+// compiler kept a multiply by each for every value loaded and stored (H100: 8192-point rows 447
+// -> 440 us, docs/fast_path.md).
 // Dispatch: groups may be spread over x and y (at most 65535 each); local_size_x = THREADS is
 // set by the host's layout line.
 //
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
-//   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}.
+//   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}, CONJ_SIGN,
+//   OUT_SCALE.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
 //   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS (below).
 
@@ -115,9 +119,9 @@
 // (rows line * u_row_pitch + i, columns i * u_row_pitch + line), u_bluestein_n = n. As in
 // fast_fft.cl:
 //   BLUESTEIN_IN 1: loads a[i] = conj?(x[i]) c[i] from `image` (i < n; 0 for the padding), stores
-//     A[k] B[k] u_scale into `data`.
+//     A[k] B[k] OUT_SCALE into `data`.
 //   BLUESTEIN_OUT 1: loads conj(Y[i]) from `data` (the inner inverse), stores
-//     u_scale conj?(c[k] conj(z[k])) into `image` for k < n (u_scale 1/N or 1/(N n)).
+//     OUT_SCALE conj?(c[k] conj(z[k])) into `image` for k < n (OUT_SCALE 1/N or 1/(N n)).
 // The forward pass reads `image` and writes `data`, the inverse the other way round.
 #ifndef BLUESTEIN_IN
 #define BLUESTEIN_IN 0
@@ -180,7 +184,7 @@ uint g_pair_line;  // p', where row p's bins go
 #if FOUR_STEP_B != 0
 #define LOAD_SIGN 1.0
 #else
-#define LOAD_SIGN u_conj_sign
+#define LOAD_SIGN CONJ_SIGN
 #endif
 
 #if SPLIT_GLOBAL && PRE_RADIX > 1
@@ -212,8 +216,9 @@ uniform uint u_bluestein_n;
 
 uniform uint u_lines;
 uniform uint u_row_pitch;
-uniform float u_conj_sign;
-uniform float u_scale;
+#if !defined(CONJ_SIGN) || !defined(OUT_SCALE)
+#error "fast_fft.comp: needs CONJ_SIGN and OUT_SCALE"
+#endif
 
 // LOCAL_HALVES 1 (the host's AxisPlan::local_halves): stages exchange through a float array, real
 // parts then imaginary parts, so a group holds half the shared memory. NVIDIA's GL keeps about
@@ -280,16 +285,16 @@ uint gaddr(uint line, uint i) {
 // The last store of output i of line `line`, into OUT_DATA.
 void store_output(uint line, uint i, vec2 x) {
 #if FOUR_STEP_A != 0
-  OUT_DATA[i * u_out_pitch + line] = cmul_fast(x, outer_tw[g_block * i]) * u_scale;
+  OUT_DATA[i * u_out_pitch + line] = cmul_fast(x, outer_tw[g_block * i]) * OUT_SCALE;
 #elif FOUR_STEP_B != 0 && FOUR_STEP_SWAP_A != 0
   uint row = (i % uint(FOUR_STEP_SWAP_C)) * uint(FOUR_STEP_SWAP_A) + i / uint(FOUR_STEP_SWAP_C);
-  OUT_DATA[gaddr(line, row)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+  OUT_DATA[gaddr(line, row)] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
 #elif FOUR_STEP_B != 0
-  OUT_DATA[i * u_out_pitch + line] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+  OUT_DATA[i * u_out_pitch + line] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
 #elif DISPLAY_ROWS != 0
   display_store(line, i, x);
 #else
-  OUT_DATA[gaddr(line, i)] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+  OUT_DATA[gaddr(line, i)] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
 #endif
 }
 
@@ -339,11 +344,11 @@ vec2 load_global(uint line, uint i) {  // forward only
 vec2 load_global(uint line, uint i) {
   uint ic = min(i, u_bluestein_n - 1u);
   vec2 x = image[image_addr(min(line, u_lines - 1u), ic)];
-  vec2 a = cmul_fast(vec2(x.x, u_conj_sign * x.y), chirp[ic]);
+  vec2 a = cmul_fast(vec2(x.x, CONJ_SIGN * x.y), chirp[ic]);
   return i < u_bluestein_n ? a : vec2(0.0);
 }
 #elif BLUESTEIN_OUT != 0
-// conj(Y[i]): the inner inverse, in both outer directions (u_conj_sign applies at the store).
+// conj(Y[i]): the inner inverse, in both outer directions (CONJ_SIGN applies at the store).
 vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, -x.y);
@@ -358,13 +363,13 @@ vec2 load_global(uint line, uint i) {
 #if BLUESTEIN_IN != 0
 // The last store of bin k of a Bluestein pass: times the filter, into the scratch.
 void bluestein_store(uint line, uint k, vec2 x) {
-  data[gaddr(line, k)] = cmul_fast(x, filter_spectrum[k]) * u_scale;
+  data[gaddr(line, k)] = cmul_fast(x, filter_spectrum[k]) * OUT_SCALE;
 }
 #elif BLUESTEIN_OUT != 0
 // Bins k < n only, into the image; the chirp entry is read before the branch (clamped).
 void bluestein_store(uint line, uint k, vec2 x) {
   vec2 y = cmul_fast(vec2(x.x, -x.y), chirp[min(k, u_bluestein_n - 1u)]);
-  if (k < u_bluestein_n) image[image_addr(line, k)] = vec2(y.x, u_conj_sign * y.y) * u_scale;
+  if (k < u_bluestein_n) image[image_addr(line, k)] = vec2(y.x, CONJ_SIGN * y.y) * OUT_SCALE;
 }
 #endif
 
@@ -806,7 +811,7 @@ void swap_with_partner() {
     for (uint r = 0u; r < RL; ++r) {
       for (uint q = 0u; q < uint(PRE_RADIX); ++q) {
         vec2 x = g_keep[q * uint(HOLD) + k * RL + r];
-        data[gaddr(g_pair_line, swap_index(k, r, q))] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+        data[gaddr(g_pair_line, swap_index(k, r, q))] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
         vec2 y = g_partner[(k * RL + r) * uint(PRE_RADIX) + q];
         g_pre[(k + r * rounds) * uint(PRE_RADIX) + q] = vec2(y.x, LOAD_SIGN * y.y);
       }
@@ -862,7 +867,7 @@ void main() {
       if (line < u_lines) {
         for (uint m = 0u; m < uint(PRE_RADIX); ++m) {
           vec2 x = pre[k * uint(PRE_RADIX) + m];
-          data[gaddr(line, ln.y + m * uint(M))] = vec2(x.x, u_conj_sign * x.y) * u_scale;
+          data[gaddr(line, ln.y + m * uint(M))] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
         }
       }
     }

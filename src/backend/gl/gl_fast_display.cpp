@@ -141,13 +141,7 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
 }
 
 ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) const {
-  ProgramKey k;
-  k.shader = "fast_fft.comp";
-  for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
-  for (const auto& [name, value] : extra) k.defines[name] = value;
-  k.local_x = plan.threads;
-  k.local_y = 1;
-  return k;
+  return fast_program_key(plan, nullptr, extra);  // every display pass runs forward
 }
 
 Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
@@ -229,8 +223,6 @@ void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const st
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
-  glUniform1f(program.location("u_conj_sign"), 1.0f);
-  glUniform1f(program.location("u_scale"), 1.0f);
   const std::uint64_t groups = p.groups(lines);
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
   const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,12 +41,26 @@ fast::DeviceLimits fast_limits() {
   return limits;
 }
 
+namespace {
+/// `v` as a GLSL float literal that reads back as the same float (the shortest such digits).
+std::string glsl_float(float v) {
+  char digits[64];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  std::string text(digits, end);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // "1" would be an int
+  return "(" + text + ")";
+}
+}  // namespace
+
 ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode,
-                            const std::vector<std::pair<std::string, std::string>>& defines) {
+                            const std::vector<std::pair<std::string, std::string>>& defines, float conj_sign,
+                            float scale) {
   ProgramKey k{"fast_fft.comp", {}, plan.threads, 1};
   for (const auto& [name, value] : plan.defines()) k.defines[name] = value;
   if (mode) k.defines.emplace(mode, "1");
   for (const auto& [name, value] : defines) k.defines[name] = value;
+  k.defines["CONJ_SIGN"] = glsl_float(conj_sign);
+  k.defines["OUT_SCALE"] = glsl_float(scale);
   return k;
 }
 
@@ -58,12 +73,16 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   forward_passes_ = fast::layout_passes(route_, lines, Direction::forward, layout_, name);
   inverse_passes_ = fast::layout_passes(route_, lines, Direction::inverse, layout_, std::move(name));
   description_ = route_.describe();
-  // Compile now, so a shader error surfaces here rather than in the first dispatch (the modes
-  // are the same in both directions).
+  // The forward programs compile now, so a shader error surfaces here rather than in the first
+  // dispatch; the inverse ones (the same source and modes, other constants) at their first use.
+  const auto key = [&](const fast::AxisPass& pass) {
+    return fast_program_key(fast::pass_plan(route_, pass), pass.mode, pass.defines, pass.conj_sign, pass.scale);
+  };
   for (const fast::AxisPass& pass : forward_passes_) {
-    pass_keys_.push_back(fast_program_key(fast::pass_plan(route_, pass), pass.mode, pass.defines));
-    programs_->get(pass_keys_.back());
+    forward_keys_.push_back(key(pass));
+    programs_->get(forward_keys_.back());
   }
+  for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(key(pass));
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
   if (route_.four_step()) {
     second_twiddles_ = make_table(fast::twiddle_table(route_.second->n));
@@ -117,7 +136,7 @@ unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
   return make_storage_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
 }
 
-unsigned GlFastAxis::program_id() const { return pass_keys_.empty() ? 0 : programs_->get(pass_keys_.front()).id; }
+unsigned GlFastAxis::program_id() const { return forward_keys_.empty() ? 0 : programs_->get(forward_keys_.front()).id; }
 
 void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
                                unsigned output) const {
@@ -128,8 +147,6 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
   const auto lines = static_cast<GLuint>(pass.lines);
   glUniform1ui(program.location("u_lines"), lines);
   glUniform1ui(program.location("u_row_pitch"), pass.in_pitch);
-  glUniform1f(program.location("u_conj_sign"), pass.conj_sign);
-  glUniform1f(program.location("u_scale"), pass.scale);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, pass.second && four_step ? second_twiddles_ : twiddles_);
   if (four_step) {
@@ -170,9 +187,11 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
   // Four-step: pass A image -> scratch, pass B scratch -> output (AxisRoute::swap: A image ->
   // output, B on the output);
   // Bluestein: in image -> scratch, out scratch -> image.
-  const std::vector<fast::AxisPass>& passes = direction == Direction::forward ? forward_passes_ : inverse_passes_;
+  const bool forward = direction == Direction::forward;
+  const std::vector<fast::AxisPass>& passes = forward ? forward_passes_ : inverse_passes_;
+  const std::vector<ProgramKey>& keys = forward ? forward_keys_ : inverse_keys_;
   for (std::size_t i = 0; i < passes.size(); ++i)
-    dispatch_pass(passes[i], pass_keys_[i],
+    dispatch_pass(passes[i], keys[i],
                   passes[i].on_scratch ? scratch : passes[i].on_output ? output : image, image,
                   passes[i].to_scratch ? scratch : output);
 }

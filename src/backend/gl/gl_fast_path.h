@@ -88,7 +88,7 @@ class GlFastAxis {
   // The passes of each direction and the route's description, made once (dispatch() runs per
   // frame).
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
-  std::vector<ProgramKey> pass_keys_;  // pass i's program in either direction (the same modes)
+  std::vector<ProgramKey> forward_keys_, inverse_keys_;  // pass i's program in each direction
   std::string description_;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
   // B's, and the whole column's); row pairs: rows in swapped pairs only (AxisRoute::swap).
@@ -96,10 +96,12 @@ class GlFastAxis {
   std::uint64_t table_bytes_ = 0;
 };
 
-/// The program of `plan` on the fast path, with `mode` (e.g. fast::bluestein_in) defined as 1
-/// where given, and `defines` (AxisPass::defines).
+/// The program of `plan` on the fast path for a pass with `conj_sign` and `scale` (AxisPass:
+/// fast_fft.comp's compile-time CONJ_SIGN and OUT_SCALE; the forward direction's by default),
+/// `mode` (e.g. fast::bluestein_in) defined as 1 where given, and `defines` (AxisPass::defines).
 ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode = nullptr,
-                            const std::vector<std::pair<std::string, std::string>>& defines = {});
+                            const std::vector<std::pair<std::string, std::string>>& defines = {},
+                            float conj_sign = 1.0f, float scale = 1.0f);
 
 class GlFastPath {
  public:
