@@ -178,6 +178,17 @@ void measure_strided(int runs) {
 
 // The median GL_TIME_ELAPSED of `run`, one query each of `queries`, queued back to back after
 // 300 ms of untimed runs (so that a GL-only process's clocks are up), in microseconds.
+// Each query's GL_TIME_ELAPSED, in microseconds (waiting for them).
+std::vector<double> elapsed_us(const std::vector<GLuint>& queries) {
+  std::vector<double> us;
+  for (GLuint q : queries) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+    us.push_back(static_cast<double>(ns) * 1e-3);
+  }
+  return us;
+}
+
 double warmed_median_us(const std::function<void()>& run, const std::vector<GLuint>& queries) {
   const auto start = std::chrono::steady_clock::now();
   for (int r = 0; std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++r) {
@@ -189,13 +200,7 @@ double warmed_median_us(const std::function<void()>& run, const std::vector<GLui
     run();
     glEndQuery(GL_TIME_ELAPSED);
   }
-  std::vector<double> us;
-  for (GLuint q : queries) {
-    GLuint64 ns = 0;
-    glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-    us.push_back(static_cast<double>(ns) * 1e-3);
-  }
-  return median(us);
+  return median(elapsed_us(queries));
 }
 
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
@@ -450,13 +455,16 @@ void measure_image_store(int runs) {
   glDeleteQueries(runs, queries.data());
 }
 
+// A kernel that negates the first u_n values of binding 0: with u_n 0 it does nothing.
+constexpr const char* kVersion = "#version 430 core\n";
+constexpr const char* kNegate =
+    "layout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
+    "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n";
+
 // FFTSCOPE_GL_EMPTY=1: GL_TIME_ELAPSED of a dispatch that does nothing (1 group, and 8 per
 // multiprocessor) and of one that reads and writes 64 KiB, as fast_probe_cl's measure_empty.
 void measure_empty(int runs) {
-  const GLuint program = compute_program(
-      "#version 430 core\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
-      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
-      "empty");
+  const GLuint program = compute_program(std::string(kVersion) + kNegate, "empty");
   if (!program) return;
   const GLuint buffer = make_buffer(65536, nullptr);
   GLuint query = 0;
@@ -597,16 +605,10 @@ void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer,
 // GL_SHADER_STORAGE_BARRIER_BIT barrier after each; and, by the host's clock, 2 000 such
 // dispatches queued back to back (no queries), per dispatch.
 void measure_floor(int runs) {
-  const GLuint program = compute_program(
-      "#version 430 core\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
-      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
-      "floor");
+  const GLuint program = compute_program(std::string(kVersion) + kNegate, "floor");
   if (!program) return;
   // The same kernel compiled again (a comment apart): a second program to switch to.
-  const GLuint other = compute_program(
-      "#version 430 core\n// other\nlayout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
-      "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n",
-      "floor");
+  const GLuint other = compute_program(std::string(kVersion) + "// other\n" + kNegate, "floor");
   const GLuint buffer = make_buffer(65536, nullptr), buffer2 = make_buffer(65536, nullptr);
   const GLint n_at = glGetUniformLocation(program, "u_n"), other_n_at = glGetUniformLocation(other, "u_n");
   glUseProgram(other);
@@ -655,13 +657,7 @@ void measure_floor(int runs) {
         work(c.k, c.barrier);
         glEndQuery(GL_TIME_ELAPSED);
       }
-      glFinish();
-      std::vector<double> us;
-      for (GLuint q : queries) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        us.push_back(static_cast<double>(ns) * 1e-3);
-      }
+      const std::vector<double> us = elapsed_us(queries);
       double host_us = 0;
       if (c.k > 0) {
         glFinish();
@@ -1089,13 +1085,7 @@ int main(int argc, char** argv) {
         glEndQuery(GL_TIME_ELAPSED);
         untimed.dispatch(buffer, Direction::inverse);
       }
-      glFinish();
-      std::vector<double> span_ms;
-      for (GLuint q : queries) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        span_ms.push_back(static_cast<double>(ns) * 1e-6);
-      }
+      const std::vector<double> span_us = elapsed_us(queries);
       glDeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
       if (std::getenv("FFTSCOPE_GL_HEADSTART")) {
         const std::string name = std::to_string(w) + "x" + std::to_string(h);
@@ -1112,7 +1102,7 @@ int main(int argc, char** argv) {
       const double rm = median(rows_ms), cm = median(cols_ms);
       std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us%s\n",
                   (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
-                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us, median(span_ms) * 1e3,
+                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us, median(span_us),
                   records.empty() || records[0].host_measured ? " (host-timed)" : "");
       if (by_dispatch.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : by_dispatch)
