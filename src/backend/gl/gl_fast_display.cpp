@@ -223,24 +223,11 @@ void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const st
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
-  const std::uint64_t groups = p.groups(lines);
-  const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
-  const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
-  if (timers_) {
-    TimingRecord record;
-    record.kernel = name;
-    record.axis = p.axis;
-    record.stage = -1;
-    record.radix = 0;
-    record.global_size = {gx * p.threads, gy, 1};
-    record.bytes = bytes;
-    record.note = note;
-    timers_->begin(std::move(record));
-  }
-  glDispatchCompute(gx, gy, 1);
-  if (timers_) timers_->end();
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
-                  GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  // The buffer-update bit: the range accumulators written here are emptied by glBufferSubData
+  // (dispatch_display). Whoever reads the pixels or the half spectrum (download_rgba,
+  // copy_to_texture, download_half) puts its own barrier before it.
+  dispatch_fast_groups(timers_, p, p.groups(lines), name, bytes, note,
+                       GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
 void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool previous_range) {

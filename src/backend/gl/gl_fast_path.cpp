@@ -47,7 +47,7 @@ std::string glsl_float(float v) {
   char digits[64];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
   std::string text(digits, end);
-  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // "1" would be an int
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";  // "1" would be an int
   return "(" + text + ")";
 }
 }  // namespace
@@ -103,6 +103,28 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
 GlFastAxis::~GlFastAxis() {
   for (unsigned* id : {&twiddles_, &chirp_, &filter_, &second_twiddles_, &outer_twiddles_, &row_pairs_})
     if (*id) glDeleteBuffers(1, id);
+}
+
+void dispatch_fast_groups(DispatchTimers* timers, const fast::AxisPlan& plan, std::uint64_t groups,
+                          const std::string& name, std::uint64_t bytes, const std::string& note,
+                          unsigned barriers) {
+  const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
+  const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
+  const bool timed = timers && timers->enabled();
+  if (timed) {
+    TimingRecord record;
+    record.kernel = name;
+    record.axis = plan.axis;
+    record.stage = -1;
+    record.radix = 0;
+    record.global_size = {gx * plan.threads, gy, 1};
+    record.bytes = bytes;
+    record.note = note;
+    timers->begin(std::move(record));
+  }
+  glDispatchCompute(gx, gy, 1);
+  if (timed) timers->end();
+  glMemoryBarrier(barriers);
 }
 
 unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage) {
@@ -165,21 +187,8 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
 
-  const std::uint64_t groups = pass.groups != 0 ? pass.groups : p.groups(lines);
-  const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
-  const auto gy = static_cast<GLuint>((groups + gx - 1) / gx);
-  TimingRecord record;
-  record.kernel = pass.name;
-  record.axis = p.axis;
-  record.stage = -1;
-  record.radix = 0;
-  record.global_size = {gx * p.threads, gy, 1};
-  record.bytes = pass.bytes;
-  record.note = description_;
-  if (timers_) timers_->begin(std::move(record));
-  glDispatchCompute(gx, gy, 1);
-  if (timers_) timers_->end();
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  dispatch_fast_groups(timers_, p, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
+                       description_, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {

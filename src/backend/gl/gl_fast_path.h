@@ -24,6 +24,11 @@ namespace fftscope::detail {
 /// A new shader storage buffer of `bytes` holding `data` (null: undefined contents) with the GL
 /// `usage` hint (GL_STATIC_DRAW, GL_DYNAMIC_COPY, ...), unbound after; the caller deletes it.
 unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage);
+/// Dispatches `groups` work-groups of `plan` (spread over x and y, at most 65535 each) with its
+/// program and uniforms already set, then glMemoryBarrier(`barriers`); a timing record (`name`, `bytes`, `note`) only where `timers` is
+/// given and on, so a dispatch inside a span (BackendOptions::time_spans) builds none.
+void dispatch_fast_groups(DispatchTimers* timers, const fast::AxisPlan& plan, std::uint64_t groups,
+                          const std::string& name, std::uint64_t bytes, const std::string& note, unsigned barriers);
 
 /// Measured planning's choice among candidates (GlFastPath::fastest, GlFastDisplay::
 /// fastest_tuning): the GPU first kept busy with the planned work until its clocks are steady

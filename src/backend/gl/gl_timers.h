@@ -25,6 +25,7 @@ class DispatchTimers {
   Mode mode() const { return mode_; }
   /// Off: begin/end do nothing (inside a span: BackendOptions::time_spans).
   void set_enabled(bool enabled) { enabled_ = enabled; }
+  bool enabled() const { return enabled_; }
 
   /// Around one dispatch; `record` has everything but the time. Keeps at most 16384 records
   /// not yet taken (the oldest are dropped).
