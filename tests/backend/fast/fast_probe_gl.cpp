@@ -679,18 +679,16 @@ void measure_floor(int runs) {
   glDeleteProgram(other);
 }
 
-// Median GPU time of one display frame (fixed range: the columns and one row pass), after
-// 300 ms of untimed frames.
-double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::size_t w, std::size_t h, int runs) {
-  const SpectrumSettings settings = fixed_range_settings(w, h);
+// The median over `runs` frames of `dispatch_frame` (which makes `per` timed dispatches), after 300 ms of
+// warm-up; prints each kernel's median.
+double frame_us(const std::function<void()>& dispatch_frame, std::size_t per, DispatchTimers& timers, int runs) {
   const auto start = std::chrono::steady_clock::now();
   while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) {
-    display.dispatch_display(settings);
+    dispatch_frame();
     glFinish();
   }
   timers.take();
-  const std::size_t per = display.column_route().four_step() ? 3 : 2;
-  for (int r = 0; r < runs; ++r) display.dispatch_display(settings);
+  for (int r = 0; r < runs; ++r) dispatch_frame();
   glFinish();
   std::vector<TimingRecord> records = timers.take();
   for (int tries = 0; tries < 100 && records.size() < per * static_cast<std::size_t>(runs); ++tries) {
@@ -710,6 +708,13 @@ double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::siz
   }
   for (auto& [kernel, times] : by_kernel) std::printf("    %-28s %8.1f us\n", kernel.c_str(), median(times));
   return median(us);
+}
+
+// Median GPU time of one display frame (fixed range: the columns and one row pass).
+double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::size_t w, std::size_t h, int runs) {
+  const SpectrumSettings settings = fixed_range_settings(w, h);
+  return frame_us([&] { display.dispatch_display(settings); }, display.column_route().four_step() ? 3 : 2, timers,
+                  runs);
 }
 
 // FFTSCOPE_GL_DELIVERY=1: what delivering a W x H display to a window's GL_RGBA8 texture costs
@@ -771,7 +776,9 @@ void measure_delivery(ProgramCache& programs, std::size_t w, std::size_t h, int 
 // slower once measured planning had timed a few display candidates (docs/fast_path.md). Per
 // size: the default display, then each candidate of fast::measure_display_candidates (or the
 // one named) as a display of its own, each followed by the default display again, so the first
-// candidate after which the default slows down is the one that starts it.
+// candidate after which the default slows down is the one that starts it. `half`: the default
+// display, then the half spectrum's passes (R2C rows, then columns) on the same prepared display,
+// each per kernel: the two orders of the real path's passes side by side.
 void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std::size_t w, std::size_t h, int runs,
                              const std::string& which) {
   const auto candidates = fast::measure_display_candidates(fast::gl_default_tuning(), true);
@@ -782,6 +789,13 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
   reference.upload(image);
   std::printf("display %zux%zu default: %.1f us (%s)\n", w, h, display_frame_us(reference, timers, w, h, runs),
               reference.display_row_plan().describe().c_str());
+  if (which == "half") {
+    // The half spectrum's two passes (R2C rows, then the W/2 + 1 columns) on the same image.
+    std::printf("  half spectrum: %.1f us (%s | %s)\n",
+                frame_us([&] { reference.dispatch_half_spectrum(); }, 2, timers, runs),
+                reference.row_plan().describe().c_str(), reference.col_plan().describe().c_str());
+    return;
+  }
   if (which == "measure") {
     // The backend's own measured planning (each candidate beside the base, paired_median_ms;
     // FFTSCOPE_PLANNING_LOG=1 prints each), then both displays timed as above.
