@@ -4,8 +4,9 @@
 # (default build-dev) and the .device/ folder made by ../shared/device/prepare.sh.
 #   usage: scripts/device_bench.sh [tests|kernels|sweep|all] [OUTDIR]
 # The sweep writes OUTDIR/sweep.json (and a progress line per entry to sweep-progress.txt);
-# SIZES and IMPL (comma-separated) narrow it, REPEAT sets the runs, COPY_BANDWIDTH (GB/s) the
-# plot's limit line, PLANNING=measure measures the fast entries' plans (--planning).
+# SIZES and IMPL (comma-separated) narrow it, REPEAT sets the runs, ROUNDS the rounds (--rounds),
+# COPY_BANDWIDTH (GB/s) the plot's limit line, PLANNING=measure measures the fast entries' plans
+# (--planning).
 set -uo pipefail
 what=${1:-all}
 out=${2:-${OUT:-out/device}}
@@ -44,7 +45,7 @@ run_kernels() {
 }
 
 run_sweep() {
-  $cli bench --sweep --repeat "${REPEAT:-30}" --warmup 5 ${SIZES:+--sizes "$SIZES"} ${IMPL:+--impl "$IMPL"} \
+  $cli bench --sweep --repeat "${REPEAT:-30}" --rounds "${ROUNDS:-1}" --warmup 5 ${SIZES:+--sizes "$SIZES"} ${IMPL:+--impl "$IMPL"} \
     ${PLANNING:+--planning "$PLANNING"} --copy-bandwidth "${COPY_BANDWIDTH:-0}" --json > "$out/sweep.json" 2> >(tee "$out/sweep-progress.txt" >&2)
 }
 

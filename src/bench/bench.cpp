@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "core/errors.h"
@@ -136,16 +137,44 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
 
 }  // namespace
 
+namespace detail {
+
+BenchEntry merge_rounds(const std::vector<BenchEntry>& rounds) {
+  if (rounds.empty()) throw std::invalid_argument("merge_rounds: no rounds");
+  for (const BenchEntry& r : rounds)
+    if (!r.available) return r;
+  std::vector<std::size_t> order(rounds.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rounds[a].median_us < rounds[b].median_us; });
+  BenchEntry kept = rounds[order[(order.size() - 1) / 2]];
+  kept.round_medians_us.clear();
+  for (const BenchEntry& r : rounds) {
+    kept.round_medians_us.push_back(r.median_us);
+    kept.rel_error = std::max(kept.rel_error, r.rel_error);
+  }
+  return kept;
+}
+
+}  // namespace detail
+
 std::vector<BenchEntry> run_sweep(const SweepOptions& options, const std::function<void(const BenchEntry&)>& progress) {
   const std::vector<std::string> names = options.implementations.empty() ? implementation_names() : options.implementations;
+  const std::size_t rounds = static_cast<std::size_t>(std::max(1, options.rounds));
   std::vector<BenchEntry> entries;
   std::uint64_t seed = 1;
   for (const BenchSize& size : options.sizes) {
     const ComplexImage input = random_input(size, seed++);
     std::vector<std::complex<double>> reference;
     if (options.check_errors) reference = fftw_double_reference(input);
-    for (const std::string& name : names) {
-      entries.push_back(measure(name, size, input, options.check_errors ? &reference : nullptr, options));
+    // Round after round of every implementation, so that what disturbs one stretch of time
+    // (the clocks, another process) does not fall on every round of one implementation.
+    std::vector<std::vector<BenchEntry>> measured(names.size());
+    for (std::size_t round = 0; round < rounds; ++round)
+      for (std::size_t i = 0; i < names.size(); ++i)
+        measured[i].push_back(measure(names[i], size, input, options.check_errors ? &reference : nullptr, options));
+    for (const auto& rounds_of_one : measured) {
+      entries.push_back(detail::merge_rounds(rounds_of_one));
       if (progress) progress(entries.back());
     }
   }
@@ -167,6 +196,11 @@ std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_ba
           << ", \"bandwidth_gbs\": " << e.bandwidth_gbs << ", \"gflops\": " << e.gflops
           << ", \"rel_error\": " << e.rel_error;
       if (!e.plan.empty()) out << ", \"plan\": " << json_string(e.plan);
+      if (e.round_medians_us.size() > 1) {
+        out << ", \"round_medians_us\": [";
+        for (std::size_t r = 0; r < e.round_medians_us.size(); ++r) out << (r ? ", " : "") << e.round_medians_us[r];
+        out << "]";
+      }
     } else {
       out << ", \"reason\": " << json_string(e.reason);
     }

@@ -35,6 +35,8 @@ struct BenchEntry {
   double gflops = 0;           ///< nominal 5 N log2 N / median time, N = width * height
   double rel_error = -1;       ///< relative L2 error against FFTW in double precision; -1: not checked
   std::string plan;            ///< fftscope's fast entries: Backend::fast_plan_description (else empty)
+  /// Each round's median, in the order they ran (SweepOptions::rounds); median_us is their median.
+  std::vector<double> round_medians_us;
 };
 
 struct SweepOptions {
@@ -50,6 +52,12 @@ struct SweepOptions {
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
   bool measure_fast_plans = false;  ///< as --planning measure (BackendOptions::measure_fast_plans)
   bool check_errors = true;
+  /// Times each entry this many times, each time with a fresh instance of the implementation (its
+  /// own plan and buffers), the implementations of a size taking turns, and keeps the round whose
+  /// median is the median of the rounds' (the lower middle one for an even count): on the H100 a
+  /// different few entries of each whole sweep read far above every other run of the same code
+  /// (docs/performance.md), which one run cannot tell from a slower library.
+  int rounds = 1;
 };
 
 /// The sweep of issue 6: 256^2 ... 8192^2, non-powers of two, and one with a large prime factor.
@@ -71,6 +79,11 @@ std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_ba
 std::string sweep_to_table(const std::vector<BenchEntry>& entries);
 
 namespace detail {
+
+/// One entry from the rounds of one implementation at one size (SweepOptions::rounds): the round
+/// with the median median (the lower middle one for an even count), with every round's median
+/// and the worst error of any round; the first unavailable round where one failed.
+BenchEntry merge_rounds(const std::vector<BenchEntry>& rounds);
 
 /// An FFT library or backend set up for one size, timing itself with its API's own timer.
 class Implementation {

@@ -35,6 +35,8 @@ CommandSpec bench_spec() {
       {"--repeat", "", "R", "measured runs (default 10)"},
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
       {"--warmup-ms", "", "MS", "with --sweep: also warm each implementation up for MS milliseconds (default 300)"},
+      {"--rounds", "", "N", "with --sweep: time each entry N times, each with a fresh instance, the implementations "
+                            "taking turns, and keep the round with the median time (default 1)"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
       {"--display", "", "", "after each timed transform also deliver the spectrum display into an OpenGL texture "
@@ -134,6 +136,7 @@ int run_sweep(const ParsedArgs& args) {
   options.repeats = static_cast<int>(parse_integer(args.get_or("--repeat", "30"), "--repeat", 1, 100000));
   options.warmup = static_cast<int>(parse_integer(args.get_or("--warmup", "5"), "--warmup", 0, 100000));
   options.warmup_ms = static_cast<int>(parse_integer(args.get_or("--warmup-ms", "300"), "--warmup-ms", 0, 600000));
+  options.rounds = static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100));
   options.cl_device = args.get_or("--cl-device", "");
   options.measure_fast_plans = parse_planning(args);
   const double copy_bandwidth =

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "backend/backend.h"
 #include "bench/bench.h"
@@ -125,6 +126,75 @@ TEST(Bench, FftscopeRunsTakeSpansBeforeSumsOfDispatches) {
             "host clock around each transform (driver timer unusable) (its dispatches untimed)");
   EXPECT_EQ(detail::fftscope_timer(detail::fftscope_runs({record("rows", 1, 0.5, true)}), 0),
             "host clock around each dispatch (driver timer unusable)");
+}
+
+// Several rounds keep the round with the median time, whole (its min, max and plan), with every
+// round's median beside it and the worst error of any round.
+TEST(Bench, RoundsKeepTheMedianRound) {
+  const auto round = [](double median, double error, const char* plan) {
+    BenchEntry e;
+    e.implementation = "x";
+    e.available = true;
+    e.median_us = median;
+    e.min_us = median - 1;
+    e.max_us = median + 1;
+    e.rel_error = error;
+    e.plan = plan;
+    return e;
+  };
+  const BenchEntry three = detail::merge_rounds({round(50, 1e-7, "a"), round(10, 3e-7, "b"), round(30, 2e-7, "c")});
+  EXPECT_EQ(three.median_us, 30);
+  EXPECT_EQ(three.min_us, 29);
+  EXPECT_EQ(three.max_us, 31);
+  EXPECT_EQ(three.plan, "c");
+  EXPECT_EQ(three.round_medians_us, (std::vector<double>{50, 10, 30}));
+  EXPECT_EQ(three.rel_error, 3e-7);
+  // An even count keeps the lower middle one; one round is itself.
+  EXPECT_EQ(detail::merge_rounds({round(40, 0, "a"), round(20, 0, "b")}).median_us, 20);
+  EXPECT_EQ(detail::merge_rounds({round(40, 0, "a"), round(20, 0, "b"), round(90, 0, "c"), round(30, 0, "d")}).plan, "d");
+  const BenchEntry one = detail::merge_rounds({round(7, 0, "a")});
+  EXPECT_EQ(one.median_us, 7);
+  EXPECT_EQ(one.round_medians_us, (std::vector<double>{7}));
+  // A round that failed makes the entry fail, with its reason.
+  BenchEntry failed;
+  failed.implementation = "x";
+  failed.reason = "lost the device";
+  const BenchEntry lost = detail::merge_rounds({round(10, 0, "a"), failed, round(12, 0, "c")});
+  EXPECT_FALSE(lost.available);
+  EXPECT_EQ(lost.reason, "lost the device");
+  EXPECT_THROW(detail::merge_rounds({}), std::invalid_argument);
+}
+
+TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
+  SweepOptions options;
+  options.sizes = {{16, 8}};
+  options.implementations = {"fftw", "fftscope-cl-fast"};
+  options.warmup = 1;
+  options.warmup_ms = 0;
+  options.repeats = 3;
+  options.rounds = 3;
+  std::size_t seen = 0;
+  const auto entries = run_sweep(options, [&](const BenchEntry&) { ++seen; });
+  ASSERT_EQ(entries.size(), options.implementations.size());
+  EXPECT_EQ(seen, entries.size());
+  for (const BenchEntry& e : entries) {
+    if (!e.available) {
+      if (test::gpu_required() || e.implementation == "fftw") ADD_FAILURE() << e.implementation << ": " << e.reason;
+      continue;
+    }
+    ASSERT_EQ(e.round_medians_us.size(), 3u) << e.implementation;
+    std::vector<double> sorted = e.round_medians_us;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(e.median_us, sorted[1]) << e.implementation;
+    EXPECT_EQ(e.repeats, 3u);
+    EXPECT_LT(e.rel_error, test::float_fft_tolerance(e.size.width * e.size.height)) << e.implementation;
+  }
+  const std::string json = sweep_to_json(entries);
+  EXPECT_NE(json.find("\"round_medians_us\": ["), std::string::npos) << json;
+  // One round: no list in the JSON (the files of earlier sweeps stay as they were).
+  options.rounds = 1;
+  options.implementations = {"fftw"};
+  EXPECT_EQ(sweep_to_json(run_sweep(options)).find("round_medians_us"), std::string::npos);
 }
 
 TEST(Bench, UnknownImplementationIsReportedNotThrown) {

@@ -628,6 +628,7 @@ TEST_F(Cli, BenchRefusesBadSizes) {
   expect_failure({"bench", "--size", "20x20", "--max-pixels", "100"}, 2, "--max-pixels");
   expect_failure({"bench", "--repeat", "1"}, 2, "--size");
   expect_failure({"bench", "--size", "8x8", "--repeat", "0"}, 2, "--repeat");
+  expect_failure({"bench", "--sweep", "--sizes", "8x8", "--impl", "fftw", "--rounds", "0"}, 2, "--rounds");
   expect_failure({"bench", "--size", "8x8", "--variant", "turbo"}, 2, "turbo");
 }
 
