@@ -135,11 +135,13 @@ void measure_copy(GLsizeiptr bytes, int runs) {
   glDeleteBuffers(1, &dst);
 }
 
-// FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL.
-void measure_strided(int runs) {
+// FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL (=columns: 4096^2's column
+// pass as 2, 4, 8 or 16 columns per group and with 16 to 64 values in flight per invocation,
+// beside whole rows).
+void measure_strided(int runs, const std::vector<test::StridedCase>& cases = test::strided_cases()) {
   GLuint query = 0;
   glGenQueries(1, &query);
-  for (const test::StridedCase& c : test::strided_cases()) {
+  for (const test::StridedCase& c : cases) {
     const GLuint buffer = make_buffer(GLsizeiptr{c.pitch} * c.height * 8, nullptr);
     const GLuint second = c.out_spacing ? make_buffer(GLsizeiptr{c.pitch} * c.height * 8, nullptr) : 0;
     const std::string text = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = " +
@@ -203,6 +205,65 @@ double warmed_median_us(const std::function<void()>& run, const std::vector<GLui
   return median(elapsed_us(queries));
 }
 
+// FFTSCOPE_GL_STRIDED=paired: whether a column pass reads 128-byte row segments where the rows
+// pass stored each pair of rows interleaved (element (r, c) at ((r / 2) W + c) 2 + r % 2): 8
+// columns of every row per group of 512 invocations, 16 values in flight, reading that layout or
+// the plain one and writing the plain one into a second buffer; and whole rows (one per group)
+// written either way. 4096^2, no FFT.
+void measure_paired(int runs) {
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  const unsigned w = 4096, h = 4096;
+  const GLsizeiptr bytes = GLsizeiptr{w} * h * 8;
+  const GLuint in = make_buffer(bytes, nullptr), out = make_buffer(bytes, nullptr);
+  const std::string plain = "(p * " + std::to_string(w) + "u + c)";
+  const std::string paired = "(((p >> 1) * " + std::to_string(w) + "u + c) * 2u + (p & 1u))";
+  struct Pattern {
+    const char* name;
+    bool rows;
+    std::string read, write;
+  };
+  const std::vector<Pattern> patterns = {{"columns, plain -> plain", false, plain, plain},
+                                         {"columns, paired -> plain", false, paired, plain},
+                                         {"columns, paired -> paired", false, paired, paired},
+                                         {"columns, plain -> paired", false, plain, paired},
+                                         {"rows, plain -> plain", true, plain, plain},
+                                         {"rows, plain -> paired", true, plain, paired}};
+  for (const Pattern& pattern : patterns) {
+    // Columns: group g takes columns 8 (g % (W / 8)) .. + 7, element e of its 8 x H is point e / 8
+    // of column e % 8 (the fast column pass's order). Rows: group g is row g, element e its point.
+    const std::string body =
+        pattern.rows ? " uint p = gl_WorkGroupID.x;\n for (uint i0 = 0u; i0 < " + std::to_string(w / 512) +
+                           "u; i0 += 8u) {\n  vec2 v[8];\n  for (uint j = 0u; j < 8u; ++j) { uint c = gl_LocalInvocationID.x + "
+                           "(i0 + j) * 512u; v[j] = D[" + pattern.read + "]; }\n  for (uint j = 0u; j < 8u; ++j) { uint c = "
+                           "gl_LocalInvocationID.x + (i0 + j) * 512u; OUT[" + pattern.write + "] = -v[j]; }\n }\n"
+                     : " uint col0 = (gl_WorkGroupID.x % " + std::to_string(w / 8) + "u) * 8u;\n for (uint i0 = 0u; i0 < " +
+                           std::to_string(8 * h / 512) + "u; i0 += 16u) {\n  vec2 v[16];\n  for (uint j = 0u; j < 16u; ++j) { uint e = "
+                           "gl_LocalInvocationID.x + (i0 + j) * 512u, p = e / 8u, c = col0 + e % 8u; v[j] = D[" + pattern.read +
+                           "]; }\n  for (uint j = 0u; j < 16u; ++j) { uint e = gl_LocalInvocationID.x + (i0 + j) * 512u, p = e / 8u, "
+                           "c = col0 + e % 8u; OUT[" + pattern.write + "] = -v[j]; }\n }\n";
+    const std::string text = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = 512) in;\n"
+                             "layout(std430, binding = 0) buffer Data { vec2 D[]; };\n"
+                             "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\nvoid main() {\n" + body + "}\n";
+    const GLuint program = compute_program(text, "paired");
+    if (!program) continue;
+    const GLuint groups = pattern.rows ? h : w / 8;
+    const auto run = [&] {
+      glUseProgram(program);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, in);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out);
+      glDispatchCompute(groups, 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    };
+    const double m = warmed_median_us(run, queries);
+    std::printf("GL paired rows %ux%u: %-26s %.1f us, %.0f GB/s\n", w, h, pattern.name, m, 2.0 * bytes / (m * 1e3));
+    glDeleteProgram(program);
+  }
+  glDeleteBuffers(1, &in);
+  glDeleteBuffers(1, &out);
+  glDeleteQueries(runs, queries.data());
+}
+
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
 // timed by warmed_median_us: in place, into a second buffer, and into the upper half of the same
 // buffer (two ranges of one buffer object); whole rows in place where the image fits the L2; the
@@ -212,7 +273,11 @@ double warmed_median_us(const std::function<void()>& run, const std::vector<GLui
 // binding, and readonly / writeonly blocks. Tells whether GL's out-of-place passes cost more by
 // the buffer objects, bindings, distance, dispatches or the memory they read and write
 // (docs/fast_path.md, fourteenth session).
-void measure_placement(int runs) {
+//
+// FFTSCOPE_GL_STRIDED=display: only the 8192^2 display's first column pass's pattern (its real
+// image read as 4096 complex columns, 64 rows 128 apart per group, into Z) in place, into a
+// second buffer and into the upper half of one, beside the complex 8192^2 pass A's pattern.
+void measure_placement(int runs, bool display_only = false) {
   std::vector<GLuint> queries(static_cast<std::size_t>(runs));
   glGenQueries(runs, queries.data());
   // two_bindings: in place, but written through binding 1 (the same buffer); one_binding: the upper
@@ -248,6 +313,12 @@ void measure_placement(int runs) {
   for (const Target t : {Target::two_bindings, Target::one_binding, Target::qualified})
     for (const test::StridedCase c : {test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}})
       cases.push_back({c, t});
+  if (display_only) {
+    cases.clear();
+    for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half, Target::qualified})
+      cases.push_back({{4096, 8192, 32, 64, 128, 256, 128}, t});
+    cases.push_back({{8192, 8192, 32, 64, 128, 256, 128}, Target::in_place});
+  }
   for (Placement p : cases) {
     test::StridedCase& k = p.c;
     if (p.target == Target::in_place) k.out_spacing = 0;
@@ -965,7 +1036,15 @@ int main(int argc, char** argv) {
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     if (const char* strided = std::getenv("FFTSCOPE_GL_STRIDED"))
       std::string(strided) == "placement" ? measure_placement(runs)
+      : std::string(strided) == "display" ? measure_placement(runs, true)
       : std::string(strided) == "slabs"   ? measure_slabs(runs)
+      : std::string(strided) == "paired"  ? measure_paired(runs)
+      : std::string(strided) == "columns"
+          ? measure_strided(runs, {{4096, 4096, 8, 4096, 1, 512},           {4096, 4096, 8, 4096, 1, 512, 0, 64},
+                                   {4096, 4096, 4, 4096, 1, 256, 0, 64},     {4096, 4096, 4, 4096, 1, 512, 0, 32},
+                                   {4096, 4096, 4, 4096, 1, 1024, 0, 16},    {4096, 4096, 16, 4096, 1, 512, 0, 32},
+                                   {4096, 4096, 16, 4096, 1, 1024, 0, 64},   {4096, 4096, 2, 4096, 1, 256, 0, 32},
+                                   {4096, 4096, 4096, 1, 1, 512}})
                                           : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
