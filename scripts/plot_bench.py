@@ -1,15 +1,61 @@
 #!/usr/bin/env python3
 """Plots a `fftscope-cli bench --sweep --json` result: time per size for every implementation,
 with the two-pass copy limit as lines: twice the run's own "opencl-copy" entries, and two passes
-at the JSON's copy_bandwidth_gbs where given. Needs matplotlib (scripts/setup.sh puts it in
-.venv/ on request: `bash scripts/setup.sh --plot`).
+at the JSON's copy_bandwidth_gbs where given; below it, where cuFFT ran, each fast entry's time
+over cuFFT's at the same size (the display entries over cuFFT's R2C + display), with issue 6's
+targets (1.0 and 1.2 for transforms, 0.75 for displays) and the spread of the rounds where the
+sweep ran several (`--rounds`). Needs matplotlib (scripts/setup.sh puts it in .venv/ on request:
+`bash scripts/setup.sh --plot`).
 
 usage: plot_bench.py SWEEP.json OUT.png
 """
 import json
+import math
 import os
 import sys
 import tempfile
+
+
+def plot_ratios(ax, entries, sizes, cufft, cufft_display) -> None:
+    """Each fast transform over cuFFT and each display over cuFFT's R2C + display, per size; the
+    bars span the rounds' medians (each over the same reference)."""
+    compared = ["fftscope-gl-fast", "fftscope-cl-fast", "vkfft-opencl", "clfft", "fftscope-gl-display",
+                "fftscope-cl-display"]
+    styles = {"fftscope-gl-fast": ("-", "o", "tab:blue"), "fftscope-cl-fast": ("-", "s", "tab:green"),
+              "vkfft-opencl": (":", "^", "tab:gray"), "clfft": (":", "v", "tab:brown"),
+              "fftscope-gl-display": ("--", "o", "tab:purple"), "fftscope-cl-display": ("--", "s", "tab:olive")}
+    for impl in compared:
+        reference = cufft_display if impl.endswith("-display") else cufft
+        # Every size, NaN where this entry is missing: the line breaks there instead of joining
+        # sizes it has no figure between (the displays skip odd widths).
+        ys, lows, highs = [math.nan] * len(sizes), [0.0] * len(sizes), [0.0] * len(sizes)
+        for i, s in enumerate(sizes):
+            for e in entries:
+                if e["implementation"] == impl and (e["width"], e["height"]) == s and reference.get(s):
+                    ratio = e["median_us"] / reference[s]
+                    rounds = [r / reference[s] for r in e.get("round_medians_us", [])] or [ratio]
+                    ys[i] = ratio
+                    lows[i] = ratio - min(rounds)
+                    highs[i] = max(rounds) - ratio
+        if all(math.isnan(y) for y in ys):
+            continue
+        xs = list(range(len(sizes)))
+        line, marker, color = styles[impl]
+        over = "cuFFT R2C + display" if impl.endswith("-display") else "cuFFT"
+        ax.errorbar(xs, ys, yerr=[lows, highs], linestyle=line, marker=marker, color=color, capsize=2,
+                    label=f"{impl} / {over}")
+    for level, text in ((1.0, "1.0"), (1.2, "1.2 (transforms)"), (0.75, "0.75 (displays)")):
+        ax.axhline(level, color="k", linewidth=0.8, linestyle="-" if level == 1.0 else "--")
+        ax.annotate(text, (-0.4, level), fontsize=8, va="bottom", ha="left")
+    ax.set_yscale("log")
+    ax.set_ylim(0.3, 4)
+    ticks = [0.4, 0.5, 0.75, 1.0, 1.2, 1.5, 2.0, 3.0]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_ylabel("time / cuFFT's at the same size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
 
 
 def main() -> int:
@@ -29,7 +75,14 @@ def main() -> int:
     entries = [e for e in sweep["entries"] if e.get("available")]
     sizes = sorted({(e["width"], e["height"]) for e in entries}, key=lambda s: s[0] * s[1])
     labels = [f"{w}x{h}" for w, h in sizes]
-    fig, ax = plt.subplots(figsize=(11, 6))
+    cufft = {(e["width"], e["height"]): e["median_us"] for e in entries if e["implementation"] == "cufft"}
+    cufft_display = {(e["width"], e["height"]): e["median_us"] for e in entries
+                     if e["implementation"] == "cufft-r2c-display"}
+    if cufft:
+        fig, (ax, ratio_ax) = plt.subplots(2, 1, figsize=(11, 10), height_ratios=[3, 2], sharex=True)
+    else:
+        fig, ax = plt.subplots(figsize=(11, 6))
+        ratio_ax = None
     # 15 implementations outnumber the colour cycle: a line style per implementation family.
     styles = {"fftscope-gl": ("-", "o"), "fftscope-cl": ("-", "s"), "cufft": (":", "D"), "vkfft": (":", "^"),
               "clfft": (":", "v"), "fftw": (":", "x")}
@@ -55,8 +108,11 @@ def main() -> int:
         limit = [2 * 2 * w * h * 8 / (bw * 1e3) for w, h in sizes]
         ax.plot(range(len(sizes)), limit, "k:", label=f"2 passes at {bw:.0f} GB/s copy bandwidth")
     ax.set_yscale("log")
-    ax.set_xticks(range(len(sizes)))
-    ax.set_xticklabels(labels, rotation=45, ha="right")
+    bottom = ratio_ax if ratio_ax is not None else ax
+    bottom.set_xticks(range(len(sizes)))
+    bottom.set_xticklabels(labels, rotation=45, ha="right")
+    if ratio_ax is not None:
+        plot_ratios(ratio_ax, entries, sizes, cufft, cufft_display)
     ax.set_ylabel("median time per forward 2D transform (us)")
     devices = sorted({e["device"] for e in entries if e["implementation"].startswith(("cufft", "fftscope-cl"))})
     ax.set_title("complex float32 2D FFT" + (f" — {devices[0]}" if devices else ""))
