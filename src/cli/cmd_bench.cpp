@@ -117,7 +117,7 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-int run_sweep(const ParsedArgs& args) {
+int run_sweep(const ParsedArgs& args, int rounds) {
   bench::SweepOptions options;
   const std::size_t max_pixels = parse_max_pixels(args);
   if (auto sizes = args.get("--sizes")) {
@@ -136,7 +136,7 @@ int run_sweep(const ParsedArgs& args) {
   options.repeats = static_cast<int>(parse_integer(args.get_or("--repeat", "30"), "--repeat", 1, 100000));
   options.warmup = static_cast<int>(parse_integer(args.get_or("--warmup", "5"), "--warmup", 0, 100000));
   options.warmup_ms = static_cast<int>(parse_integer(args.get_or("--warmup-ms", "300"), "--warmup-ms", 0, 600000));
-  options.rounds = static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100));
+  options.rounds = rounds;
   options.cl_device = args.get_or("--cl-device", "");
   options.measure_fast_plans = parse_planning(args);
   const double copy_bandwidth =
@@ -150,7 +150,7 @@ int run_sweep(const ParsedArgs& args) {
   return 0;
 }
 #else
-int run_sweep(const ParsedArgs&) {
+int run_sweep(const ParsedArgs&, int) {
   throw BackendError("bench --sweep is not built into this fftscope-cli (FFTSCOPE_BUILD_BENCH=OFF)");
 }
 #endif
@@ -158,7 +158,10 @@ int run_sweep(const ParsedArgs&) {
 }  // namespace
 
 int run_bench(const ParsedArgs& args) {
-  if (args.has("--sweep")) return run_sweep(args);
+  if (args.has("--sweep")) {
+    // Checked before the sweep, so that a bad value is a usage error in every build.
+    return run_sweep(args, static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100)));
+  }
   auto size_text = args.get("--size");
   if (!size_text) throw UsageError("missing --size WxH");
   const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));

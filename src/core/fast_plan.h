@@ -156,6 +156,14 @@ struct Tuning {
   /// 4000^2 347 -> 360), and columns already in one round keep it (1 024 invocations for the
   /// 4096-point columns' 512 butterflies: 166.7 -> 189.6). OpenCL keeps 256 (max_threads), so 0.
   std::uint32_t col_one_round_threads = 0;
+  /// The same for Bluestein's padded rows (split in time through registers, which hold every
+  /// value of the line: more invocations hold fewer each). H100, GL (twenty-third session):
+  /// 4099^2's rows (9216 points split 2 x 4608, 576 butterflies in the radix-8 stages: 288 -> 576
+  /// invocations) 861 -> 632 us over both passes, 4099^2 1 934 -> 1 704 (measured planning found
+  /// it). Other split rows lost or gained nothing (split in frequency, 1 024 invocations: 6144^2
+  /// 802 -> 882 us, 8000^2 1 779 -> 1 814, 6000 x 4000 516 -> 521), and so did unsplit ones
+  /// (4000-point rows in 1 024 invocations 115 -> 185 us). 0: never.
+  std::uint32_t row_one_round_threads = 0;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
   /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
   /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
@@ -262,6 +270,7 @@ inline Tuning gl_default_tuning() {
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
+  t.row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   return t;
@@ -305,6 +314,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("local_unpadded", &Tuning::local_unpadded);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
+    set("row_one_round_threads", &Tuning::row_one_round_threads);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
     set("four_step_min_bytes", &Tuning::four_step_min_bytes);
     set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
@@ -605,11 +615,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const std::uint32_t per_thread = std::max<std::uint32_t>(1, tuning.elements_per_thread);
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
       // The group size against the rounds of the widest stage (the smallest radix): split columns
-      // take one round where col_one_round_threads allows it, then balance_threads trims idle lanes.
+      // and Bluestein's split rows take one round where col_one_round_threads /
+      // row_one_round_threads allow it, then balance_threads trims idle lanes.
       const std::uint64_t most =
           plan.radices.empty() ? 0 : elements / *std::min_element(plan.radices.begin(), plan.radices.end());
-      if (axis == Axis::cols && p > 1 && most > plan.threads &&
-          most <= std::min(limits.max_threads, tuning.col_one_round_threads))
+      const std::uint32_t one_round = axis == Axis::cols ? tuning.col_one_round_threads
+                                      : live != 0          ? tuning.row_one_round_threads
+                                                           : 0;
+      if (p > 1 && most > plan.threads && most <= std::min(limits.max_threads, one_round))
         plan.threads = round32(most);
       // Four columns by their halves hold more than half of GL's shared memory, so their group is
       // all a multiprocessor runs, and it holds few values per invocation: as many invocations as
@@ -1110,6 +1123,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The sixteenth session's rules, each undone (measured on the H100 only).
     with(&Tuning::col_one_round_threads, 0);
     with(&Tuning::row_prefetch_twiddles, 0);
+    // The twenty-third session's rule, undone.
+    with(&Tuning::row_one_round_threads, 0);
     // 4 columns per group: the real display's 4000-point columns (2000 of them) 118 -> 109 us,
     // where complex 4000- and 3125-point columns lost with it (H100, seventeenth session).
     with(&Tuning::col_lines, 4);

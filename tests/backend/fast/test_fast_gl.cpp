@@ -376,6 +376,7 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
         tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.row_elements = 1024;  // one padded row per group
         tuning.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
+        tuning.row_one_round_threads = 0;
         tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
         if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
         tuning.stage0_from_registers = stage0;

@@ -280,6 +280,25 @@ TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
   EXPECT_LE(fast::route_image(3125, 3125, nvidia, fast::Tuning{})->cols.plan.threads, 256u);
 }
 
+// GL's Bluestein rows split through registers take one round of up to 1024 invocations where
+// their widest stage needs more than 512 (4099: 9216 points split 2 x 4608, 576 butterflies);
+// other split rows (6144 = 2 x 3072, 1024 butterflies) and OpenCL's keep their groups.
+TEST(FastPlan, GlBluesteinRowsTakeOneRoundOfUpTo1024Invocations) {
+  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto r4099 = fast::route_image(4099, 4099, nvidia, gl)->rows;
+  ASSERT_TRUE(r4099.bluestein()) << r4099.describe();
+  EXPECT_EQ(r4099.plan.pre_radix, 2u) << r4099.describe();
+  EXPECT_EQ(r4099.plan.threads, 576u) << r4099.describe();
+  fast::Tuning off = gl;
+  off.row_one_round_threads = 0;
+  EXPECT_EQ(fast::route_image(4099, 4099, nvidia, off)->rows.plan.threads, 288u);
+  const auto r6144 = fast::route_image(6144, 6144, nvidia, gl)->rows.plan;
+  EXPECT_EQ(r6144.pre_radix, 2u) << r6144.describe();
+  EXPECT_EQ(r6144.threads, fast::route_image(6144, 6144, nvidia, off)->rows.plan.threads) << r6144.describe();
+  EXPECT_LE(fast::route_image(4099, 4099, nvidia, fast::cl_tuning(fast::Tuning{}))->rows.plan.threads, 256u);
+}
+
 // GL's exchange through half the local memory: unsplit plans above the threshold only, with
 // half the bytes; never in OpenCL's defaults or in the display epilogues' plans.
 TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
@@ -412,6 +431,7 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
                            t.row_elements != base.row_elements ||
                            t.col_one_round_threads != base.col_one_round_threads ||
+                           t.row_one_round_threads != base.row_one_round_threads ||
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
                            t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
                            t.local_unpadded != base.local_unpadded;
@@ -953,12 +973,19 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   EXPECT_TRUE(cols->plan.split_dit && !cols->plan.stage0_from_registers) << cols->plan.describe();
   // Lines that fit no other way hold only their live inputs (prune_padding 1 or 2): 2 · 4099
   // rows padded past 16384 points would hold L / 256 > 64 values per OpenCL work-item, their
-  // live part about 8198 / 256; GL's 512 threads fit them whole, and 4 · 4099 by the live part.
+  // live part about 8198 / 256; GL's 512 threads fit them whole, and 4 · 4099 by the live part
+  // in rounds of 512 (in one round of 576, Tuning::row_one_round_threads, whole: 64 values each).
   fast::Tuning cl_fallback;
   cl_fallback.prune_padding = 1;
-  const auto gl_rows = fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, fast::gl_default_tuning());
+  fast::Tuning gl_rounds = fast::gl_default_tuning();
+  gl_rounds.row_one_round_threads = 0;
+  const auto gl_rows = fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, gl_rounds);
   ASSERT_TRUE(gl_rows.has_value());
   EXPECT_TRUE(gl_rows->plan.live_inputs) << gl_rows->plan.describe();
+  const auto gl_one_round = fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, fast::gl_default_tuning());
+  ASSERT_TRUE(gl_one_round.has_value());
+  EXPECT_FALSE(gl_one_round->plan.live_inputs) << gl_one_round->plan.describe();
+  EXPECT_EQ(gl_one_round->plan.threads, 576u) << gl_one_round->plan.describe();
   EXPECT_FALSE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, fast::gl_default_tuning())->plan.live_inputs);
   EXPECT_TRUE(fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, cl_fallback)->plan.live_inputs);
   const auto long_rows = fast::route_axis(Axis::rows, 2 * 4099, 64, nvidia, fast::Tuning{});
