@@ -264,6 +264,56 @@ void measure_paired(int runs) {
   glDeleteQueries(runs, queries.data());
 }
 
+// FFTSCOPE_GL_AFTER=1: a W x H fast transform (forward + inverse, one query each pair) timed in
+// place on one buffer, then again after each of: two image-sized buffers made, cleared and
+// deleted; the same with the transform run on them first; a second fast path planned by
+// measuring (fast::measure_candidates, which makes and deletes its own image and scratch) and
+// deleted. GL 8192^2 ran 2.9x slower after measured planning as a process's first size
+// (docs/fast_path.md): this tells which step leaves the first path slow.
+void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int runs) {
+  std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+  glGenQueries(runs, queries.data());
+  const GLsizeiptr bytes = static_cast<GLsizeiptr>(w * h * sizeof(Complex));
+  GlFastPath path(programs, nullptr);
+  path.prepare(w, h);
+  const GLuint buffer = make_buffer(bytes, nullptr);
+  const GLuint spare = make_buffer(bytes, nullptr);  // as the GL backend keeps a second image buffer
+  const auto pair = [&](GLuint b) {
+    path.dispatch(b, Direction::forward);
+    path.dispatch(b, Direction::inverse);
+  };
+  const auto timed = [&](const char* after) {
+    std::printf("GL after %zux%zu: %-52s %.1f us per forward + inverse\n", w, h, after,
+                warmed_median_us([&] { pair(buffer); }, queries));
+  };
+  const auto temporaries = [&](bool used) {
+    GLuint temp[2] = {make_buffer(bytes, nullptr), make_buffer(bytes, nullptr)};
+    const GLuint zero = 0;
+    for (GLuint t : temp) {
+      glBindBuffer(GL_SHADER_STORAGE_BUFFER, t);
+      glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+      if (used)
+        for (int i = 0; i < 8; ++i) pair(t);
+    }
+    glFinish();
+    glDeleteBuffers(2, temp);
+  };
+  timed("nothing else");
+  temporaries(false);
+  timed("two image-sized buffers made, cleared, deleted");
+  temporaries(true);
+  timed("... with the transform run on them");
+  {
+    GlFastPath measured(programs, nullptr, fast::gl_default_tuning(),
+                        fast::Measuring{fast::measure_candidates(fast::gl_default_tuning(), true), nullptr, "probe"});
+    measured.prepare(w, h);
+  }
+  timed("a path planned by measuring, deleted");
+  glDeleteBuffers(1, &buffer);
+  glDeleteBuffers(1, &spare);
+  glDeleteQueries(runs, queries.data());
+}
+
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
 // timed by warmed_median_us: in place, into a second buffer, and into the upper half of the same
 // buffer (two ranges of one buffer object); whole rows in place where the image fits the L2; the
@@ -1046,6 +1096,10 @@ int main(int argc, char** argv) {
                                    {4096, 4096, 16, 4096, 1, 1024, 0, 64},   {4096, 4096, 2, 4096, 1, 256, 0, 32},
                                    {4096, 4096, 4096, 1, 1, 512}})
                                           : measure_strided(runs);
+    if (std::getenv("FFTSCOPE_GL_AFTER")) {
+      for (auto [w, h] : sizes) measure_after(programs, w, h, runs);
+      return 0;
+    }
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
