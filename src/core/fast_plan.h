@@ -163,7 +163,7 @@ struct Tuning {
   /// it). Other split rows lost or gained nothing (split in frequency, 1 024 invocations: 6144^2
   /// 802 -> 882 us, 8000^2 1 779 -> 1 814, 6000 x 4000 516 -> 521), and so did unsplit ones
   /// (4000-point rows in 1 024 invocations 115 -> 185 us). 0: never.
-  std::uint32_t row_one_round_threads = 0;
+  std::uint32_t bluestein_row_one_round_threads = 0;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
   /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
   /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
@@ -270,7 +270,7 @@ inline Tuning gl_default_tuning() {
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
-  t.row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
+  t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   return t;
@@ -314,7 +314,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("local_unpadded", &Tuning::local_unpadded);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
-    set("row_one_round_threads", &Tuning::row_one_round_threads);
+    set("bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
     set("four_step_min_bytes", &Tuning::four_step_min_bytes);
     set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
@@ -616,11 +616,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
       // The group size against the rounds of the widest stage (the smallest radix): split columns
       // and Bluestein's split rows take one round where col_one_round_threads /
-      // row_one_round_threads allow it, then balance_threads trims idle lanes.
+      // bluestein_row_one_round_threads allow it, then balance_threads trims idle lanes.
       const std::uint64_t most =
           plan.radices.empty() ? 0 : elements / *std::min_element(plan.radices.begin(), plan.radices.end());
       const std::uint32_t one_round = axis == Axis::cols ? tuning.col_one_round_threads
-                                      : live != 0          ? tuning.row_one_round_threads
+                                      : live != 0          ? tuning.bluestein_row_one_round_threads
                                                            : 0;
       if (p > 1 && most > plan.threads && most <= std::min(limits.max_threads, one_round))
         plan.threads = round32(most);
@@ -1124,7 +1124,7 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::col_one_round_threads, 0);
     with(&Tuning::row_prefetch_twiddles, 0);
     // The twenty-third session's rule, undone.
-    with(&Tuning::row_one_round_threads, 0);
+    with(&Tuning::bluestein_row_one_round_threads, 0);
     // 4 columns per group: the real display's 4000-point columns (2000 of them) 118 -> 109 us,
     // where complex 4000- and 3125-point columns lost with it (H100, seventeenth session).
     with(&Tuning::col_lines, 4);

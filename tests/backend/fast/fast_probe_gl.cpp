@@ -135,9 +135,8 @@ void measure_copy(GLsizeiptr bytes, int runs) {
   glDeleteBuffers(1, &dst);
 }
 
-// FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL (=columns: 4096^2's column
-// pass as 2, 4, 8 or 16 columns per group and with 16 to 64 values in flight per invocation,
-// beside whole rows).
+// FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL (=columns: its
+// column_pattern_cases).
 void measure_strided(int runs, const std::vector<test::StridedCase>& cases = test::strided_cases()) {
   GLuint query = 0;
   glGenQueries(1, &query);
@@ -342,32 +341,32 @@ void measure_placement(int runs, bool display_only = false) {
     GLsizeiptr distance = 0;   // upper_half: the output range this many bytes on (0: the size)
   };
   std::vector<Placement> cases;
-  for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128},
-                                    test::StridedCase{8192, 8192, 16, 128, 1, 256, 64},
-                                    test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{4096, 4096, 4096, 1, 1, 512, 1}})
-    for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half}) cases.push_back({c, t});
-  for (const unsigned n : {1024u, 2048u})  // whole rows where the image fits the L2
-    cases.push_back({{n, n, n, 1, 1, 512, 1}, Target::in_place});
-  for (const unsigned rows : {4096u, 6144u, 12288u, 16384u})
-    for (const Target t : {Target::in_place, Target::second_buffer}) cases.push_back({{8192, rows, 8192, 1, 1, 512, 1}, t});
-  for (const unsigned k : {2u, 4u})
-    for (const bool interleaved : {false, true})
-      cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::second_buffer, k, interleaved});
-  // The output range of one buffer at other distances from the input (MiB).
-  for (const GLsizeiptr mib : {640, 768, 1024})
-    cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
-  for (const GLsizeiptr mib : {256, 384, 512, 768})
-    cases.push_back({{8192, 4096, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
-  for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}, test::StridedCase{8192, 8192, 16, 128, 1, 256, 64}})
-    cases.push_back({c, Target::upper_half, 1, false, GLsizeiptr{768} << 20});
-  for (const Target t : {Target::two_bindings, Target::one_binding, Target::qualified})
-    for (const test::StridedCase c : {test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}})
-      cases.push_back({c, t});
   if (display_only) {
-    cases.clear();
     for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half, Target::qualified})
       cases.push_back({{4096, 8192, 32, 64, 128, 256, 128}, t});
     cases.push_back({{8192, 8192, 32, 64, 128, 256, 128}, Target::in_place});
+  } else {
+    for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128},
+                                      test::StridedCase{8192, 8192, 16, 128, 1, 256, 64},
+                                      test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{4096, 4096, 4096, 1, 1, 512, 1}})
+      for (const Target t : {Target::in_place, Target::second_buffer, Target::upper_half}) cases.push_back({c, t});
+    for (const unsigned n : {1024u, 2048u})  // whole rows where the image fits the L2
+      cases.push_back({{n, n, n, 1, 1, 512, 1}, Target::in_place});
+    for (const unsigned rows : {4096u, 6144u, 12288u, 16384u})
+      for (const Target t : {Target::in_place, Target::second_buffer}) cases.push_back({{8192, rows, 8192, 1, 1, 512, 1}, t});
+    for (const unsigned k : {2u, 4u})
+      for (const bool interleaved : {false, true})
+        cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::second_buffer, k, interleaved});
+    // The output range of one buffer at other distances from the input (MiB).
+    for (const GLsizeiptr mib : {640, 768, 1024})
+      cases.push_back({{8192, 8192, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
+    for (const GLsizeiptr mib : {256, 384, 512, 768})
+      cases.push_back({{8192, 4096, 8192, 1, 1, 512, 1}, Target::upper_half, 1, false, mib << 20});
+    for (const test::StridedCase c : {test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}, test::StridedCase{8192, 8192, 16, 128, 1, 256, 64}})
+      cases.push_back({c, Target::upper_half, 1, false, GLsizeiptr{768} << 20});
+    for (const Target t : {Target::two_bindings, Target::one_binding, Target::qualified})
+      for (const test::StridedCase c : {test::StridedCase{8192, 8192, 8192, 1, 1, 512, 1}, test::StridedCase{8192, 8192, 32, 64, 128, 256, 128}})
+        cases.push_back({c, t});
   }
   for (Placement p : cases) {
     test::StridedCase& k = p.c;
@@ -1089,12 +1088,7 @@ int main(int argc, char** argv) {
       : std::string(strided) == "display" ? measure_placement(runs, true)
       : std::string(strided) == "slabs"   ? measure_slabs(runs)
       : std::string(strided) == "paired"  ? measure_paired(runs)
-      : std::string(strided) == "columns"
-          ? measure_strided(runs, {{4096, 4096, 8, 4096, 1, 512},           {4096, 4096, 8, 4096, 1, 512, 0, 64},
-                                   {4096, 4096, 4, 4096, 1, 256, 0, 64},     {4096, 4096, 4, 4096, 1, 512, 0, 32},
-                                   {4096, 4096, 4, 4096, 1, 1024, 0, 16},    {4096, 4096, 16, 4096, 1, 512, 0, 32},
-                                   {4096, 4096, 16, 4096, 1, 1024, 0, 64},   {4096, 4096, 2, 4096, 1, 256, 0, 32},
-                                   {4096, 4096, 4096, 1, 1, 512}})
+      : std::string(strided) == "columns" ? measure_strided(runs, test::column_pattern_cases())
                                           : measure_strided(runs);
     if (std::getenv("FFTSCOPE_GL_AFTER")) {
       for (auto [w, h] : sizes) measure_after(programs, w, h, runs);

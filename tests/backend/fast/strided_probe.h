@@ -49,6 +49,14 @@ inline std::vector<StridedCase> strided_cases() {
           {1024, 1024, 1024, 1, 1, 512},       {2048, 2048, 2048, 1, 1, 512},       {4096, 4096, 4096, 1, 1, 512}};
 }
 
+// 4096^2's column pass as 2, 4, 8 or 16 columns per group of every row, 16 to 64 values in
+// flight per invocation, beside whole rows (FFTSCOPE_GL_STRIDED=columns).
+inline std::vector<StridedCase> column_pattern_cases() {
+  return {{4096, 4096, 8, 4096, 1, 512},         {4096, 4096, 8, 4096, 1, 512, 0, 64},  {4096, 4096, 4, 4096, 1, 256, 0, 64},
+          {4096, 4096, 4, 4096, 1, 512, 0, 32},  {4096, 4096, 4, 4096, 1, 1024, 0, 16}, {4096, 4096, 16, 4096, 1, 512, 0, 32},
+          {4096, 4096, 16, 4096, 1, 1024, 0, 64}, {4096, 4096, 2, 4096, 1, 256, 0, 32},  {4096, 4096, 4096, 1, 1, 512}};
+}
+
 // The kernel body; the API's source defines LANE (local id), GROUP (group id), VEC2, D (the
 // buffer), OUT (the second buffer) and UNROLL before it.
 inline std::string strided_body(const StridedCase& c) {

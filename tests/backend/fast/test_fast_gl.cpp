@@ -263,34 +263,59 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   test::expect_balanced_groups_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
-// Split columns in one round of more than 512 invocations (Tuning::col_one_round_threads, GL's
-// default): 8 columns of 1000 split 4 x 250 (1000 butterflies in the radix-2 stage) and of 600
-// split 2 x 300 (800), against the same plans in rounds of 512, both directions.
+// A split plan in one round of more than 512 invocations against the same plan in rounds of at
+// most 512, both directions, on the axis and by the knob given (GL's defaults take one round).
+void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::uint32_t fast::Tuning::*knob,
+                                   std::initializer_list<std::pair<std::size_t, std::size_t>> sizes,
+                                   std::uint32_t local_bytes_cap) {
+  for (const auto& [w, h] : sizes) {
+    for (const std::uint32_t one_round : {0u, 1024u}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      tuning.*knob = one_round;
+      if (local_bytes_cap) tuning.local_bytes_cap = local_bytes_cap;
+      GlFastPath probe(*env.programs, nullptr, tuning);
+      probe.prepare(w, h);
+      const fast::AxisPlan& plan = probe.plan(axis);
+      EXPECT_GT(plan.pre_radix, 1u) << plan.describe();
+      if (one_round != 0) {
+        EXPECT_GT(plan.threads, 512u) << plan.describe();
+      } else {
+        EXPECT_LE(plan.threads, 512u) << plan.describe();
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run_fast(env, w, h, d, tuning, 59 + w + h + one_round, &tolerance);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
+      }
+    }
+  }
+}
+
+// Split columns (Tuning::col_one_round_threads): 8 columns of 1000 split 4 x 250 (1000 butterflies
+// in the radix-2 stage) and of 600 split 2 x 300 (800), under llvmpipe's 32 KiB (the H100's 48
+// KiB would leave these unsplit).
 TEST(GlFastSchedule, SplitColumnsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{8, 1000}, {8, 600}}) {
-    for (const std::uint32_t one_round : {0u, 1024u}) {
-      fast::Tuning tuning = fast::gl_default_tuning();
-      tuning.col_one_round_threads = one_round;
-      tuning.local_bytes_cap = 32 * 1024;  // llvmpipe's: the H100's 48 KiB would leave these unsplit
-      GlFastPath probe(*env->programs, nullptr, tuning);
-      probe.prepare(w, h);
-      const fast::AxisPlan& cols = probe.plan(Axis::cols);
-      EXPECT_GT(cols.pre_radix, 1u) << cols.describe();
-      if (one_round != 0) {
-        EXPECT_GT(cols.threads, 512u) << cols.describe();
-      } else {
-        EXPECT_LE(cols.threads, 512u) << cols.describe();
-      }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run_fast(*env, w, h, d, tuning, 59 + h + one_round, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
-      }
-    }
+  expect_one_round_matches_fftw(*env, Axis::cols, &fast::Tuning::col_one_round_threads, {{8, 1000}, {8, 600}},
+                                32 * 1024);
+}
+
+// Bluestein's split rows (Tuning::bluestein_row_one_round_threads): 2053-point rows (4608 padded,
+// 576 butterflies) and 4099-point rows (9216; split in time on the H100, in frequency under
+// llvmpipe's 32 KiB).
+TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const std::size_t n : {2053u, 4099u}) {
+    GlFastPath probe(*env->programs, nullptr);
+    probe.prepare(n, 2);
+    ASSERT_TRUE(probe.route(Axis::rows).bluestein()) << probe.route(Axis::rows).describe();
   }
+  expect_one_round_matches_fftw(*env, Axis::rows, &fast::Tuning::bluestein_row_one_round_threads,
+                                {{2053, 4}, {4099, 2}}, 0);
 }
 
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
@@ -376,7 +401,7 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
         tuning.local_bytes_cap = test::fast_split_local_bytes;
         tuning.row_elements = 1024;  // one padded row per group
         tuning.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
-        tuning.row_one_round_threads = 0;
+        tuning.bluestein_row_one_round_threads = 0;
         tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
         if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
         tuning.stage0_from_registers = stage0;

@@ -15,6 +15,10 @@
 namespace fftscope {
 namespace {
 
+// The H100's limits as NVIDIA's drivers report them (48 KiB of local memory per group, 1 024
+// invocations, 132 multiprocessors): the machine the defaults were tuned on.
+const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+
 std::uint32_t product(const std::vector<std::uint32_t>& v) {
   return std::accumulate(v.begin(), v.end(), 1u, std::multiplies<>());
 }
@@ -57,13 +61,13 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_EQ(fast::fast_radices(4000, 25), (std::vector<std::uint32_t>{8, 4, 5, 5, 5}));
   EXPECT_EQ(fast::fast_radices(3125, 16), (std::vector<std::uint32_t>{5, 5, 5, 5, 5}));
   // Split plans keep radix 16 at most (3125-point columns split 5 x 625: 4 x 5, not 25 x 25).
-  const auto cols_3125 = fast::plan_axis(Axis::cols, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{});
+  const auto cols_3125 = fast::plan_axis(Axis::cols, 3125, 3125, nvidia, fast::Tuning{});
   ASSERT_TRUE(cols_3125 && cols_3125->pre_radix > 1) << cols_3125->describe();
   EXPECT_EQ(std::count(cols_3125->radices.begin(), cols_3125->radices.end(), 25u), 0) << cols_3125->describe();
-  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, fast::Tuning{})->radices,
             (std::vector<std::uint32_t>{25, 25, 5}));
   // The display rows follow the same rule (ClFastDisplay's 1250 x 8 case runs them).
-  EXPECT_EQ(fast::plan_display_rows(1250, 8, fast::DeviceLimits{48 * 1024, 1024, 132}, fast::Tuning{})->radices,
+  EXPECT_EQ(fast::plan_display_rows(1250, 8, nvidia, fast::Tuning{})->radices,
             (std::vector<std::uint32_t>{2, 25, 25}));
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
@@ -100,11 +104,11 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
 }
 
 TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024};
+  const fast::DeviceLimits units_unknown{48 * 1024, 1024};
   const fast::Tuning tuning;
   for (std::uint32_t n : {8u, 30u, 210u, 1000u, 1024u, 1080u, 1920u, 2187u, 2401u, 3125u, 4000u, 4096u, 8192u}) {
     for (Axis axis : {Axis::rows, Axis::cols}) {
-      const auto p = fast::plan_axis(axis, n, 4096, nvidia, tuning);
+      const auto p = fast::plan_axis(axis, n, 4096, units_unknown, tuning);
       ASSERT_TRUE(p.has_value()) << n;
       EXPECT_LE(p->local_bytes(), 48u * 1024) << p->describe();
       EXPECT_EQ(p->pre_radix * p->m, n);
@@ -124,13 +128,12 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
   // their exchange through half the shared memory, its 3000-point columns their split by 8.
   fast::Tuning padded = tuning;
   padded.local_unpadded = 0;
-  EXPECT_TRUE(fast::plan_axis(Axis::rows, 2187, 4096, nvidia, padded)->local_pad);
-  const fast::DeviceLimits nvidia_gl{48 * 1024, 1024, 132};
+  EXPECT_TRUE(fast::plan_axis(Axis::rows, 2187, 4096, units_unknown, padded)->local_pad);
   fast::Tuning gl = fast::gl_default_tuning(), gl_padded = gl;
   gl_padded.local_unpadded = 0;
   for (Axis axis : {Axis::rows, Axis::cols}) {
-    const auto unpadded_plan = fast::plan_axis(axis, 3000, 3000, nvidia_gl, gl);
-    const auto padded_plan = fast::plan_axis(axis, 3000, 3000, nvidia_gl, gl_padded);
+    const auto unpadded_plan = fast::plan_axis(axis, 3000, 3000, nvidia, gl);
+    const auto padded_plan = fast::plan_axis(axis, 3000, 3000, nvidia, gl_padded);
     EXPECT_FALSE(unpadded_plan->local_pad);
     EXPECT_TRUE(padded_plan->local_pad);
     EXPECT_EQ(unpadded_plan->local_halves, padded_plan->local_halves) << unpadded_plan->describe();
@@ -140,22 +143,22 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
   }
   // GL's 2187-point columns: four by their halves, one group per multiprocessor, so as many
   // invocations as a group takes.
-  const auto odd_columns = fast::plan_axis(Axis::cols, 2187, 2187, nvidia_gl, gl);
+  const auto odd_columns = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, gl);
   EXPECT_TRUE(odd_columns->local_halves && odd_columns->lines_per_group == 4) << odd_columns->describe();
   EXPECT_EQ(odd_columns->threads, 1024u) << odd_columns->describe();
   // Bluestein's 9216-point lines (4099^2) stay padded: GL's rows split in time, OpenCL's columns
   // of one line per group, GL's of two.
-  for (const auto& [t, limits] : {std::pair{gl, nvidia_gl}, std::pair{tuning, nvidia}}) {
+  for (const auto& [t, limits] : {std::pair{gl, nvidia}, std::pair{tuning, units_unknown}}) {
     const auto routes = fast::route_image(4099, 4099, limits, t);
     ASSERT_TRUE(routes.has_value());
     EXPECT_TRUE(routes->rows.plan.local_pad) << routes->rows.describe();
     EXPECT_TRUE(routes->cols.plan.local_pad) << routes->cols.describe();
   }
   // 4096 columns: 4 neighbouring columns (a full 32-byte sector per row) via a split of 4.
-  const auto c = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning);
+  const auto c = fast::plan_axis(Axis::cols, 4096, 4096, units_unknown, tuning);
   EXPECT_EQ(c->lines_per_group, 4u);
   EXPECT_EQ(c->pre_radix, 4u);
-  const auto r = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, tuning);
+  const auto r = fast::plan_axis(Axis::rows, 4096, 4096, units_unknown, tuning);
   EXPECT_EQ(r->pre_radix, 1u);
   EXPECT_EQ(r->lines_per_group, 1u);
 }
@@ -164,7 +167,6 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
 // unsplit in pairs; GL keeps both unsplit.
 TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2187.has_value());
   EXPECT_EQ(cl_2187->lines_per_group, 4u) << cl_2187->describe();
@@ -185,7 +187,6 @@ TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
 // and a split's first stage from the registers exactly where each work-item's butterfly inputs
 // are its own split elements (b = b' + r lines M / R_0, that step a multiple of the threads).
 TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning tuning;
   for (std::uint32_t n : {1000u, 1024u, 1080u, 2048u, 2187u, 4000u, 4096u, 8192u}) {
     for (Axis axis : {Axis::rows, Axis::cols}) {
@@ -217,7 +218,6 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
 // through half the shared memory (Tuning::pow2_rows_radix16); its other rows and its columns keep
 // radix 8 and 512 invocations; OpenCL's plans are unchanged by the rule.
 TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
   for (std::uint32_t n : {2048u, 4096u, 8192u}) {
     const auto image = fast::route_image(n, n, nvidia, gl);
@@ -245,7 +245,6 @@ TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
 // GL's complex rows read the next stage's twiddles ahead in every plan, its columns in split
 // plans only (as OpenCL's passes, whose rows keep the rule).
 TEST(FastPlan, GlRowsPrefetchTwiddlesInEveryPlan) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (std::uint32_t n : {1000u, 2187u, 4000u, 4096u}) {
     const auto gl = fast::route_image(n, n, nvidia, fast::gl_default_tuning());
     ASSERT_TRUE(gl.has_value()) << n;
@@ -263,7 +262,6 @@ TEST(FastPlan, GlRowsPrefetchTwiddlesInEveryPlan) {
 // more than 512 (3125 = 8 columns split 5 x 625: 1000 butterflies); columns already in one round
 // and unsplit columns keep their groups; OpenCL's stay at 256.
 TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
   const auto c3125 = fast::route_image(3125, 3125, nvidia, gl)->cols.plan;
   EXPECT_EQ(c3125.pre_radix, 5u) << c3125.describe();
@@ -284,14 +282,13 @@ TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
 // their widest stage needs more than 512 (4099: 9216 points split 2 x 4608, 576 butterflies);
 // other split rows (6144 = 2 x 3072, 1024 butterflies) and OpenCL's keep their groups.
 TEST(FastPlan, GlBluesteinRowsTakeOneRoundOfUpTo1024Invocations) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
   const auto r4099 = fast::route_image(4099, 4099, nvidia, gl)->rows;
   ASSERT_TRUE(r4099.bluestein()) << r4099.describe();
   EXPECT_EQ(r4099.plan.pre_radix, 2u) << r4099.describe();
   EXPECT_EQ(r4099.plan.threads, 576u) << r4099.describe();
   fast::Tuning off = gl;
-  off.row_one_round_threads = 0;
+  off.bluestein_row_one_round_threads = 0;
   EXPECT_EQ(fast::route_image(4099, 4099, nvidia, off)->rows.plan.threads, 288u);
   const auto r6144 = fast::route_image(6144, 6144, nvidia, gl)->rows.plan;
   EXPECT_EQ(r6144.pre_radix, 2u) << r6144.describe();
@@ -302,7 +299,6 @@ TEST(FastPlan, GlBluesteinRowsTakeOneRoundOfUpTo1024Invocations) {
 // GL's exchange through half the local memory: unsplit plans above the threshold only, with
 // half the bytes; never in OpenCL's defaults or in the display epilogues' plans.
 TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
   bool some = false;
   for (std::uint32_t n : {256u, 1000u, 1024u, 2048u, 2187u, 2401u, 3125u, 4000u, 4096u, 8192u}) {
@@ -348,7 +344,6 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
 // GL's row splits whose first stage reads the registers, every split through registers with 3;
 // the display rows as any rows (the R2C rows are never split).
 TEST(FastPlan, SplitInTimeFollowsItsRules) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (const std::uint32_t mode : {0u, 1u, 2u, 3u}) {
     fast::Tuning tuning;
     tuning.split_dit = mode;
@@ -388,7 +383,6 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
 // default; complex passes and unsplit display rows keep the compiler's choice, and GL states
 // none. It names no #define (the kernel source is the same) and shows in the description.
 TEST(FastPlan, RegisterBoundOnlyForSplitDisplayRows) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning cl;
   const auto split = fast::plan_display_rows(8192, 8192, nvidia, cl);
   ASSERT_TRUE(split && split->pre_radix > 1) << split->describe();
@@ -431,7 +425,7 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
                            t.row_elements != base.row_elements ||
                            t.col_one_round_threads != base.col_one_round_threads ||
-                           t.row_one_round_threads != base.row_one_round_threads ||
+                           t.bluestein_row_one_round_threads != base.bluestein_row_one_round_threads ||
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
                            t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
                            t.local_unpadded != base.local_unpadded;
@@ -441,7 +435,6 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
       }
     }
   }
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning base;
   const auto route = fast::route_axis(Axis::rows, 4096, 4096, nvidia, base);
   EXPECT_EQ(fast::route_identity(*route), fast::route_identity(*fast::route_axis(Axis::rows, 4096, 4096, nvidia, base)));
@@ -458,7 +451,6 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
 // The display path's candidates add its own knobs to the complex path's; two tunings plan the
 // display differently exactly when their columns' routes, display rows or their #defines differ.
 TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (const bool gl : {false, true}) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
@@ -496,7 +488,6 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
 // of two that does, from 16 (GL's 6000 x 4000: 16); narrower ones keep the direct columns (3000,
 // 3125), and the unsplit route keeps its nearest divisor (2401: 49).
 TEST(FastPlan, FourStepGroupsDivideTheWidth) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning gl = fast::gl_default_tuning();
   const auto wide = fast::route_image(6000, 4000, nvidia, gl)->cols;
   ASSERT_TRUE(wide.four_step()) << wide.describe();
@@ -530,7 +521,7 @@ TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
 
 // The column route of a w x h image under `t` with the H100's limits (48 KiB, 132 units).
 fast::AxisRoute cols(std::size_t w, std::size_t h, const fast::Tuning& t) {
-  return fast::route_image(w, h, fast::DeviceLimits{48 * 1024, 1024, 132}, t)->cols;
+  return fast::route_image(w, h, nvidia, t)->cols;
 }
 
 // Tuning::four_step_min_bytes and the rules beside it: 8192-point columns (2 per direct group on
@@ -612,7 +603,6 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
 // its pairs, one group per pair. Pass B's store order (fast_fft.comp: bin k2 of block k1 at row
 // k1 b + (k2 % c) a + k2 / c) puts bin k1 + a k2 at a row whose partner is that bin.
 TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const auto gl = fast::route_image(8192, 8192, nvidia, fast::gl_default_tuning());
   ASSERT_TRUE(gl.has_value());
   ASSERT_TRUE(gl->cols.swap.has_value()) << gl->cols.describe();
@@ -730,7 +720,6 @@ TEST(FastPlan, NearestDivisorByRatio) {
 // leave more than a third of its lanes idle, keeping that stage's rounds, and only where the
 // split's registers allow it.
 TEST(FastPlan, BalancedGroupsKeepTheRoundsOfTheWidestStage) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const auto plan = [&](Axis axis, std::uint32_t n, fast::Tuning tuning, std::uint32_t balance) {
     tuning.balance_threads = balance;
     const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
@@ -833,7 +822,6 @@ TEST(FastBluestein, PaddedLengthFollowsTheDocumentedRule) {
 }
 
 TEST(FastBluestein, RoutesLargePrimesThroughBluesteinAndSmoothLengthsDirectly) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning tuning;
   for (const auto& [n, lines] : {std::pair{4099u, 4099u}, std::pair{4099u, 97u}, std::pair{97u, 4099u},
                                  std::pair{17u, 8u}, std::pair{2u * 1009u, 64u}, std::pair{3u * 8u * 211u, 5u}}) {
@@ -878,7 +866,6 @@ TEST(FastBluestein, RoutesLargePrimesThroughBluesteinAndSmoothLengthsDirectly) {
 }
 
 TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   // A register budget under which 1401's first candidate (3072 = 3·2^10) plans as one column per
   // group but a later one (2880 = 2^6·3^2·5) as two.
   fast::Tuning tuning;
@@ -927,7 +914,6 @@ TEST(FastBluestein, ColumnsPreferAPaddedLengthWithSeveralColumnsPerGroup) {
 // Tuning::bluestein_length (for measurements: FFTSCOPE_FAST_TUNING): one of bluestein_lengths(n)
 // is taken whatever its rank, any other value leaves the rule's first choice.
 TEST(FastBluestein, ANamedPaddedLengthIsTakenOnlyFromTheRulesLengths) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   fast::Tuning t;
   EXPECT_EQ(fast::route_axis(Axis::rows, 4099, 64, nvidia, t)->l, 9216u);
   t.bluestein_length = 8960;  // 2^8 5 7: the old rule's choice, ranked lower now
@@ -937,7 +923,6 @@ TEST(FastBluestein, ANamedPaddedLengthIsTakenOnlyFromTheRulesLengths) {
 }
 
 TEST(FastBluestein, SplitsUseTheLiveBlocks) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   // 4099 points padded to 9216: the splits keep the plans they have without pruning (holding
   // every value) and accumulate only the ceil(4099 / m) live blocks of bins in pass 2 (the CL
   // default, prune_padding 2; GL's 1 leaves them as they are).
@@ -974,11 +959,11 @@ TEST(FastBluestein, SplitsUseTheLiveBlocks) {
   // Lines that fit no other way hold only their live inputs (prune_padding 1 or 2): 2 · 4099
   // rows padded past 16384 points would hold L / 256 > 64 values per OpenCL work-item, their
   // live part about 8198 / 256; GL's 512 threads fit them whole, and 4 · 4099 by the live part
-  // in rounds of 512 (in one round of 576, Tuning::row_one_round_threads, whole: 64 values each).
+  // in rounds of 512 (in one round of 576, Tuning::bluestein_row_one_round_threads, whole: 64 values each).
   fast::Tuning cl_fallback;
   cl_fallback.prune_padding = 1;
   fast::Tuning gl_rounds = fast::gl_default_tuning();
-  gl_rounds.row_one_round_threads = 0;
+  gl_rounds.bluestein_row_one_round_threads = 0;
   const auto gl_rows = fast::route_axis(Axis::rows, 4 * 4099, 64, nvidia, gl_rounds);
   ASSERT_TRUE(gl_rows.has_value());
   EXPECT_TRUE(gl_rows->plan.live_inputs) << gl_rows->plan.describe();
@@ -1070,7 +1055,6 @@ TEST(FastBluestein, FilterAndChirpGiveTheDft) {
 // output buffer (mode OUTPUT_BUFFER), four-step pass A into the scratch and pass B from it; the
 // timing names start with the stem. No Bluestein (those sizes take the complex fallback).
 TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   for (const fast::Tuning& tuning : {fast::Tuning{}, fast::gl_default_tuning()}) {
     for (const std::uint32_t n : {4096u, 8192u}) {
       const auto display = fast::route_real_columns(n, n, nvidia, tuning);
@@ -1116,7 +1100,6 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
 }
 
 TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) {
-  const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
   const fast::Tuning cl{};
   const auto fused = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
     const auto routes = fast::route_image(w, h, nvidia, t);
