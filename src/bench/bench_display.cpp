@@ -31,7 +31,7 @@ class FftscopeDisplay final : public Implementation {
       throw std::runtime_error("fftscope " + backend + ": " + std::to_string(size.width) + "x" +
                                std::to_string(size.height) + " takes the real display path '" +
                                to_string(backend_->real_display_path(size.width, size.height)) +
-                               "', not the fused one (odd width, or a size the fast path does not plan)");
+                               "', not the fused one (a prime factor above 13, or a size the fast path does not plan)");
     // FFTSCOPE_BENCH_DISPLAY_AUTO=1: auto range (previous frame's, atomics in the column pass).
     if (const char* env = std::getenv("FFTSCOPE_BENCH_DISPLAY_AUTO"); env && std::string(env) == "1")
       settings_.auto_range = true;

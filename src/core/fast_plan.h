@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -694,14 +695,33 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   return detail::plan_axis_holding(axis, n, lines, limits, tuning, live, true);
 }
 
+/// The real-input display path reads the image's pixels in pairs, x[2c] + i x[2c + 1], as the
+/// complex columns Z is made of: W/2 of them, or (W + 1)/2 where W is odd, the last pair then
+/// (x[W - 1], 0) (the backends upload such an image with a zero column beside it). The display
+/// rows take the columns' FFTs apart again (UNPACK_PAIRS), so any width, odd ones included, ends
+/// in W-point rows of the full spectrum.
+inline std::size_t display_pair_columns(std::size_t width) { return (width + 1) / 2; }
+
+/// The image as the display's pair columns read it: its own pixels where W is even; where W is
+/// odd, each row followed by a zero, written into `padded`, which the result then points into.
+inline std::span<const float> display_pairs_image(const RealImage& image, std::vector<float>& padded) {
+  if (image.width % 2 == 0) return image.data;
+  const std::size_t pitch = image.width + 1;
+  padded.assign(pitch * image.height, 0.0f);
+  for (std::size_t y = 0; y < image.height; ++y)
+    std::copy_n(image.data.begin() + static_cast<std::ptrdiff_t>(y * image.width), image.width,
+                padded.begin() + static_cast<std::ptrdiff_t>(y * pitch));
+  return padded;
+}
+
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
-/// path does not apply (odd or tiny width, a prime factor above 13). Rows: W points over rows
+/// path does not apply (a width under 3, a prime factor above 13). Rows: W points over rows
 /// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
 /// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers.
 /// (Columns: route_real_columns, below route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
-  if (width < 4 || width % 2 != 0 || height < 2 || width > (1u << 30)) return std::nullopt;
+  if (width < 3 || height < 2 || width > (1u << 30)) return std::nullopt;
   if (tuning.display_from_registers == 0) tuning.local_halves_above = 0;
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
@@ -1241,14 +1261,14 @@ inline std::pair<std::string, std::string> axis_choice(Axis axis, std::size_t wi
   return {to_string(axis) + " " + std::to_string(width) + "x" + std::to_string(height), identities};
 }
 
-/// The real-input display's columns: H points over the image's W/2 complex columns, as
-/// route_axis takes such columns (four-step included), from the image into a separate buffer
+/// The real-input display's columns: H points over the image's pair columns (display_pair_columns),
+/// as route_axis takes such columns (four-step included), from the image into a separate buffer
 /// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.
 inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                    const Tuning& tuning) {
-  if (width < 4 || width % 2 != 0 || height < 2 || height > (1u << 30) || width / 2 > (1u << 30)) return std::nullopt;
-  auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(width / 2), limits,
-                          tuning);
+  if (width < 3 || height < 2 || height > (1u << 30) || width > (1u << 30)) return std::nullopt;
+  auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height),
+                          static_cast<std::uint32_t>(display_pair_columns(width)), limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
   // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
   // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies

@@ -67,21 +67,22 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.reset();
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (odd width, or a prime factor above 13)");
+                       " is not supported (a width under 3, or a prime factor above 13)");
   tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
+  const std::size_t pairs = fast::display_pair_columns(width);
   real_cols_.emplace(ClDeviceQueue{context_, device_, queue_, &programs_},
-                     *fast::route_real_columns(width, height, limits_, tuning_), width / 2, tuning_, limits_,
+                     *fast::route_real_columns(width, height, limits_, tuning_), pairs, tuning_, limits_,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   std::string display_options;
   for (const auto& [name, value] : fast::display_rows_defines(height, tuning_))
     display_options += " -D " + name + "=" + value;
   display_kernel_ = build(*display_rows_, display_options.c_str());
-  real_ = make_buffer(context_, CL_MEM_READ_ONLY, width * height * sizeof(float));
-  z_ = make_buffer(context_, CL_MEM_READ_WRITE, width / 2 * height * sizeof(Complex));
-  const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2);
+  real_ = make_buffer(context_, CL_MEM_READ_ONLY, pairs * height * sizeof(Complex));
+  z_ = make_buffer(context_, CL_MEM_READ_WRITE, pairs * height * sizeof(Complex));
+  const std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
   col_scratch_ = scratch > 0 ? make_buffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex)) : Mem();
   half_ = Mem();
   rgba_ = make_buffer(context_, CL_MEM_READ_WRITE, width * height * 4);
@@ -142,8 +143,9 @@ void ClFastDisplay::upload(const RealImage& image) {
   if (!display_kernel_ || image.width != width_ || image.height != height_)
     throw BackendError("OpenCL fast display: upload() of a " + std::to_string(image.width) + "x" +
                        std::to_string(image.height) + " image without prepare() for that size");
-  check(clEnqueueWriteBuffer(queue_, real_.get(), CL_TRUE, 0, image.data.size() * sizeof(float), image.data.data(), 0,
-                             nullptr, nullptr),
+  std::vector<float> padded;
+  const std::span<const float> pairs = fast::display_pairs_image(image, padded);
+  check(clEnqueueWriteBuffer(queue_, real_.get(), CL_TRUE, 0, pairs.size_bytes(), pairs.data(), 0, nullptr, nullptr),
         "clEnqueueWriteBuffer (real image)");
   range_known_ = false;
 }
@@ -205,7 +207,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
     check(clEnqueueWriteBuffer(queue_, ranges_[acc_].get(), CL_FALSE, 0, sizeof empty_range, empty_range, 0, nullptr,
                                nullptr),
           "clEnqueueWriteBuffer (display range)");
-  // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
+  // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
   real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
@@ -215,7 +217,8 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
   const auto rows = [&] {
     cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get();
-    set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1, width_ / 2);
+    set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1,
+                    fast::display_pair_columns(width_));
     cl_uint index = 6;
     for (cl_mem m : {rgba, lut, in, accumulate})
       check(clSetKernelArg(display_kernel_, index++, sizeof(cl_mem), &m), "clSetKernelArg(display buffers)");
@@ -242,7 +245,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
   if (!display_kernel_) throw BackendError("OpenCL fast display: enqueue_half_spectrum() before prepare()");
   if (!rows_ || !cols_)
     throw BackendError("OpenCL fast display: no half-spectrum plan for " + std::to_string(width_) + "x" +
-                       std::to_string(height_) + " (its W/2-point rows must fit local memory whole)");
+                       std::to_string(height_) + " (an even width whose W/2-point rows fit local memory whole)");
   const std::size_t half_w = width_ / 2 + 1;
   if (!row_kernel_) {
     row_kernel_ = build(*rows_, " -D R2C_SPLIT=1");

@@ -1,7 +1,8 @@
 #pragma once
-// The OpenCL real-input display path (issue 6): a real W x H image (W even) to its shifted,
-// colour-mapped spectrum display in two dispatches of kernels/fast_fft.cl: the columns of the
-// image read as W/2 complex columns (x_2c + i x_2c+1) into a second buffer Z (the fast path's
+// The OpenCL real-input display path (issue 6): a real W x H image to its shifted, colour-mapped
+// spectrum display in two dispatches of kernels/fast_fft.cl: the columns of the image read as its
+// (W + 1)/2 complex pair columns (x_2c + i x_2c+1; an odd W's last is (x_W-1, 0): the image is
+// uploaded with a zero column, fast::display_pairs_image) into a second buffer Z (the fast path's
 // route for such columns, ClFastAxis: in two passes through a scratch where it takes four
 // steps), then the rows
 // ky <= H/2 of the 2D FFT, each unpacked from rows ky and H - ky of Z (UNPACK_PAIRS), ending in
@@ -31,8 +32,8 @@ class ClFastDisplay {
   ClFastDisplay(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                 fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
-  /// True when a width x height real image can take the display path: width even and >= 4,
-  /// height >= 2, and both passes have a plan (prime factors <= 13). Never throws.
+  /// True when a width x height real image can take the display path: width >= 3, height >= 2,
+  /// and both passes have a plan (prime factors <= 13). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
   /// Plans, builds the two programs and allocates the buffers; cheap when the size did not
   /// change. Throws BackendError when unsupported or a build fails (with the build log).
@@ -50,7 +51,7 @@ class ClFastDisplay {
                                             bool events = true);
   /// Enqueues the R2C rows and plain columns: the 2D R2C transform of the uploaded image into
   /// the half-spectrum buffer ((W/2 + 1) x H float2, row-major; read it with download_half()).
-  /// Needs W/2-point rows that fit local memory whole; throws BackendError otherwise.
+  /// Needs an even W whose W/2-point rows fit local memory whole; throws BackendError otherwise.
   std::vector<FastDispatch> enqueue_half_spectrum();
 
   /// Reads the display back (blocking): W x H RGBA8, top row first.

@@ -89,7 +89,8 @@ bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   const auto cols = fast::route_real_columns(width, height, limits_, base_);
   const auto rows = fast::plan_display_rows(width, height, limits_, base_);
   if (!rows || !cols) return false;
-  return std::max(rows->groups(height / 2 + 1), cols->plan.groups(width / 2)) <= std::uint64_t{65535} * 65535;
+  return std::max(rows->groups(height / 2 + 1), cols->plan.groups(fast::display_pair_columns(width))) <=
+         std::uint64_t{65535} * 65535;
 }
 
 fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
@@ -167,19 +168,20 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   cols_.reset();
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (odd width, or a prime factor above 13)");
+                       " is not supported (a width under 3, or a prime factor above 13)");
   tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   width_ = width;
   height_ = height;
-  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), width / 2,
+  const std::size_t pairs = fast::display_pair_columns(width);
+  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), pairs,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   display_rows_flags_ = ~0u;
   display_rows_note_ = display_rows_->describe();
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
-  real_ = make_storage_buffer(width * height * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
-  z_ = make_storage_buffer(width / 2 * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-  if (const std::uint64_t scratch = real_cols_->route().scratch_elements(width / 2); scratch > 0)
+  real_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_DRAW);
+  z_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  if (const std::uint64_t scratch = real_cols_->route().scratch_elements(pairs); scratch > 0)
     col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_storage_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_storage_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
@@ -214,7 +216,9 @@ void GlFastDisplay::upload(const RealImage& image) {
   if (!pixels_ || image.width != width_ || image.height != height_)
     throw BackendError("OpenGL fast display: upload() of a " + std::to_string(image.width) + "x" +
                        std::to_string(image.height) + " image without prepare() for that size");
-  write_buffer(real_, image.data.size() * sizeof(float), image.data.data());
+  std::vector<float> padded;
+  const std::span<const float> pairs = fast::display_pairs_image(image, padded);
+  write_buffer(real_, pairs.size_bytes(), pairs.data());
   range_known_ = false;
 }
 
@@ -247,7 +251,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
 
   // This frame's range accumulator, emptied where the rows fold into it (auto range only).
   if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
-  // Columns: the real image read as W/2 complex columns, their FFTs Z into z_ (the image stays).
+  // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
   real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
 
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
@@ -265,7 +269,8 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, pixels_);
-    dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, width_ / 2, "fast_rows_display",
+    dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
+             "fast_rows_display",
              (height_ / 2 + 1) * width_ * 8 + pixels * 4);
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
@@ -282,7 +287,7 @@ void GlFastDisplay::dispatch_half_spectrum() {
   if (!pixels_) throw BackendError("OpenGL fast display: dispatch_half_spectrum() before prepare()");
   if (!rows_ || !cols_)
     throw BackendError("OpenGL fast display: no half-spectrum plan for " + std::to_string(width_) + "x" +
-                       std::to_string(height_) + " (its W/2-point rows must fit shared memory whole)");
+                       std::to_string(height_) + " (an even width whose W/2-point rows fit shared memory whole)");
   const std::size_t half_w = width_ / 2 + 1;
   if (!half_) {
     half_ = make_storage_buffer(half_w * height_ * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);

@@ -1,7 +1,8 @@
 #pragma once
 // The OpenGL real-input display path (issue 6): the GLSL twin of cl_fast_display.h. A real
-// W x H image (W even) becomes its shifted, colour-mapped spectrum display in two dispatches of
-// shaders/fast_fft.comp: the image's W/2 complex columns into Z (GlFastAxis: the fast path's
+// W x H image becomes its shifted, colour-mapped spectrum display in two dispatches of
+// shaders/fast_fft.comp: the image's (W + 1)/2 complex pair columns (an odd W's last is
+// (x_W-1, 0): the image is uploaded with a zero column) into Z (GlFastAxis: the fast path's
 // route for such columns, four-step ones through a scratch), then the rows ky <= H/2 of the
 // 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) as
 // RGBA8 pixels into a buffer, row-major (shaders/fast_epilogue.glsl, DISPLAY_ROWS; a texture's
@@ -38,8 +39,8 @@ class GlFastDisplay {
   GlFastDisplay(const GlFastDisplay&) = delete;
   GlFastDisplay& operator=(const GlFastDisplay&) = delete;
 
-  /// True when a width x height real image can take this path (width even and >= 4, height >= 2,
-  /// plans for both passes). Never throws.
+  /// True when a width x height real image can take this path (width >= 3, height >= 2, plans
+  /// for both passes: prime factors <= 13). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
   /// Plans, compiles the two programs, allocates the buffers; cheap when the
   /// size did not change. Throws BackendError when unsupported or a compile fails.
@@ -51,7 +52,7 @@ class GlFastDisplay {
   /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display".
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
-  /// 2D R2C transform, read with download_half(). Needs W/2-point rows whole in shared memory;
+  /// 2D R2C transform, read with download_half(). Needs an even W, its W/2-point rows whole in shared memory;
   /// throws BackendError otherwise.
   void dispatch_half_spectrum();
 
@@ -75,7 +76,7 @@ class GlFastDisplay {
   RgbaImage download_rgba();
   ComplexImage download_half();
 
-  /// A W x H GL_RGBA8 texture kept for the backend's complex fallback (odd widths), made or
+  /// A W x H GL_RGBA8 texture kept for the backend's complex fallback (prime factors above 13), made or
   /// remade at that size; and its contents read back.
   unsigned fallback_texture(std::size_t width, std::size_t height);
   unsigned fallback_texture_id() const { return fallback_texture_; }

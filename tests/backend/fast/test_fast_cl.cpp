@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
@@ -477,6 +478,13 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0, false, true},
                                  {512, 960, test::fast_split_local_bytes, false, true}};
 
+// Odd widths (the display only: the half spectrum needs an even one): the image's last pixel
+// column pairs with zeros (fast::display_pairs_image). 63 x 48 and 45 x 27 (odd by odd) plain,
+// 729 x 40 its display rows split 3 x 243 in time, 63 x 729 its 32 pair columns in four steps,
+// 135 x 54 coloured from the registers.
+constexpr R2cCase odd_display_cases[] = {
+    {63, 48, 0}, {45, 27, 0}, {729, 40, test::fast_split_local_bytes}, {63, 729, 0, true}, {135, 54, 0, false, true}};
+
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
   if (c.local_cap) t.local_bytes_cap = c.local_cap;
@@ -531,8 +539,10 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6], r2c_cases[7],
-                           r2c_cases[8], r2c_cases[9]}) {
+  std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5],
+                             r2c_cases[6], r2c_cases[7], r2c_cases[8], r2c_cases[9]};
+  cases.insert(cases.end(), std::begin(odd_display_cases), std::end(odd_display_cases));
+  for (const R2cCase& c : cases) {
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
     display.prepare(c.width, c.height);
     EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
@@ -561,16 +571,22 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
-TEST(ClFastDisplay, RefusesOddWidthsAndLongRows) {
+// Widths under 3 and rows with a prime factor above 13 take the backend's complex fallback; odd
+// widths take this path, but not the half spectrum (its W/2-point rows).
+TEST(ClFastDisplay, RefusesTinyWidthsAndLargePrimeFactors) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs);
-  EXPECT_FALSE(display.supports(63, 48));
   EXPECT_FALSE(display.supports(2, 48));
   EXPECT_FALSE(display.supports(34, 48));  // 17-point rows
+  EXPECT_FALSE(display.supports(51, 48));  // 51 = 3 x 17
   EXPECT_TRUE(display.supports(64, 48));
-  EXPECT_THROW(display.prepare(63, 48), BackendError);
+  EXPECT_TRUE(display.supports(63, 48));
+  EXPECT_TRUE(display.supports(3, 2));
+  EXPECT_THROW(display.prepare(51, 48), BackendError);
+  display.prepare(63, 48);
+  EXPECT_THROW(display.enqueue_half_spectrum(), BackendError);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The real-input display path (issue 6) through the Backend interface, for every GPU backend
-// compiled in: the fused path (R2C rows + display columns, two dispatches) for even widths and
-// the complex fallback for odd ones, both against core render_spectrum of the full spectrum.
+// compiled in: the fused path (the image's columns, then display rows: two dispatches) for sizes
+// whose factors are at most 13, the complex fallback for others, both against core
+// render_spectrum of the full spectrum.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -90,11 +92,36 @@ TEST_P(RealDisplay, MeasuredPlansShowTheSamePicture) {
   }
 }
 
-TEST_P(RealDisplay, OddWidthTakesTheComplexFallback) {
+// Odd widths take the fused path too (their last pixel column paired with zeros), odd heights
+// with them.
+TEST_P(RealDisplay, OddWidthsTakeTheFusedPath) {
   std::string why;
   auto backend = open(why);
   if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
-  const std::size_t w = 63, h = 48;
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{63, 48}, {45, 27}}) {
+    ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused) << w << "x" << h;
+    const RealImage image = test::random_real_image(w, h, 11 + w);
+    backend->upload_real(image);
+    backend->take_timings();
+    SpectrumSettings settings;
+    settings.colormap = Colormap::viridis;
+    backend->execute_real_display(settings);
+    test::expect_display_close(backend->download_real_display(),
+                               render_spectrum(test::full_spectrum(image), settings), settings.colormap,
+                               to_string(GetParam()) + " fused " + std::to_string(w) + "x" + std::to_string(h));
+    std::uint64_t execution = 0;
+    EXPECT_EQ(kernel_names(*backend, execution),
+              (std::vector<std::string>{"fast_cols_real", "fast_rows_display", "fast_rows_display"}));
+  }
+}
+
+// Rows with a prime factor above 13 (51 = 3 x 17) have no display plan: the real image goes
+// through the complex transform (Bluestein's rows) and the display kernels.
+TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
+  std::string why;
+  auto backend = open(why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  const std::size_t w = 51, h = 48;
   ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fallback);
   const RealImage image = test::random_real_image(w, h, 9);
   backend->upload_real(image);
@@ -103,12 +130,12 @@ TEST_P(RealDisplay, OddWidthTakesTheComplexFallback) {
   settings.colormap = Colormap::viridis;
   backend->execute_real_display(settings);
   test::expect_display_close(backend->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
-                             settings.colormap, to_string(GetParam()) + " fallback 63x48");
+                             settings.colormap, to_string(GetParam()) + " fallback 51x48");
   std::uint64_t execution = 0;
   const auto names = kernel_names(*backend, execution);
   ASSERT_GE(names.size(), 2u);
-  EXPECT_EQ(names[0], "fast_rows");
-  EXPECT_EQ(names[1], "fast_cols");
+  EXPECT_EQ(names[0].rfind("fast_rows(L=", 0), 0u) << names[0];  // Bluestein's rows
+  EXPECT_NE(std::find(names.begin(), names.end(), "fast_cols"), names.end());
 }
 
 TEST(RealDisplayCpu, CpuBackendSaysNotSupported) {

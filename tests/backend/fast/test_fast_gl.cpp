@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "backend/gl/gl_context.h"
 #include "backend/gl/gl_fast_display.h"
@@ -533,6 +534,18 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {128, 512, 0, true, false, 0, true},
                                  {80, 729, 0, true, false, 0, true}};
 
+// Odd widths (the display only: the half spectrum needs an even one): the image's last pixel
+// column pairs with zeros (fast::display_pairs_image). 63 x 48 and 45 x 27 (odd by odd) plain,
+// 729 x 40 its display rows split 3 x 243 in time, 63 x 729 its 32 pair columns in four steps (also
+// in place), 135 x 54 coloured from the registers, 243 x 64 through half the shared memory.
+constexpr R2cCase odd_display_cases[] = {{63, 48, 0},
+                                         {45, 27, 0},
+                                         {729, 40, test::fast_split_local_bytes},
+                                         {63, 729, 0, true},
+                                         {135, 54, 0, false, true},
+                                         {243, 64, 0, false, true, 1024},
+                                         {63, 729, 0, true, false, 0, true}};
+
 fast::Tuning r2c_tuning(const R2cCase& c) {
   fast::Tuning t;
   if (c.local_cap) t.local_bytes_cap = c.local_cap;
@@ -588,8 +601,10 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const R2cCase& c : {r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6], r2c_cases[7],
-                           r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11]}) {
+  std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6],
+                             r2c_cases[7], r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11]};
+  cases.insert(cases.end(), std::begin(odd_display_cases), std::end(odd_display_cases));
+  for (const R2cCase& c : cases) {
     GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
     display.prepare(c.width, c.height);
     EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
@@ -666,7 +681,7 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   bool composite = false;
-  for (const auto& [w, h] : {std::pair{96u, 54u}, {200u, 120u}, {1000u, 8u}, {250u, 250u}}) {
+  for (const auto& [w, h] : {std::pair{96u, 54u}, {200u, 120u}, {1000u, 8u}, {250u, 250u}, {125u, 75u}}) {
     GlFastDisplay display(*env->programs, nullptr, fast::gl_default_tuning());
     display.prepare(w, h);
     const auto& radices = display.display_row_plan().radices;
@@ -735,16 +750,22 @@ TEST(GlFastDisplay, CopyToTextureUploadsWhereTheTilesDoNotBuild) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(GlFastDisplay, RefusesOddWidthsAndLongRows) {
+// Widths under 3 and rows with a prime factor above 13 take the backend's complex fallback; odd
+// widths take this path, but not the half spectrum (its W/2-point rows).
+TEST(GlFastDisplay, RefusesTinyWidthsAndLargePrimeFactors) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   GlFastDisplay display(*env->programs, env->timers.get());
-  EXPECT_FALSE(display.supports(63, 48));
   EXPECT_FALSE(display.supports(2, 48));
   EXPECT_FALSE(display.supports(34, 48));  // 17-point rows
+  EXPECT_FALSE(display.supports(51, 48));  // 51 = 3 x 17
   EXPECT_TRUE(display.supports(64, 48));
-  EXPECT_THROW(display.prepare(63, 48), BackendError);
+  EXPECT_TRUE(display.supports(63, 48));
+  EXPECT_TRUE(display.supports(3, 2));
+  EXPECT_THROW(display.prepare(51, 48), BackendError);
+  display.prepare(63, 48);
+  EXPECT_THROW(display.dispatch_half_spectrum(), BackendError);
 }
 
 }  // namespace

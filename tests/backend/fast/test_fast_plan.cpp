@@ -474,7 +474,8 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
   const fast::Tuning base;
   const std::string id = fast::display_identity(8192, 8192, nvidia, base);
   ASSERT_FALSE(id.empty());
-  EXPECT_EQ(fast::display_identity(8191, 8192, nvidia, base), "");  // odd width: no display path
+  EXPECT_EQ(fast::display_identity(8191, 8192, nvidia, base), "");  // 8191 is prime: no display path
+  EXPECT_NE(fast::display_identity(4095, 4096, nvidia, base), "");  // 4095 = 3^2 5 7 13: odd widths plan
   fast::Tuning t = base;
   t.display_rows_max_registers = 0;  // the split 8192-point display rows lose their bound
   EXPECT_NE(fast::display_identity(8192, 8192, nvidia, t), id);
@@ -1093,7 +1094,22 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
     }
   }
   EXPECT_FALSE(fast::route_real_columns(64, 4099, nvidia, fast::Tuning{}).has_value());  // Bluestein
-  EXPECT_FALSE(fast::route_real_columns(63, 64, nvidia, fast::Tuning{}).has_value());    // odd width
+  EXPECT_FALSE(fast::route_real_columns(2, 64, nvidia, fast::Tuning{}).has_value());     // too narrow
+  // An odd width's columns: its (W + 1)/2 pixel pairs, the last (x[W - 1], 0), as an even width's.
+  EXPECT_EQ(fast::display_pair_columns(63), 32u);
+  EXPECT_EQ(fast::display_pair_columns(64), 32u);
+  // ... uploaded with a zero after each row (fast::display_pairs_image); an even width's as it is.
+  RealImage image(3, 2);
+  image.data = {1, 2, 3, 4, 5, 6};
+  std::vector<float> padded;
+  const std::span<const float> pairs = fast::display_pairs_image(image, padded);
+  EXPECT_EQ(std::vector<float>(pairs.begin(), pairs.end()), (std::vector<float>{1, 2, 3, 0, 4, 5, 6, 0}));
+  RealImage even(2, 2);
+  even.data = {1, 2, 3, 4};
+  EXPECT_EQ(fast::display_pairs_image(even, padded).data(), even.data.data());
+  const auto odd = fast::route_real_columns(63, 64, nvidia, fast::Tuning{});
+  ASSERT_TRUE(odd.has_value());
+  EXPECT_EQ(fast::route_identity(*odd), fast::route_identity(*fast::route_real_columns(64, 64, nvidia, fast::Tuning{})));
   const auto bluestein = fast::route_axis(Axis::cols, 4099, 64, nvidia, fast::Tuning{});
   ASSERT_TRUE(bluestein && bluestein->bluestein());
   EXPECT_THROW(fast::axis_passes(*bluestein, 64, Direction::forward, true), std::logic_error);

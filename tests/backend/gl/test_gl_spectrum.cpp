@@ -64,8 +64,8 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
   glDeleteTextures(1, &texture);
 }
 
-// real_display_to_gl_texture: the fused real-input display (64 x 48) and the complex fallback
-// (odd width, 45 x 28) land in the caller's texture exactly as download_real_display reads them,
+// real_display_to_gl_texture: the fused real-input display (64 x 48, and the odd width 45 x 28)
+// and the complex fallback (51 x 28: 17-point factors) land in the caller's texture exactly as download_real_display reads them,
 // for each of three settings; nothing is delivered before a display was computed, and the fused
 // display refuses a texture of another size.
 TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
@@ -77,7 +77,8 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
     glDeleteTextures(1, &texture);
   }
   for (const auto& [w, h, path] : {std::tuple{std::size_t{64}, std::size_t{48}, RealDisplayPath::fused},
-                                   std::tuple{std::size_t{45}, std::size_t{28}, RealDisplayPath::fallback}}) {
+                                   std::tuple{std::size_t{45}, std::size_t{28}, RealDisplayPath::fused},
+                                   std::tuple{std::size_t{51}, std::size_t{28}, RealDisplayPath::fallback}}) {
     ASSERT_EQ(backend->real_display_path(w, h), path) << w << "x" << h;
     RealImage image(w, h);
     const auto values = test::random_complex(w * h, 31);
