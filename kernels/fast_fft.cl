@@ -121,8 +121,9 @@
 #define LAST_TO_LOCAL (R2C_SPLIT || (DISPLAY_ROWS && DISPLAY_FROM_LOCAL && !SPLIT_DIT))
 #define DISPLAY_ROUNDS (DISPLAY_ROWS && DISPLAY_FROM_LOCAL && SPLIT_DIT)
 // Real-input display, rows last (issue 6): UNPACK_PAIRS 1 makes a row pass read row ky of X, the
-// column FFTs of a real W x H image, from Z = the FFTs of its (W + 1)/2 complex pair columns
-// z_c = x_2c + i x_2c+1 (a (W + 1)/2 x H float2 buffer; an odd W's last pair is (x_W-1, 0)):
+// column FFTs of a real W x H image, from Z = the FFTs of its complex pair columns
+// z_c = x_2c + i x_2c+1 (PAIR_PITCH x H float2: fast::display_pair_columns, (W + 1)/2 and zero
+// pairs up to a multiple of 4; an odd W's last pair is (x_W-1, 0)):
 // X_2c[ky] = (Z_c[ky] + conj(Z_c[H-ky])) / 2, X_2c+1[ky] = (Z_c[ky] - conj(Z_c[H-ky])) / 2i (a real
 // column's FFT is Hermitian). PAIR_ROWS = H.
 // OUTPUT_BUFFER 1: the last stage stores into `out` (a last kernel argument) instead of `data`,
@@ -519,6 +520,8 @@ FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
   return row_pitch ? i * row_pitch + line : line * N + i;  // columns, or rows (see FUSED_2D)
 #elif AXIS_COLS && !BLUESTEIN
   return i * row_pitch + line;
+#elif R2C_SPLIT
+  return line * row_pitch + i;  // the real image's rows, fast::display_pair_columns pairs apart
 #else
   (void)row_pitch;
   return line * N + i;
@@ -554,8 +557,8 @@ FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, u
   (void)row_pitch;
   (void)conj_sign;  // forward only
   const uint ky = min(line, lines - 1), c = i >> 1;
-  const float2 a = data[ky * ((N + 1) / 2) + c];
-  const float2 b = data[((PAIR_ROWS - ky) % PAIR_ROWS) * ((N + 1) / 2) + c];
+  const float2 a = data[ky * PAIR_PITCH + c];
+  const float2 b = data[((PAIR_ROWS - ky) % PAIR_ROWS) * PAIR_PITCH + c];
   const float2 bc = (float2)(b.x, -b.y);
   return (i & 1) ? (float2)(0.5f * (a.y - bc.y), -0.5f * (a.x - bc.x)) : 0.5f * (a + bc);
 }

@@ -7,8 +7,8 @@
 // R2C_SPLIT 1 (rows, PRE_RADIX 1): binding 0 `data` is the real W x H image read as vec2 (M = N =
 //   W / 2); writes X[k], k = 0 .. M, of each row to binding 2 `half_out` ((M + 1) x H vec2,
 //   row-major), with binding 3 `split_tw` = exp(-2 pi i k / W), k <= M.
-// DISPLAY_ROWS 1 (rows, UNPACK_PAIRS 1): binding 0 `data` is Z, the FFTs of the image's (W + 1)/2
-//   complex pair columns (u_lines = H/2 + 1 rows; fast_fft.comp's UNPACK_PAIRS); each bin F[ky, kx] of the rows ky <= H/2 and its
+// DISPLAY_ROWS 1 (rows, UNPACK_PAIRS 1): binding 0 `data` is Z, the FFTs of the image's complex
+//   pair columns (u_lines = H/2 + 1 rows; fast_fft.comp's UNPACK_PAIRS); each bin F[ky, kx] of the rows ky <= H/2 and its
 //   mirror conj at ((W - kx) % W, H - ky) go to binding 5 `pixels` (W x H RGBA8, packUnorm4x8,
 //   row-major, row y = display row y) as spectrum_colorize.comp would colour them: binding 2 `lut` (256 uint 0x00BBGGRR), binding 3 `range_in` (the range as
 //   order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min

@@ -95,9 +95,9 @@
 // sends its combined bins through shared memory instead: DISPLAY_ROUNDS).
 #define LAST_TO_LOCAL (R2C_SPLIT != 0 || (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0 && SPLIT_DIT == 0))
 #define DISPLAY_ROUNDS (DISPLAY_ROWS != 0 && DISPLAY_FROM_LOCAL != 0 && SPLIT_DIT != 0)
-// UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its (W + 1)/2
-// complex pair columns (PAIR_ROWS = H); OUTPUT_BUFFER 1: the last stage stores into binding 5 instead of
-// `data`. As in fast_fft.cl.
+// UNPACK_PAIRS 1: rows of X (the column FFTs of a real image) from Z, the FFTs of its complex
+// pair columns (PAIR_ROWS = H, PAIR_PITCH pair columns per row); OUTPUT_BUFFER 1: the last stage
+// stores into binding 5 instead of `data`. As in fast_fft.cl.
 #ifndef UNPACK_PAIRS
 #define UNPACK_PAIRS 0
 #endif
@@ -269,6 +269,8 @@ uint gaddr(uint line, uint i) {
   return i * u_row_pitch + line + g_in_shift;
 #elif AXIS_COLS && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0
   return i * u_row_pitch + line;
+#elif R2C_SPLIT != 0
+  return line * u_row_pitch + i;  // the real image's rows, fast::display_pair_columns pairs apart
 #else
   return line * uint(N) + i;
 #endif
@@ -332,12 +334,12 @@ uint z_row(uint k) {
   return k;
 #endif
 }
-// Z's rows hold (N + 1) / 2 pair columns (fast::display_pair_columns): an odd N's last pair is
-// (x[N - 1], 0), whose odd half is never read.
+// Z's rows hold PAIR_PITCH pair columns (fast::display_pair_columns: (N + 1) / 2 and zero pairs
+// up to a multiple of 4); an odd N's last pair is (x[N - 1], 0), whose odd half is never read.
 vec2 load_global(uint line, uint i) {  // forward only
   uint ky = min(line, u_lines - 1u), c = i >> 1u;
-  vec2 a = data[z_row(ky) * uint((N + 1) / 2) + c];
-  vec2 b = data[z_row((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint((N + 1) / 2) + c];
+  vec2 a = data[z_row(ky) * uint(PAIR_PITCH) + c];
+  vec2 b = data[z_row((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(PAIR_PITCH) + c];
   vec2 bc = vec2(b.x, -b.y);
   return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
 }

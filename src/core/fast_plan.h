@@ -241,6 +241,11 @@ struct Tuning {
   /// which ptxas took as leave to use more than it did without (4096-point 81 -> 92 us,
   /// 4000-point 106 -> 119).
   std::uint32_t display_rows_max_registers = 128;
+  /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
+  /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
+  /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
+  /// display rows take radix 25.
+  std::uint32_t display_rows_max_radix = 16;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -331,6 +336,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("max_registers", &Tuning::max_registers);
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
+    set("display_rows_max_radix", &Tuning::display_rows_max_radix);
   }
   return t;
 }
@@ -696,17 +702,21 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 }
 
 /// The real-input display path reads the image's pixels in pairs, x[2c] + i x[2c + 1], as the
-/// complex columns Z is made of: W/2 of them, or (W + 1)/2 where W is odd, the last pair then
-/// (x[W - 1], 0) (the backends upload such an image with a zero column beside it). The display
-/// rows take the columns' FFTs apart again (UNPACK_PAIRS), so any width, odd ones included, ends
-/// in W-point rows of the full spectrum.
-inline std::size_t display_pair_columns(std::size_t width) { return (width + 1) / 2; }
+/// complex columns Z is made of: (W + 1)/2 of them (an odd W's last pair is (x[W - 1], 0)), padded
+/// with zero pairs to a multiple of 4, so that every row of the image and of Z starts 32 bytes
+/// aligned and the columns' groups of 4 read whole 32-byte sectors (H100, 2187-point columns:
+/// 1 094 pairs, rows 8 752 bytes apart, 39.8 us on OpenCL where 1 188 aligned pairs took 35.6 and
+/// 1 056 27.6; docs/fast_path.md). The backends upload the image that way (display_pairs_image);
+/// the display rows take the columns' FFTs apart again (UNPACK_PAIRS, PAIR_PITCH), so any width,
+/// odd ones included, ends in W-point rows of the full spectrum.
+inline std::size_t display_pair_columns(std::size_t width) { return ((width + 1) / 2 + 3) / 4 * 4; }
 
-/// The image as the display's pair columns read it: its own pixels where W is even; where W is
-/// odd, each row followed by a zero, written into `padded`, which the result then points into.
+/// The image as the display's pair columns read it: its own pixels where its rows are already
+/// display_pair_columns pairs long; else each row followed by zeros up to that, written into
+/// `padded`, which the result then points into.
 inline std::span<const float> display_pairs_image(const RealImage& image, std::vector<float>& padded) {
-  if (image.width % 2 == 0) return image.data;
-  const std::size_t pitch = image.width + 1;
+  const std::size_t pitch = 2 * display_pair_columns(image.width);
+  if (pitch == image.width) return image.data;
   padded.assign(pitch * image.height, 0.0f);
   for (std::size_t y = 0; y < image.height; ++y)
     std::copy_n(image.data.begin() + static_cast<std::ptrdiff_t>(y * image.width), image.width,
@@ -723,6 +733,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
                                                  Tuning tuning) {
   if (width < 3 || height < 2 || width > (1u << 30)) return std::nullopt;
   if (tuning.display_from_registers == 0) tuning.local_halves_above = 0;
+  if (tuning.display_rows_max_radix != 0) tuning.max_radix = std::min(tuning.max_radix, tuning.display_rows_max_radix);
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -732,12 +743,14 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
 
 /// The #defines the display rows' kernel takes beside its plan's (the same in both kernels);
 /// `swap`: the columns' (route_real_columns), whose rows the display rows then read swapped.
-inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t height, const Tuning& tuning,
+inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t width, std::size_t height,
+                                                                           const Tuning& tuning,
                                                                            const std::optional<RowSwap>& swap = {}) {
   std::vector<std::pair<std::string, std::string>> defines{
       {"UNPACK_PAIRS", "1"},
       {"DISPLAY_ROWS", "1"},
       {"PAIR_ROWS", std::to_string(height)},
+      {"PAIR_PITCH", std::to_string(display_pair_columns(width))},
       {"DISPLAY_FROM_LOCAL", tuning.display_from_registers != 0 ? "0" : "1"}};
   if (swap) {
     defines.emplace_back("ROW_SWAP_A", std::to_string(swap->a));
@@ -1284,7 +1297,7 @@ inline std::string display_identity(std::size_t width, std::size_t height, const
   const auto rows = plan_display_rows(width, height, limits, tuning);
   if (!cols || !rows) return {};
   std::string id = route_identity(*cols) + " || " + plan_identity(*rows);
-  for (const auto& [name, value] : display_rows_defines(height, tuning)) id += ' ' + name + '=' + value;
+  for (const auto& [name, value] : display_rows_defines(width, height, tuning)) id += ' ' + name + '=' + value;
   return id;
 }
 

@@ -77,7 +77,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
                      *fast::route_real_columns(width, height, limits_, tuning_), pairs, tuning_, limits_,
                      fast::PassLayout::out_of_place, "fast_cols_real");
   std::string display_options;
-  for (const auto& [name, value] : fast::display_rows_defines(height, tuning_))
+  for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
     display_options += " -D " + name + "=" + value;
   display_kernel_ = build(*display_rows_, display_options.c_str());
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, pairs * height * sizeof(Complex));
@@ -256,7 +256,8 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_half_spectrum() {
   }
   std::vector<FastDispatch> out;
   cl_mem half = half_.get(), split = split_twiddles_.get();
-  set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, width_ / 2);
+  // The image's rows lie display_pair_columns pairs apart (upload).
+  set_common_args(row_kernel_, real_.get(), row_twiddles_.get(), height_, fast::display_pair_columns(width_));
   check(clSetKernelArg(row_kernel_, 6, sizeof(cl_mem), &half), "clSetKernelArg(r2c out)");
   check(clSetKernelArg(row_kernel_, 7, sizeof(cl_mem), &split), "clSetKernelArg(r2c split twiddles)");
   out.push_back(enqueue(row_kernel_, *rows_, height_, "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8));

@@ -1,8 +1,8 @@
 #pragma once
 // The OpenCL real-input display path (issue 6): a real W x H image to its shifted, colour-mapped
 // spectrum display in two dispatches of kernels/fast_fft.cl: the columns of the image read as its
-// (W + 1)/2 complex pair columns (x_2c + i x_2c+1; an odd W's last is (x_W-1, 0): the image is
-// uploaded with a zero column, fast::display_pairs_image) into a second buffer Z (the fast path's
+// complex pair columns (x_2c + i x_2c+1; an odd W's last is (x_W-1, 0); padded to a multiple of
+// 4: fast::display_pair_columns, the image uploaded that way) into a second buffer Z (the fast path's
 // route for such columns, ClFastAxis: in two passes through a scratch where it takes four
 // steps), then the rows
 // ky <= H/2 of the 2D FFT, each unpacked from rows ky and H - ky of Z (UNPACK_PAIRS), ending in

@@ -153,7 +153,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
                          ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
                          (settings.auto_range ? 256u : 0u);
   if (flags != display_rows_flags_) {
-    Defines defines = fast::display_rows_defines(height_, tuning_, real_cols_->route().swap);
+    Defines defines = fast::display_rows_defines(width_, height_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;
@@ -299,7 +299,9 @@ void GlFastDisplay::dispatch_half_spectrum() {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, row_twiddles_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, split_twiddles_);
-  dispatch(*rows_, programs_.get(key(*rows_, {{"R2C_SPLIT", "1"}})), rows_->describe(), height_, width_ / 2,
+  // The image's rows lie display_pair_columns pairs apart (upload).
+  dispatch(*rows_, programs_.get(key(*rows_, {{"R2C_SPLIT", "1"}})), rows_->describe(), height_,
+           fast::display_pair_columns(width_),
            "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, half_col_twiddles_);

@@ -1,8 +1,8 @@
 #pragma once
 // The OpenGL real-input display path (issue 6): the GLSL twin of cl_fast_display.h. A real
 // W x H image becomes its shifted, colour-mapped spectrum display in two dispatches of
-// shaders/fast_fft.comp: the image's (W + 1)/2 complex pair columns (an odd W's last is
-// (x_W-1, 0): the image is uploaded with a zero column) into Z (GlFastAxis: the fast path's
+// shaders/fast_fft.comp: the image's complex pair columns (an odd W's last is (x_W-1, 0); padded
+// to a multiple of 4: fast::display_pair_columns, the image uploaded that way) into Z (GlFastAxis: the fast path's
 // route for such columns, four-step ones through a scratch), then the rows ky <= H/2 of the
 // 2D FFT unpacked from Z, writing whole display rows (row ky and its Hermitian mirror row) as
 // RGBA8 pixels into a buffer, row-major (shaders/fast_epilogue.glsl, DISPLAY_ROWS; a texture's

@@ -133,7 +133,7 @@ void measure_display(cl_context context, cl_device_id device, cl_command_queue q
                 display.display_row_plan().describe().c_str());
     if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) {
       std::string options;
-      for (const auto& [name, value] : fast::display_rows_defines(h, fast::tuning_from_env()))
+      for (const auto& [name, value] : fast::display_rows_defines(w, h, fast::tuning_from_env()))
         options += " -D " + name + "=" + value;
       print_build_log(programs.kernel(fast_program_key(display.display_row_plan(), options), "fast_fft"),
                       device);

@@ -460,9 +460,10 @@ struct R2cCase {
   std::uint64_t local_cap;  // 0: the device's; else forces the column split (see fast_cases.h)
   bool four_step = false;   // the display columns in two passes, under fast_four_step_local_bytes
   bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
+  bool display_radix25 = false;  // Tuning::display_rows_max_radix 0 (the default 16 leaves 25 out)
 };
-// 1250 x 8: OpenCL's default radix 25 (5^4) in both epilogues' rows (625-point R2C rows (25 25),
-// 1250-point display rows (2 25 25)).
+// 1250 x 8: OpenCL's default radix 25 (5^4) in the R2C rows (625-point: (25 25)), and in the
+// 1250-point display rows (2 25 25) where their bound is lifted.
 // 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
 // in four steps; the last two: display rows coloured from the registers (OpenCL's default:
 // from local memory). 512 x 960 splits its display rows in time (from local memory: the
@@ -472,7 +473,7 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {250, 250, 0},
                                  {1000, 8, 0},
                                  {512, 960, test::fast_split_local_bytes},
-                                 {1250, 8, 0},
+                                 {1250, 8, 0, false, false, true},
                                  {128, 512, 0, true},
                                  {80, 729, 0, true},
                                  {96, 54, 0, false, true},
@@ -494,6 +495,7 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
     t.four_step_max_direct_lines = 64;
   }
   t.display_from_registers = c.from_registers ? 1 : 0;
+  if (c.display_radix25) t.display_rows_max_radix = 0;
   return t;
 }
 
@@ -549,6 +551,10 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
     if (c.local_cap) {
       EXPECT_TRUE(display.display_row_plan().split_dit) << display.display_row_plan().describe();
     }
+    const auto& display_radices = display.display_row_plan().radices;
+    EXPECT_EQ(std::find(display_radices.begin(), display_radices.end(), 25u) != display_radices.end(),
+              c.display_radix25)
+        << display.display_row_plan().describe();
     const std::size_t column_passes = c.four_step ? 2 : 1;
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
     display.upload(image);

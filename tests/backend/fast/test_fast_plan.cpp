@@ -66,8 +66,15 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_EQ(std::count(cols_3125->radices.begin(), cols_3125->radices.end(), 25u), 0) << cols_3125->describe();
   EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, fast::Tuning{})->radices,
             (std::vector<std::uint32_t>{25, 25, 5}));
-  // The display rows follow the same rule (ClFastDisplay's 1250 x 8 case runs them).
+  // The display rows stop at radix 16 (Tuning::display_rows_max_radix; ClFastDisplay's 1250 x 8
+  // case runs them), and follow the same rule without that bound.
   EXPECT_EQ(fast::plan_display_rows(1250, 8, nvidia, fast::Tuning{})->radices,
+            (std::vector<std::uint32_t>{10, 5, 5, 5}));
+  EXPECT_EQ(fast::plan_display_rows(3125, 8, nvidia, fast::Tuning{})->radices,
+            (std::vector<std::uint32_t>{5, 5, 5, 5, 5}));
+  fast::Tuning unbounded_display;
+  unbounded_display.display_rows_max_radix = 0;
+  EXPECT_EQ(fast::plan_display_rows(1250, 8, nvidia, unbounded_display)->radices,
             (std::vector<std::uint32_t>{2, 25, 25}));
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
@@ -1067,7 +1074,7 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
       // the display rows to read where they lie (display_rows_defines).
       const bool in_place = display->four_step() && tuning.four_step_in_place_min_bytes != 0 && n == 8192;
       EXPECT_EQ(display->swap.has_value(), in_place) << display->describe();
-      const auto defines = fast::display_rows_defines(n, tuning, display->swap);
+      const auto defines = fast::display_rows_defines(n, n, tuning, display->swap);
       EXPECT_EQ(std::count_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == "ROW_SWAP_A"; }),
                 in_place ? 1 : 0);
       const auto passes = fast::axis_passes(*display, n / 2, Direction::forward, true, "fast_cols_real");
@@ -1095,18 +1102,21 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
   }
   EXPECT_FALSE(fast::route_real_columns(64, 4099, nvidia, fast::Tuning{}).has_value());  // Bluestein
   EXPECT_FALSE(fast::route_real_columns(2, 64, nvidia, fast::Tuning{}).has_value());     // too narrow
-  // An odd width's columns: its (W + 1)/2 pixel pairs, the last (x[W - 1], 0), as an even width's.
+  // The columns: the image's (W + 1)/2 pixel pairs (an odd W's last (x[W - 1], 0)), up to a
+  // multiple of 4 ...
   EXPECT_EQ(fast::display_pair_columns(63), 32u);
   EXPECT_EQ(fast::display_pair_columns(64), 32u);
-  // ... uploaded with a zero after each row (fast::display_pairs_image); an even width's as it is.
+  EXPECT_EQ(fast::display_pair_columns(2187), 1096u);
+  EXPECT_EQ(fast::display_pair_columns(250), 128u);
+  // ... uploaded so, zeros after each row (fast::display_pairs_image); a width of 8k as it is.
   RealImage image(3, 2);
   image.data = {1, 2, 3, 4, 5, 6};
   std::vector<float> padded;
   const std::span<const float> pairs = fast::display_pairs_image(image, padded);
-  EXPECT_EQ(std::vector<float>(pairs.begin(), pairs.end()), (std::vector<float>{1, 2, 3, 0, 4, 5, 6, 0}));
-  RealImage even(2, 2);
-  even.data = {1, 2, 3, 4};
-  EXPECT_EQ(fast::display_pairs_image(even, padded).data(), even.data.data());
+  EXPECT_EQ(std::vector<float>(pairs.begin(), pairs.end()),
+            (std::vector<float>{1, 2, 3, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0}));
+  const RealImage wide(16, 2);
+  EXPECT_EQ(fast::display_pairs_image(wide, padded).data(), wide.data.data());
   const auto odd = fast::route_real_columns(63, 64, nvidia, fast::Tuning{});
   ASSERT_TRUE(odd.has_value());
   EXPECT_EQ(fast::route_identity(*odd), fast::route_identity(*fast::route_real_columns(64, 64, nvidia, fast::Tuning{})));
