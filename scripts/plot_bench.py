@@ -27,7 +27,7 @@ def plot_ratios(ax, entries, sizes, cufft, cufft_display) -> None:
     for impl in compared:
         reference = cufft_display if impl.endswith("-display") else cufft
         # Every size, NaN where this entry is missing: the line breaks there instead of joining
-        # sizes it has no figure between (the displays skip odd widths).
+        # sizes it has no figure between (the displays skip sizes with a prime factor above 13).
         ys, lows, highs = [math.nan] * len(sizes), [0.0] * len(sizes), [0.0] * len(sizes)
         for i, s in enumerate(sizes):
             for e in entries:

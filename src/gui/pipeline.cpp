@@ -176,7 +176,7 @@ WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
 // The fast variant's display: the real image through the backend's fused real-input display
 // path (execute_real_display: its columns, then rows that write the pixels; issue 6), delivered
 // into `back` (GL: a copy on the device; OpenCL: as render_to_gl_texture delivers). False where
-// that path does not take the image (odd width, a prime factor above 13) or cannot reach GL.
+// that path does not take the image (a prime factor above 13) or cannot reach GL.
 bool fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
   if (backend.real_display_path(data.input.width, data.input.height) != RealDisplayPath::fused) return false;
   if (data.input_on != &backend) {
