@@ -708,6 +708,10 @@ TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
     EXPECT_EQ(direct.plan.pre_radix, 1u);
     EXPECT_LE(direct.plan.lines_per_group, t.four_step_max_direct_lines);
   }
+  // The real display's pair columns by the image's bytes, not Z's (half of them): 2401^2's 1 204
+  // (Z 23 MB) in two passes, 2401 x 1000's (Z 9.6 MB: the image 19 MB) directly.
+  EXPECT_TRUE(fast::route_real_columns(2401, 2401, nvidia, fast::Tuning{})->four_step());
+  EXPECT_FALSE(fast::route_real_columns(1000, 2401, nvidia, fast::Tuning{})->four_step());
 }
 
 // The divisor nearest a target by ratio: 2401 = 7^4 against 32 and 64 (49: 1.53 and 1.31 where 7
