@@ -159,15 +159,18 @@ class ClBackendImpl final : public ClBackend {
     if (refresh_programs()) radix_kernel_name_check();
     const std::size_t w = plan_.width(), h = plan_.height();
     if (w == 0 || h == 0) return;
-    const float sign = direction == Direction::forward ? 1.0f : -1.0f;
-    // Every dispatch enqueued until this call returns is stamped with this execution's number.
-    current_execution_ = ++executions_;
-    struct ExecutionScope {
-      std::uint64_t& current;
-      ~ExecutionScope() { current = 0; }
-    } scope{current_execution_};
-    const SpanScope span(*this, current_execution_);
+    const ExecutionScope execution(*this);
+    {
+      const SpanScope span(*this, current_execution_);
+      enqueue_transform(direction, stop);
+    }
+    finish_submit();
+  }
 
+  // The transform's dispatches (execute's, without its execution number and span).
+  void enqueue_transform(Direction direction, StageStop stop) {
+    const std::size_t w = plan_.width(), h = plan_.height();
+    const float sign = direction == Direction::forward ? 1.0f : -1.0f;
     // The fast variant runs whole axes in one dispatch each; a stop inside an axis, or a size it
     // does not support, takes the fused stage pipeline instead.
     if (variant_ == KernelVariant::fast && fast_ready_ && stop.is_done()) {
@@ -177,12 +180,12 @@ class ClBackendImpl final : public ClBackend {
         d.record.execution = current_execution_;
         if (d.event) pending_.push_back({std::move(d.event), std::move(d.record)});
       }
-      return finish_submit();
+      return;
     }
 
     const int row_last = (!stop.is_done() && stop.axis == Axis::rows) ? stop.stage : -1;
     run_axis(Axis::rows, plan_.rows, rows_, Lines{u32(w), u32(h), 1, u32(w)}, row_last, sign);
-    if (!stop.is_done() && stop.axis == Axis::rows) return finish_submit();
+    if (!stop.is_done() && stop.axis == Axis::rows) return;
 
     const int col_last = stop.is_done() ? -1 : stop.stage;
     if (column_pass_ == ClColumnPass::strided) {
@@ -192,7 +195,6 @@ class ClBackendImpl final : public ClBackend {
       run_axis(Axis::cols, plan_.cols, cols_, Lines{u32(h), u32(w), 1, u32(h)}, col_last, sign);
       transpose(u32(h), u32(w));
     }
-    finish_submit();
   }
 
   ComplexImage download() override {
@@ -298,15 +300,33 @@ class ClBackendImpl final : public ClBackend {
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
     upload(complex);
+    // The transform runs in place: each display starts from this copy of the image.
+    real_fallback_image_ = make_buffer(CL_MEM_READ_ONLY, std::max<std::size_t>(complex.data.size() * sizeof(Complex), 16));
+    if (!complex.data.empty())
+      check(clEnqueueWriteBuffer(queue_.get(), real_fallback_image_.get(), CL_TRUE, 0,
+                                 complex.data.size() * sizeof(Complex), complex.data.data(), 0, nullptr, nullptr),
+            "clEnqueueWriteBuffer (real display fallback)");
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     if (!real_fused_) {
       if (!prepared_) throw BackendError("OpenCL: execute_real_display() before upload_real()");
-      execute(Direction::forward, StageStop::done());
-      const std::size_t first = pending_.size();
-      compute_display(settings);
-      // The display kernels count with the transform.
-      for (std::size_t i = first; i < pending_.size(); ++i) pending_[i].record.execution = executions_;
+      if (refresh_programs()) radix_kernel_name_check();
+      // The display kernels count with the transform, inside its span (BackendOptions::time_spans).
+      const ExecutionScope execution(*this);
+      {
+        const SpanScope span(*this, current_execution_);
+        current_ = 0;
+        if (const std::size_t bytes = plan_.width() * plan_.height() * sizeof(Complex); bytes > 0)
+          check(clEnqueueCopyBuffer(queue_.get(), real_fallback_image_.get(), current(), 0, 0, bytes, 0, nullptr,
+                                    nullptr),
+                "clEnqueueCopyBuffer (real display fallback)");
+        enqueue_transform(Direction::forward, StageStop::done());
+        compute_display(settings);
+        // Under spans the span is the run's one record, as where the fast path runs alone.
+        if (time_spans_)
+          std::erase_if(pending_, [&](const auto& p) { return p.record.execution == current_execution_; });
+      }
+      finish_submit();
     } else {
       const std::uint64_t execution = ++executions_;
       const SpanScope span(*this, execution);
@@ -580,6 +600,19 @@ class ClBackendImpl final : public ClBackend {
 
   void finish_submit() { check(clFlush(queue_.get()), "clFlush"); }
 
+  TimingRecord stamped(TimingRecord r) const {
+    r.execution = current_execution_;
+    return r;
+  }
+  // Every dispatch enqueued while it lives is stamped with a new execution's number.
+  struct ExecutionScope {
+    ClBackendImpl& backend;
+    explicit ExecutionScope(ClBackendImpl& b) : backend(b) { backend.current_execution_ = ++backend.executions_; }
+    ~ExecutionScope() { backend.current_execution_ = 0; }
+    ExecutionScope(const ExecutionScope&) = delete;
+    ExecutionScope& operator=(const ExecutionScope&) = delete;
+  };
+
   // BackendOptions::time_spans: a marker before the scope's dispatches and one after them, kept
   // as a span record of `execution` (also when the scope ends by an exception: the markers are
   // harmless then).
@@ -771,13 +804,13 @@ class ClBackendImpl final : public ClBackend {
       cl_event ev = nullptr;
       check(clEnqueueNDRangeKernel(queue_.get(), partial, 1, nullptr, &global, &reduce_wg_, 0, nullptr, &ev),
             "clEnqueueNDRangeKernel(display_range_partial)");
-      pending_.push_back({Event(ev), record("minmax_reduce", Axis::cols, -1, 0, u32(global), 1, count * 4, "display")});
+      pending_.push_back({Event(ev), stamped(record("minmax_reduce", Axis::cols, -1, 0, u32(global), 1, count * 4, "display"))});
       cl_kernel final_k = programs_->kernel(program, "display_range_final");
       set_args(final_k, display_.partials.get(), u32(display_.partial_groups), display_.range.get());
       check(clEnqueueNDRangeKernel(queue_.get(), final_k, 1, nullptr, &reduce_wg_, &reduce_wg_, 0, nullptr, &ev),
             "clEnqueueNDRangeKernel(display_range_final)");
-      pending_.push_back({Event(ev), record("minmax_reduce_partials", Axis::cols, -1, 0, u32(reduce_wg_), 1,
-                                            display_.partial_groups * 8 + 8, "display")});
+      pending_.push_back({Event(ev), stamped(record("minmax_reduce_partials", Axis::cols, -1, 0, u32(reduce_wg_), 1,
+                                                    display_.partial_groups * 8 + 8, "display"))});
     }
     cl_kernel colorize = programs_->kernel(program, "display_colorize");
     const cl_uint hue = settings.component == SpectrumComponent::phase_hue ? 1 : 0;
@@ -826,6 +859,7 @@ class ClBackendImpl final : public ClBackend {
   Plan2D plan_;
   KernelVariant variant_ = KernelVariant::fused;
   Mem buffers_[2];
+  Mem real_fallback_image_;  // the real display's complex fallback: the uploaded image, kept
   int current_ = 0;
   AxisDevice rows_, cols_;
   Mem scratch_a_, scratch_b_;

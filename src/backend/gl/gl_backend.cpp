@@ -276,21 +276,22 @@ class GlBackend final : public Backend {
     enter();
     assert(prepared_ && "prepare before execute");
     programs_->reload_if_changed();
-    timers_->set_execution(++executions_);
-    struct ExecutionScope {
-      DispatchTimers& timers;
-      ~ExecutionScope() { timers.set_execution(0); }
-    } scope{*timers_};
-    // The fast variant runs whole axes in one dispatch each (in place); a stop inside an axis,
-    // or a size it does not support, takes the fused stage pipeline instead.
+    const ExecutionScope execution(*timers_, ++executions_);
+    dispatch_transform(direction, stop, time_spans_);
+    glUseProgram(0);
+    check_errors("execute");
+  }
+
+  // The transform's dispatches (execute's, without its execution number): the fast variant runs
+  // whole axes in one dispatch each (in place), inside a span where `span`; a stop inside an
+  // axis, or a size it does not support, takes the fused stage pipeline instead.
+  void dispatch_transform(Direction direction, StageStop stop, bool span) {
     if (variant_ == KernelVariant::fast && fast_ready_ && stop.is_done()) {
-      const SpanScope span(*timers_, time_spans_);
+      const SpanScope scope(*timers_, span);
       fast_->dispatch(current(), direction);
     } else {
       run_pipeline(direction, stop);
     }
-    glUseProgram(0);
-    check_errors("execute");
   }
 
   ComplexImage download() override {
@@ -339,26 +340,42 @@ class GlBackend final : public Backend {
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
     upload(complex);
+    // The transform runs in place: each display starts from this copy of the image.
+    real_fallback_image_.allocate(complex.data.size() * sizeof(Complex), complex.data.data());
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     enter();
     if (real_fused_) {
       programs_->reload_if_changed();
-      timers_->set_execution(++executions_);
       {
+        const ExecutionScope execution(*timers_, ++executions_);
         const SpanScope span(*timers_, time_spans_);
         real_display_->dispatch_display(settings, previous_range);
       }
-      timers_->set_execution(0);
       glUseProgram(0);
       check_errors("execute_real_display");
     } else {
       if (!prepared_) throw BackendError("OpenGL: execute_real_display() before upload_real()");
-      execute(Direction::forward, StageStop::done());
+      programs_->reload_if_changed();
       const unsigned texture = real_display_->fallback_texture(plan_.width(), plan_.height());
-      timers_->set_execution(executions_);  // the display dispatches count with the transform
-      const bool drawn = render_to_gl_texture(texture, settings);
-      timers_->set_execution(0);
+      bool drawn = false;
+      {
+        // The display dispatches count with the transform, inside its span (BackendOptions::time_spans).
+        const ExecutionScope execution(*timers_, ++executions_);
+        const SpanScope span(*timers_, time_spans_);
+        current_ = 0;
+        glBindBuffer(GL_COPY_READ_BUFFER, real_fallback_image_.id());
+        glBindBuffer(GL_COPY_WRITE_BUFFER, current());
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            static_cast<GLsizeiptr>(plan_.width() * plan_.height() * sizeof(Complex)));
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        dispatch_transform(Direction::forward, StageStop::done(), false);
+        drawn = render_to_gl_texture(texture, settings);
+      }
+      glUseProgram(0);
+      check_errors("execute_real_display");
       if (!drawn) throw BackendError("OpenGL: the display of the real image (complex fallback) failed");
     }
     real_display_done_ = true;
@@ -409,6 +426,15 @@ class GlBackend final : public Backend {
 
   std::uint64_t executions_ = 0;  // execute() calls so far; stamps the timing records
   bool time_spans_ = false;        // BackendOptions::time_spans
+
+  // Stamps every timing record while it lives with `execution`.
+  struct ExecutionScope {
+    DispatchTimers& timers;
+    ExecutionScope(DispatchTimers& t, std::uint64_t execution) : timers(t) { timers.set_execution(execution); }
+    ~ExecutionScope() { timers.set_execution(0); }
+    ExecutionScope(const ExecutionScope&) = delete;
+    ExecutionScope& operator=(const ExecutionScope&) = delete;
+  };
 
   // BackendOptions::time_spans: one record (GL_TIME_ELAPSED, or the host clock where that
   // measures nothing) around the fast path's dispatches, which then record nothing themselves:
@@ -498,6 +524,7 @@ class GlBackend final : public Backend {
   bool dry_run_ = false;  // precompile: fetch programs, dispatch nothing
 
   GlBuffer data_[2];  // ping-pong image buffers, W x H vec2 row-major
+  GlBuffer real_fallback_image_;  // the real display's complex fallback: the uploaded image, kept
   int current_ = 0;   // which of data_ holds the image
   AxisBuffers rows_, cols_;
   GlBuffer scratch_[2];  // Bluestein: batch x m each

@@ -116,7 +116,9 @@ TEST_P(RealDisplay, OddWidthsTakeTheFusedPath) {
 }
 
 // Rows with a prime factor above 13 (51 = 3 x 17) have no display plan: the real image goes
-// through the complex transform (Bluestein's rows) and the display kernels.
+// through the complex transform (Bluestein's rows, in place on a copy of the image, so a second
+// frame shows the same picture) and the display kernels; where spans are timed, one span holds
+// them all.
 TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
   std::string why;
   auto backend = open(why);
@@ -136,6 +138,23 @@ TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
   ASSERT_GE(names.size(), 2u);
   EXPECT_EQ(names[0].rfind("fast_rows(L=", 0), 0u) << names[0];  // Bluestein's rows
   EXPECT_NE(std::find(names.begin(), names.end(), "fast_cols"), names.end());
+  backend->execute_real_display(settings);
+  test::expect_display_close(backend->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
+                             settings.colormap, to_string(GetParam()) + " fallback 51x48, second frame");
+  backend->take_timings();
+
+  BackendOptions options;
+  options.time_spans = true;
+  const auto spans = make_backend(GetParam(), options);
+  spans->upload_real(image);
+  spans->take_timings();
+  for (int frame = 0; frame < 2; ++frame) {
+    spans->execute_real_display(settings);
+    spans->finish();
+    EXPECT_EQ(kernel_names(*spans, execution), std::vector<std::string>{transform_span_kernel}) << "frame " << frame;
+    test::expect_display_close(spans->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
+                               settings.colormap, to_string(GetParam()) + " fallback 51x48 timed by spans");
+  }
 }
 
 TEST(RealDisplayCpu, CpuBackendSaysNotSupported) {
