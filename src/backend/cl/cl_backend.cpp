@@ -300,12 +300,13 @@ class ClBackendImpl final : public ClBackend {
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
     upload(complex);
-    // The transform runs in place: each display starts from this copy of the image.
-    real_fallback_image_ = make_buffer(CL_MEM_READ_ONLY, std::max<std::size_t>(complex.data.size() * sizeof(Complex), 16));
-    if (!complex.data.empty())
-      check(clEnqueueWriteBuffer(queue_.get(), real_fallback_image_.get(), CL_TRUE, 0,
-                                 complex.data.size() * sizeof(Complex), complex.data.data(), 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer (real display fallback)");
+    // The transform runs in place: each display starts from this copy of the image (made on the
+    // device: the image crosses from the host once).
+    const std::size_t bytes = complex.data.size() * sizeof(Complex);
+    real_fallback_image_ = make_buffer(CL_MEM_READ_ONLY, std::max<std::size_t>(bytes, 16));
+    if (bytes > 0)
+      check(clEnqueueCopyBuffer(queue_.get(), current(), real_fallback_image_.get(), 0, 0, bytes, 0, nullptr, nullptr),
+            "clEnqueueCopyBuffer (real display fallback)");
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     if (!real_fused_) {

@@ -340,9 +340,8 @@ class GlBackend final : public Backend {
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
     upload(complex);
-    // The transform runs in place: each display starts from this copy of the image, made on the
-    // device (a buffer filled from the host was read at PCIe speed by the copies: H100, 4099^2's
-    // display 3.66 ms where its transform takes 1.70).
+    // The transform runs in place: each display starts from this copy of the image (made on the
+    // device: the image crosses from the host once).
     const std::size_t bytes = complex.data.size() * sizeof(Complex);
     real_fallback_image_.allocate(bytes);
     copy_buffer(current(), real_fallback_image_.id(), bytes);
