@@ -21,7 +21,7 @@ namespace {
 class FftscopeDisplay final : public Implementation {
  public:
   FftscopeDisplay(const std::string& backend, BenchSize size, const std::string& cl_device, bool measure_fast_plans)
-      : size_(size), settings_(fixed_range_settings(size.width, size.height)), planning_(measure_fast_plans ? "; plans measured at prepare" : "") {
+      : size_(size), settings_(fixed_range_settings(size.width, size.height)), timer_note_(measure_fast_plans ? "; plans measured at prepare" : "") {
     BackendOptions options;
     options.cl_device = cl_device;
     options.time_spans = true;
@@ -32,13 +32,13 @@ class FftscopeDisplay final : public Implementation {
       throw std::runtime_error("fftscope " + backend + ": no real display path");
     // Sizes the fused path does not plan (a prime factor above 13) take the complex transform
     // and the display kernels, timed as one span all the same.
-    if (path == RealDisplayPath::fallback) planning_ += "; the complex fallback (transform, then display kernels)";
+    if (path == RealDisplayPath::fallback) timer_note_ += "; the complex fallback (transform, then display kernels)";
     // FFTSCOPE_BENCH_DISPLAY_AUTO=1: auto range (previous frame's, atomics in the column pass).
     if (const char* env = std::getenv("FFTSCOPE_BENCH_DISPLAY_AUTO"); env && std::string(env) == "1")
       settings_.auto_range = true;
   }
   std::string device() const override { return backend_->device_name(); }
-  std::string timer() const override { return timer_ + planning_; }
+  std::string timer() const override { return timer_ + timer_note_; }
   void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
   std::vector<double> time_runs(int warmup, int repeats) override {
     backend_->take_timings();
@@ -67,7 +67,7 @@ class FftscopeDisplay final : public Implementation {
   SpectrumSettings settings_;
   std::unique_ptr<Backend> backend_;
   std::string timer_ = "GPU timers";
-  std::string planning_;   ///< said after the timer: plans measured at prepare, the fallback path
+  std::string timer_note_;  ///< said after the timer: plans measured at prepare, the fallback path
 };
 
 }  // namespace

@@ -201,7 +201,7 @@ struct Tuning {
   /// 50.0 -> 65.4, GL 74.4 -> 79.8; 3125 = 25 x 125: 120 -> 142, 150 -> 159). The real
   /// display's columns compare the image's complex bytes, twice Z's (route_real_columns).
   std::uint64_t four_step_unsplit_min_bytes = 32ull << 20;
-  /// On images of at least this many bytes (complex float32; the real display: its W/2 complex
+  /// On images of at least this many bytes (complex float32; the real display: its pair
   /// columns), four-step columns n = a b with b a multiple of a run both passes in place,
   /// pass B storing its bins in an order that leaves the rows swapped in pairs (RowSwap), and the
   /// rows then transform each pair, each row's transform stored in its partner's place (the

@@ -299,14 +299,11 @@ class ClBackendImpl final : public ClBackend {
     prepare(make_plan_2d(image.width, image.height), KernelVariant::fast);
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
-    upload(complex);
-    // The transform runs in place: each display starts from this copy of the image (made on the
-    // device: the image crosses from the host once).
-    const std::size_t bytes = complex.data.size() * sizeof(Complex);
-    real_fallback_image_ = make_buffer(CL_MEM_READ_ONLY, std::max<std::size_t>(bytes, 16));
-    if (bytes > 0)
-      check(clEnqueueCopyBuffer(queue_.get(), current(), real_fallback_image_.get(), 0, 0, bytes, 0, nullptr, nullptr),
-            "clEnqueueCopyBuffer (real display fallback)");
+    // Kept apart from the transform's buffers, which it runs in place on: each display copies it
+    // into them first (execute_real_display).
+    real_fallback_image_ = complex.data.empty()
+                               ? Mem()
+                               : make_buffer(CL_MEM_READ_ONLY, complex.data.size() * sizeof(Complex), complex.data.data());
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     if (!real_fused_) {
@@ -317,9 +314,9 @@ class ClBackendImpl final : public ClBackend {
       {
         const SpanScope span(*this, current_execution_);
         current_ = 0;
-        if (const std::size_t bytes = plan_.width() * plan_.height() * sizeof(Complex); bytes > 0)
-          check(clEnqueueCopyBuffer(queue_.get(), real_fallback_image_.get(), current(), 0, 0, bytes, 0, nullptr,
-                                    nullptr),
+        if (real_fallback_image_)
+          check(clEnqueueCopyBuffer(queue_.get(), real_fallback_image_.get(), current(), 0, 0,
+                                    plan_.width() * plan_.height() * sizeof(Complex), 0, nullptr, nullptr),
                 "clEnqueueCopyBuffer (real display fallback)");
         enqueue_transform(Direction::forward, StageStop::done());
         compute_display(settings);

@@ -339,12 +339,10 @@ class GlBackend final : public Backend {
     prepare(make_plan_2d(image.width, image.height), KernelVariant::fast);
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
-    upload(complex);
-    // The transform runs in place: each display starts from this copy of the image (made on the
-    // device: the image crosses from the host once).
-    const std::size_t bytes = complex.data.size() * sizeof(Complex);
-    real_fallback_image_.allocate(bytes);
-    copy_buffer(current(), real_fallback_image_.id(), bytes);
+    // Kept apart from the transform's buffers, which it runs in place on: each display copies it
+    // into them first (execute_real_display).
+    real_fallback_image_.allocate(complex.data.size() * sizeof(Complex), complex.data.data());
+    check_errors("upload_real");
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     enter();
@@ -367,7 +365,13 @@ class GlBackend final : public Backend {
         const ExecutionScope execution(*timers_, ++executions_);
         const SpanScope span(*timers_, time_spans_);
         current_ = 0;
-        copy_buffer(real_fallback_image_.id(), current(), plan_.width() * plan_.height() * sizeof(Complex));
+        glBindBuffer(GL_COPY_READ_BUFFER, real_fallback_image_.id());
+        glBindBuffer(GL_COPY_WRITE_BUFFER, current());
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            static_cast<GLsizeiptr>(real_fallback_image_.bytes()));
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         dispatch_transform(Direction::forward, StageStop::done(), false);
         drawn = render_to_gl_texture(texture, settings);
       }
@@ -423,16 +427,6 @@ class GlBackend final : public Backend {
 
   std::uint64_t executions_ = 0;  // execute() calls so far; stamps the timing records
   bool time_spans_ = false;        // BackendOptions::time_spans
-
-  // `bytes` of buffer `from` into buffer `to`, on the device; the shaders after it see them.
-  static void copy_buffer(unsigned from, unsigned to, std::size_t bytes) {
-    glBindBuffer(GL_COPY_READ_BUFFER, from);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, to);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, static_cast<GLsizeiptr>(bytes));
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  }
 
   // Stamps every timing record while it lives with `execution`.
   struct ExecutionScope {
