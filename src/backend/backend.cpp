@@ -51,6 +51,7 @@ std::string to_string(RealDisplayPath path) {
   switch (path) {
     case RealDisplayPath::none: return "none";
     case RealDisplayPath::fused: return "fused";
+    case RealDisplayPath::routed: return "routed";
     case RealDisplayPath::fallback: return "fallback";
   }
   return "?";

@@ -66,6 +66,8 @@ inline constexpr char transform_span_kernel[] = "transform_span";
 enum class RealDisplayPath {
   none,      ///< not at all (the default of Backend)
   fused,     ///< the image's columns, then the rows writing the display pixels: two dispatches (issue 6)
+  routed,    ///< the same transform by the complex fast path's routes (Bluestein's where a prime
+             ///< factor is above 13), an unpacking pass between the axes and a colouring pass after
   fallback,  ///< the real image as complex data through execute(), then the display kernels
 };
 std::string to_string(RealDisplayPath path);

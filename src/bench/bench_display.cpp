@@ -30,8 +30,11 @@ class FftscopeDisplay final : public Implementation {
     const RealDisplayPath path = backend_->real_display_path(size.width, size.height);
     if (path == RealDisplayPath::none)
       throw std::runtime_error("fftscope " + backend + ": no real display path");
-    // Sizes the fused path does not plan (a prime factor above 13) take the complex transform
-    // and the display kernels, timed as one span all the same.
+    // Sizes the fused passes do not plan (a prime factor above 13) take the routed passes (or,
+    // where those do not plan either, the complex transform and the display kernels), timed as
+    // one span all the same.
+    if (path == RealDisplayPath::routed)
+      timer_note_ += "; routed (the complex path's routes on the half spectrum, then a colouring pass)";
     if (path == RealDisplayPath::fallback) timer_note_ += "; the complex fallback (transform, then display kernels)";
     // FFTSCOPE_BENCH_DISPLAY_AUTO=1: auto range (previous frame's, atomics in the column pass).
     if (const char* env = std::getenv("FFTSCOPE_BENCH_DISPLAY_AUTO"); env && std::string(env) == "1")

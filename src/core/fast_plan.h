@@ -1293,6 +1293,31 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   return route;
 }
 
+/// The real display where its fused passes do not plan (a prime factor above 13): the same
+/// transform by the complex path's routes, Bluestein's included. The image's pair columns (H
+/// points over display_pair_columns lines) into Z; a pass taking the rows ky <= H/2 of the column
+/// FFTs apart from Z (the backends' display_unpack); those W-point rows, in place; then a pass
+/// colouring each bin and its mirror (display_half). The columns never run in place with their
+/// rows left swapped (the unpacking reads each row where it belongs).
+struct RoutedDisplay {
+  AxisRoute cols, rows;
+  /// The scratch both routes share, in elements (0 where neither needs one).
+  std::uint64_t scratch_elements(std::size_t width, std::size_t height) const {
+    return std::max(cols.scratch_elements(display_pair_columns(width)), rows.scratch_elements(height / 2 + 1));
+  }
+};
+inline std::optional<RoutedDisplay> route_routed_display(std::size_t width, std::size_t height,
+                                                         const DeviceLimits& limits, Tuning tuning) {
+  if (width < 3 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
+  tuning.four_step_in_place_min_bytes = 0;
+  auto cols = route_axis(Axis::cols, static_cast<std::uint32_t>(height),
+                         static_cast<std::uint32_t>(display_pair_columns(width)), limits, tuning);
+  auto rows = route_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
+                         limits, tuning);
+  if (!cols || !rows || cols->swap || rows->swap) return std::nullopt;
+  return RoutedDisplay{*cols, *rows};
+}
+
 /// What makes two real display paths the same programs (measure_display_candidates): the
 /// columns' route, the display rows' plan and their #defines; empty where the path does not plan.
 inline std::string display_identity(std::size_t width, std::size_t height, const DeviceLimits& limits,

@@ -175,10 +175,12 @@ WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
 
 // The fast variant's display: the real image through the backend's fused real-input display
 // path (execute_real_display: its columns, then rows that write the pixels; issue 6), delivered
-// into `back` (GL: a copy on the device; OpenCL: as render_to_gl_texture delivers). False where
-// that path does not take the image (a prime factor above 13) or cannot reach GL.
+// into `back` (GL: a copy on the device; OpenCL: as render_to_gl_texture delivers); sizes with a
+// prime factor above 13 take its routed passes. False where neither takes the image or it cannot
+// reach GL.
 bool fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
-  if (backend.real_display_path(data.input.width, data.input.height) != RealDisplayPath::fused) return false;
+  const RealDisplayPath path = backend.real_display_path(data.input.width, data.input.height);
+  if (path != RealDisplayPath::fused && path != RealDisplayPath::routed) return false;
   if (data.input_on != &backend) {
     backend.upload_real(data.input);
     data.input_on = &backend;

@@ -197,19 +197,19 @@ TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
   EXPECT_EQ(sweep_to_json(run_sweep(options)).find("round_medians_us"), std::string::npos);
 }
 
-// The real display entries: the fused path (16 x 8, and the odd width 15 x 8) and, where the
-// size has a prime factor above 13 (17 x 8), the complex fallback, timed as one span of the
-// transform and the display kernels; each picture against render_spectrum of FFTW's spectrum
-// (the error: the fraction of pixels more than one colour step off).
-TEST(Bench, DisplayEntriesTimeTheFusedPathAndTheFallback) {
+// The real display entries: the fused path (16 x 8, and the odd width 15 x 8), the routed path
+// where the size has a prime factor above 13 (17 x 8) and the complex fallback where the width
+// is under 3 (2 x 8), each timed as one span; each picture against render_spectrum of FFTW's
+// spectrum (the error: the fraction of pixels more than one colour step off).
+TEST(Bench, DisplayEntriesTimeTheFusedRoutedAndFallbackPaths) {
   SweepOptions options;
-  options.sizes = {{16, 8}, {15, 8}, {17, 8}};
+  options.sizes = {{16, 8}, {15, 8}, {17, 8}, {2, 8}};
   options.implementations = {"fftscope-gl-display", "fftscope-cl-display"};
   options.warmup = 1;
   options.warmup_ms = 0;
   options.repeats = 3;
   const auto entries = run_sweep(options);
-  ASSERT_EQ(entries.size(), 6u);
+  ASSERT_EQ(entries.size(), 8u);
   for (const BenchEntry& e : entries) {
     if (!e.available) {
       if (test::gpu_required()) ADD_FAILURE() << e.implementation << ": " << e.reason;
@@ -218,7 +218,9 @@ TEST(Bench, DisplayEntriesTimeTheFusedPathAndTheFallback) {
     const std::string size = std::to_string(e.size.width) + "x" + std::to_string(e.size.height);
     EXPECT_GT(e.median_us, 0.0) << e.implementation << " " << size;
     EXPECT_LE(e.rel_error, 0.01) << e.implementation << " " << size;
-    EXPECT_EQ(e.timer.find("complex fallback") != std::string::npos, e.size.width == 17)
+    EXPECT_EQ(e.timer.find("routed") != std::string::npos, e.size.width == 17)
+        << e.implementation << " " << size << ": " << e.timer;
+    EXPECT_EQ(e.timer.find("complex fallback") != std::string::npos, e.size.width == 2)
         << e.implementation << " " << size << ": " << e.timer;
     EXPECT_EQ(e.timer.find("sum of its dispatches"), std::string::npos) << e.timer;  // one span, nothing beside
   }

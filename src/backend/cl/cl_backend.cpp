@@ -282,20 +282,21 @@ class ClBackendImpl final : public ClBackend {
   // The real-input display path (issue 6): ClFastDisplay where it takes the size, else the
   // image as complex data through the fast variant, then the display kernels.
   RealDisplayPath real_display_path(std::size_t width, std::size_t height) const override {
-    return real_display_->supports(width, height) ? RealDisplayPath::fused : RealDisplayPath::fallback;
+    if (!real_display_->supports(width, height)) return RealDisplayPath::fallback;
+    return real_display_->fused_plans(width, height) ? RealDisplayPath::fused : RealDisplayPath::routed;
   }
   void upload_real(const RealImage& image) override {
-    real_fused_ = false;
+    real_through_display_ = false;
     real_display_done_ = false;
     if (real_display_->supports(image.width, image.height)) {
       try {
         real_display_->prepare(image.width, image.height);
-        real_fused_ = true;
+        real_through_display_ = true;
       } catch (const BackendError& e) {
         if (std::string(e.what()).find("--- build log ---") != std::string::npos) throw;
       }
     }
-    if (real_fused_) return real_display_->upload(image);
+    if (real_through_display_) return real_display_->upload(image);
     prepare(make_plan_2d(image.width, image.height), KernelVariant::fast);
     ComplexImage complex(image.width, image.height);
     for (std::size_t i = 0; i < image.data.size(); ++i) complex.data[i] = {image.data[i], 0.0f};
@@ -306,7 +307,7 @@ class ClBackendImpl final : public ClBackend {
                                : make_buffer(CL_MEM_READ_ONLY, complex.data.size() * sizeof(Complex), complex.data.data());
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
-    if (!real_fused_) {
+    if (!real_through_display_) {
       if (!prepared_) throw BackendError("OpenCL: execute_real_display() before upload_real()");
       if (refresh_programs()) radix_kernel_name_check();
       // The display kernels count with the transform, inside its span (BackendOptions::time_spans).
@@ -339,7 +340,7 @@ class ClBackendImpl final : public ClBackend {
   bool real_display_to_gl_texture(std::uint32_t texture) override {
 #ifdef FFTSCOPE_CL_WITH_GL
     if (!real_display_done_ || !gl_reachable()) return false;
-    if (real_fused_) return deliver_to_gl(real_display_->rgba(), texture, real_display_->width(), real_display_->height());
+    if (real_through_display_) return deliver_to_gl(real_display_->rgba(), texture, real_display_->width(), real_display_->height());
     return deliver_to_gl(display_.rgba.get(), texture, plan_.width(), plan_.height());
 #else
     (void)texture;
@@ -348,7 +349,7 @@ class ClBackendImpl final : public ClBackend {
   }
   RgbaImage download_real_display() override {
     if (!real_display_done_) throw BackendError("OpenCL: download_real_display() before execute_real_display()");
-    if (real_fused_) return real_display_->download_rgba();
+    if (real_through_display_) return real_display_->download_rgba();
     RgbaImage out(plan_.width(), plan_.height());
     check(clEnqueueReadBuffer(queue_.get(), display_.rgba.get(), CL_TRUE, 0, out.data.size(), out.data.data(), 0,
                               nullptr, nullptr),
@@ -535,7 +536,7 @@ class ClBackendImpl final : public ClBackend {
     // The fast path keeps kernel handles from the cache: start it afresh.
     fast_ = make_fast_path();
     real_display_ = make_real_display();
-    real_fused_ = real_display_done_ = false;  // the image must be uploaded again
+    real_through_display_ = real_display_done_ = false;  // the image must be uploaded again
     if (prepared_) prepare_fast_path();
     return true;
   }
@@ -844,7 +845,7 @@ class ClBackendImpl final : public ClBackend {
   std::unique_ptr<ProgramCache> programs_;
   std::unique_ptr<ClFastPath> fast_;
   std::unique_ptr<ClFastDisplay> real_display_;  // the real-input display path (issue 6)
-  bool real_fused_ = false, real_display_done_ = false;
+  bool real_through_display_ = false, real_display_done_ = false;
   bool fast_ready_ = false;
   std::string interop_path_;
   bool gl_shared_ = false;

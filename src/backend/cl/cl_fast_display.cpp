@@ -42,12 +42,30 @@ ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command
   // The display epilogue's range needs 8 bytes of local memory beside the lines.
   limits_ = fast_limits(device);
   limits_.local_bytes -= 16;
+  max_alloc_ = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
 }
 
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
+  return fused_plans(width, height) || routed_display(width, height, base_).has_value();
+}
+
+bool ClFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
   return fast::route_real_columns(width, height, limits_, base_).has_value() &&
          fast::plan_display_rows(width, height, limits_, base_).has_value();
+}
+
+std::optional<fast::RoutedDisplay> ClFastDisplay::routed_display(std::size_t width, std::size_t height,
+                                                                 const fast::Tuning& tuning) const {
+  auto routed = fast::route_routed_display(width, height, limits_, tuning);
+  if (routed && max_alloc_ != 0 && routed->scratch_elements(width, height) * sizeof(Complex) > max_alloc_)
+    return std::nullopt;
+  return routed;
+}
+
+std::string ClFastDisplay::describe() const {
+  return column_route().describe() + "; " +
+         (routed_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
@@ -63,32 +81,51 @@ cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
 
 void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   if (display_kernel_ && width == width_ && height == height_) return;
-  row_kernel_ = display_kernel_ = nullptr;
+  row_kernel_ = display_kernel_ = unpack_kernel_ = nullptr;
   real_cols_.reset();
+  routed_rows_.reset();
+  routed_.reset();
+  display_rows_.reset();
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (a width under 3, or a prime factor above 13)");
+                       " is not supported (a width under 3, a height under 2, or more than 2^30 pixels)");
   tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
-  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   const std::size_t pairs = fast::display_pair_columns(width);
-  real_cols_.emplace(ClDeviceQueue{context_, device_, queue_, &programs_},
-                     *fast::route_real_columns(width, height, limits_, tuning_), pairs, tuning_, limits_,
-                     fast::PassLayout::out_of_place, "fast_cols_real");
-  std::string display_options;
-  for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
-    display_options += " -D " + name + "=" + value;
-  display_kernel_ = build(*display_rows_, display_options.c_str());
+  const ClDeviceQueue device{context_, device_, queue_, &programs_};
+  std::uint64_t scratch = 0;
+  if (fused_plans(width, height)) {
+    display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+    real_cols_.emplace(device, *fast::route_real_columns(width, height, limits_, tuning_), pairs, tuning_, limits_,
+                       fast::PassLayout::out_of_place, "fast_cols_real");
+    std::string display_options;
+    for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
+      display_options += " -D " + name + "=" + value;
+    display_kernel_ = build(*display_rows_, display_options.c_str());
+    display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
+    scratch = real_cols_->route().scratch_elements(pairs);
+  } else {
+    routed_ = routed_display(width, height, tuning_);
+    // Bluestein's passes run in place: on a copy of the image in Z (enqueue_display).
+    real_cols_.emplace(device, routed_->cols, pairs, tuning_, limits_,
+                       routed_->cols.bluestein() ? fast::PassLayout::in_place : fast::PassLayout::out_of_place,
+                       "fast_cols_real");
+    routed_rows_.emplace(device, routed_->rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
+                         "fast_rows_half");
+    const ProgramKey key{"display_half.cl", " -D N=" + std::to_string(width) + " -D PAIR_ROWS=" + std::to_string(height)};
+    unpack_kernel_ = programs_.kernel(key, "display_unpack");
+    display_kernel_ = programs_.kernel(key, "display_half");
+    y_ = make_buffer(context_, CL_MEM_READ_WRITE, width * (height / 2 + 1) * sizeof(Complex));
+    scratch = routed_->scratch_elements(width, height);
+  }
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, pairs * height * sizeof(Complex));
   z_ = make_buffer(context_, CL_MEM_READ_WRITE, pairs * height * sizeof(Complex));
-  const std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
   col_scratch_ = scratch > 0 ? make_buffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex)) : Mem();
   half_ = Mem();
   rgba_ = make_buffer(context_, CL_MEM_READ_WRITE, width * height * 4);
   lut_ = make_buffer(context_, CL_MEM_READ_ONLY, 256 * 4);
   for (Mem& r : ranges_) r = make_buffer(context_, CL_MEM_READ_WRITE, sizeof empty_range, empty_range);
-  display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   lut_colormap_ = -1;
   acc_ = 0;
   range_known_ = false;
@@ -124,8 +161,7 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
     try {
       candidate->upload(zeros);
       const double ms = median_event_ms(queue_, [&] { return candidate->enqueue_display(settings, true); });
-      fast::log_candidate(what, ms,
-                          candidate->column_route().describe() + "; " + candidate->display_row_plan().describe());
+      fast::log_candidate(what, ms, candidate->describe());
       if (ms < best_ms) {
         best_ms = ms;
         best = t;
@@ -208,7 +244,43 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
                                nullptr),
           "clEnqueueWriteBuffer (display range)");
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
-  real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
+  const std::size_t pairs = fast::display_pair_columns(width_);
+  if (routed_ && routed_->cols.bluestein()) {
+    check(clEnqueueCopyBuffer(queue_, real_.get(), z_.get(), 0, 0, pairs * height_ * sizeof(Complex), 0, nullptr,
+                              nullptr),
+          "clEnqueueCopyBuffer (display image)");
+    real_cols_->enqueue(z_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
+  } else {
+    real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
+  }
+  const std::size_t half_items = width_ * (height_ / 2 + 1);
+  const auto enqueue_items = [&](cl_kernel kernel, const char* name, std::uint64_t bytes, const char* note) {
+    constexpr std::size_t group = 256;
+    const std::size_t global = (half_items + group - 1) / group * group;
+    cl_event ev = nullptr;
+    check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &group, 0, nullptr, events ? &ev : nullptr),
+          (std::string("clEnqueueNDRangeKernel(") + name + ")").c_str());
+    FastDispatch d{Event(ev), {}};
+    d.record.kernel = name;
+    d.record.axis = Axis::rows;
+    d.record.stage = -1;
+    d.record.radix = 0;
+    d.record.global_size = {static_cast<std::uint32_t>(global), 1, 1};
+    d.record.bytes = bytes;
+    d.record.note = note;
+    out.push_back(std::move(d));
+  };
+  if (routed_) {
+    // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
+    cl_mem z = z_.get(), y = y_.get();
+    const cl_uint pitch = static_cast<cl_uint>(pairs);
+    check(clSetKernelArg(unpack_kernel_, 0, sizeof(cl_mem), &z), "clSetKernelArg(unpack z)");
+    check(clSetKernelArg(unpack_kernel_, 1, sizeof(cl_mem), &y), "clSetKernelArg(unpack y)");
+    check(clSetKernelArg(unpack_kernel_, 2, sizeof pitch, &pitch), "clSetKernelArg(unpack pitch)");
+    enqueue_items(unpack_kernel_, "display_unpack", (pairs * height_ + half_items) * sizeof(Complex),
+                  "the rows ky <= H/2 of the column FFTs, from Z");
+    routed_rows_->enqueue(y, y, col_scratch_.get(), Direction::forward, out, events);
+  }
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
@@ -216,17 +288,25 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   cl_mem rgba = rgba_.get(), lut = lut_.get();
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
   const auto rows = [&] {
-    cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get();
-    set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1,
-                    fast::display_pair_columns(width_));
-    cl_uint index = 6;
+    cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get(), y = y_.get();
+    cl_uint index = 1;  // display_half's first buffer; the fused rows' is 6 (fast_fft.cl)
+    if (routed_) {
+      check(clSetKernelArg(display_kernel_, 0, sizeof(cl_mem), &y), "clSetKernelArg(display_half spectrum)");
+    } else {
+      set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1, pairs);
+      index = 6;
+    }
     for (cl_mem m : {rgba, lut, in, accumulate})
       check(clSetKernelArg(display_kernel_, index++, sizeof(cl_mem), &m), "clSetKernelArg(display buffers)");
     check(clSetKernelArg(display_kernel_, index++, sizeof flags, &flags), "clSetKernelArg(display flags)");
     for (cl_float v : {lo, hi, gain})
       check(clSetKernelArg(display_kernel_, index++, sizeof v, &v), "clSetKernelArg(display range)");
-    out.push_back(enqueue(display_kernel_, *display_rows_, height_ / 2 + 1, "fast_rows_display",
-                          (height_ / 2 + 1) * width_ * 8 + pixels * 4, events));
+    if (routed_)
+      enqueue_items(display_kernel_, "display_half", half_items * sizeof(Complex) + pixels * 4,
+                    "each bin of the rows ky <= H/2 and its mirror");
+    else
+      out.push_back(enqueue(display_kernel_, *display_rows_, height_ / 2 + 1, "fast_rows_display",
+                            (height_ / 2 + 1) * width_ * 8 + pixels * 4, events));
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
   if (settings.auto_range && !range_known_ && !previous_range) {

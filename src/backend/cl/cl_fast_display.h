@@ -8,7 +8,11 @@
 // ky <= H/2 of the 2D FFT, each unpacked from rows ky and H - ky of Z (UNPACK_PAIRS), ending in
 // whole display rows: row ky and its Hermitian mirror row H - ky (kernels/fast_epilogue.cl,
 // DISPLAY_ROWS). Also the R2C half spectrum (R2C rows, then columns) for tests and callers that
-// want the numbers. Internal to the CL backend, which hands it its context, queue and programs.
+// want the numbers. Where the fused passes do not plan (a prime factor above 13) the same display
+// is routed (fast::RoutedDisplay): the pair columns and then the rows ky <= H/2 by the complex
+// path's routes (ClFastAxis, Bluestein's included), kernels/display_half.cl's display_unpack
+// between them and display_half colouring after. Internal to the CL backend, which hands it its
+// context, queue and programs.
 
 #include <cstddef>
 #include <cstdint>
@@ -33,8 +37,13 @@ class ClFastDisplay {
                 fast::Tuning tuning = fast::tuning_from_env(), fast::Measuring measure = {});
 
   /// True when a width x height real image can take the display path: width >= 3, height >= 2,
-  /// and both passes have a plan (prime factors <= 13). Never throws.
+  /// and plans for the fused passes or routes for the routed ones. Never throws.
   bool supports(std::size_t width, std::size_t height) const;
+  /// True where the fused passes plan (prime factors <= 13): a supported size that does not is
+  /// routed.
+  bool fused_plans(std::size_t width, std::size_t height) const;
+  /// True when the prepared size is displayed through the routed passes.
+  bool routed() const { return routed_.has_value(); }
   /// Plans, builds the two programs and allocates the buffers; cheap when the size did not
   /// change. Throws BackendError when unsupported or a build fails (with the build log).
   void prepare(std::size_t width, std::size_t height);
@@ -45,7 +54,10 @@ class ClFastDisplay {
   /// otherwise the rows run twice when the range of this image is not known yet). The RGBA8
   /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real" (or
   /// its four-step passes "fast_cols_real_a(...)", "fast_cols_real_b(...)"), "fast_rows_display"
-  /// (twice when the range had to be found first).
+  /// (twice when the range had to be found first). Routed: the columns (Bluestein's on a copy of
+  /// the image: "fast_cols_real(L=...)", "fast_cols_real_inv(...)"), "display_unpack", the rows
+  /// ("fast_rows_half", or Bluestein's two) and "display_half" (twice where the fused rows run
+  /// twice).
   /// Without `events`: no profiling events (ClFastAxis::enqueue).
   std::vector<FastDispatch> enqueue_display(const SpectrumSettings& settings, bool previous_range = false,
                                             bool events = true);
@@ -71,6 +83,11 @@ class ClFastDisplay {
   /// through a scratch), the display rows' plan.
   const fast::AxisRoute& column_route() const { return real_cols_->route(); }
   const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
+  /// The routed display's rows (prepare() first, and routed()).
+  const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
+  /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
+  /// route).
+  std::string describe() const;
 
  private:
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
@@ -82,6 +99,9 @@ class ClFastDisplay {
   /// of five displays after two untimed; or the one the wisdom remembers. Only the base tuning's
   /// build failure throws.
   fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
+  /// The routed display's routes where the device takes them (the scratch within one allocation).
+  std::optional<fast::RoutedDisplay> routed_display(std::size_t width, std::size_t height,
+                                                    const fast::Tuning& tuning) const;
 
   cl_context context_;
   cl_device_id device_;
@@ -91,12 +111,17 @@ class ClFastDisplay {
   fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
   fast::Measuring measure_;
   fast::DeviceLimits limits_;
+  std::uint64_t max_alloc_ = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;                // half spectrum: R2C rows, columns
   std::optional<ClFastAxis> real_cols_;  // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
-  cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr;  // the cache's
-  Mem real_, z_, col_scratch_, half_, rgba_, lut_, ranges_[2], row_twiddles_, split_twiddles_;
+  std::optional<fast::RoutedDisplay> routed_;   // routed display: both routes (else the fused passes)
+  std::optional<ClFastAxis> routed_rows_;       // routed display: the rows ky <= H/2 in place in y_
+  // The cache's kernels: the half spectrum's rows, the display rows (routed: display_half), the
+  // routed display's display_unpack.
+  cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr, unpack_kernel_ = nullptr;
+  Mem real_, z_, y_, col_scratch_, half_, rgba_, lut_, ranges_[2], row_twiddles_, split_twiddles_;
   Mem display_twiddles_, half_col_twiddles_;
   int lut_colormap_ = -1;
   int acc_ = 0;              // ranges_[acc_] accumulates the current frame's range

@@ -325,13 +325,14 @@ class GlBackend final : public Backend {
   // The real-input display path (issue 6): GlFastDisplay where it takes the size, else the image
   // as complex data through the fast variant, then render_to_gl_texture into a texture of ours.
   RealDisplayPath real_display_path(std::size_t width, std::size_t height) const override {
-    return real_display_->supports(width, height) ? RealDisplayPath::fused : RealDisplayPath::fallback;
+    if (!real_display_->supports(width, height)) return RealDisplayPath::fallback;
+    return real_display_->fused_plans(width, height) ? RealDisplayPath::fused : RealDisplayPath::routed;
   }
   void upload_real(const RealImage& image) override {
     enter();
-    real_fused_ = real_display_->supports(image.width, image.height);
+    real_through_display_ = real_display_->supports(image.width, image.height);
     real_display_done_ = false;
-    if (real_fused_) {
+    if (real_through_display_) {
       real_display_->prepare(image.width, image.height);
       real_display_->upload(image);
       return check_errors("upload_real");
@@ -346,7 +347,7 @@ class GlBackend final : public Backend {
   }
   void execute_real_display(const SpectrumSettings& settings, bool previous_range) override {
     enter();
-    if (real_fused_) {
+    if (real_through_display_) {
       programs_->reload_if_changed();
       {
         const ExecutionScope execution(*timers_, ++executions_);
@@ -384,7 +385,7 @@ class GlBackend final : public Backend {
   RgbaImage download_real_display() override {
     enter();
     if (!real_display_done_) throw BackendError("OpenGL: download_real_display() before execute_real_display()");
-    RgbaImage out = real_fused_ ? real_display_->download_rgba() : real_display_->download_fallback();
+    RgbaImage out = real_through_display_ ? real_display_->download_rgba() : real_display_->download_fallback();
     check_errors("download_real_display");
     return out;
   }
@@ -392,7 +393,7 @@ class GlBackend final : public Backend {
     enter();
     if (!real_display_done_) return false;
     // The fused path's pixels (a buffer), or the complex fallback's texture (plan-sized).
-    if (real_fused_) {
+    if (real_through_display_) {
       if (!imageable_rgba8_texture(texture, real_display_->width(), real_display_->height()))
         throw BackendError("OpenGL: real_display_to_gl_texture needs a complete GL_RGBA8 texture of the image's size");
       real_display_->copy_to_texture(texture);
@@ -514,7 +515,7 @@ class GlBackend final : public Backend {
   std::unique_ptr<PlanWisdom> wisdom_;  // BackendOptions::measure_fast_plans: the choices kept; else null
   std::unique_ptr<GlFastPath> fast_;  // the fast variant's whole-axis kernels (issue 6)
   std::unique_ptr<GlFastDisplay> real_display_;  // the real-input display path (issue 6)
-  bool real_fused_ = false, real_display_done_ = false;
+  bool real_through_display_ = false, real_display_done_ = false;
   bool fast_ready_ = false;
   std::string name_;
   std::uint64_t max_ssbo_bytes_ = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,26 @@ void read_buffer(GLuint id, std::size_t bytes, void* out) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
+// A flat dispatch of `items` invocations (display_unpack.comp, display_half.comp: common.glsl's
+// invocation_index over x and y groups), timed as `name`.
+constexpr std::uint32_t flat_group = 256;
+void dispatch_items(DispatchTimers* timers, std::uint64_t items, const std::string& name, std::uint64_t bytes,
+                    const std::string& note) {
+  fast::AxisPlan flat;
+  flat.axis = Axis::rows;
+  flat.threads = flat_group;
+  dispatch_fast_groups(timers, flat, (items + flat_group - 1) / flat_group, name, bytes, note,
+                       GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+ProgramKey flat_key(const char* shader, std::map<std::string, std::string> defines = {}) {
+  ProgramKey k;
+  k.shader = shader;
+  k.defines = std::move(defines);
+  k.local_x = flat_group;
+  return k;
+}
+
 RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
   RgbaImage out(width, height);
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
@@ -62,7 +83,7 @@ RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
 
 GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
                              fast::Measuring measure)
-    : programs_(programs), timers_(timers), base_(tuning), measure_(std::move(measure)) {
+    : programs_(programs), timers_(timers), base_(tuning), measure_(std::move(measure)), max_block_(max_storage_block()) {
   base_.split_global = 0;  // the display epilogue follows the split through registers only
   tuning_ = base_;
   // The display epilogue's range needs 8 bytes of shared memory beside the lines.
@@ -77,7 +98,10 @@ GlFastDisplay::~GlFastDisplay() {
 
 void GlFastDisplay::release() {
   real_cols_.reset();
-  for (unsigned* id : {&real_, &z_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
+  routed_rows_.reset();
+  routed_.reset();
+  display_rows_.reset();
+  for (unsigned* id : {&real_, &z_, &y_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
                        &split_twiddles_, &display_twiddles_, &half_col_twiddles_, &pixels_}) {
     if (*id) glDeleteBuffers(1, id);
     *id = 0;
@@ -86,6 +110,21 @@ void GlFastDisplay::release() {
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
   if (width * height >= (std::size_t{1} << 30)) return false;
+  return fused_plans(width, height) || routed_display(width, height, base_).has_value();
+}
+
+std::optional<fast::RoutedDisplay> GlFastDisplay::routed_display(std::size_t width, std::size_t height,
+                                                                 const fast::Tuning& tuning) const {
+  auto routed = fast::route_routed_display(width, height, limits_, tuning);
+  if (!routed) return std::nullopt;
+  const std::uint64_t most = std::max(routed->cols.plan.groups(fast::display_pair_columns(width)),
+                                      routed->rows.plan.groups(height / 2 + 1));
+  if (most > std::uint64_t{65535} * 65535) return std::nullopt;
+  if (max_block_ != 0 && routed->scratch_elements(width, height) * sizeof(Complex) > max_block_) return std::nullopt;
+  return routed;
+}
+
+bool GlFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
   const auto cols = fast::route_real_columns(width, height, limits_, base_);
   const auto rows = fast::plan_display_rows(width, height, limits_, base_);
   if (!rows || !cols) return false;
@@ -128,9 +167,7 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   GlFastDisplay planned(programs_, nullptr, base_);
   planned.prepare(width, height);  // throws as prepare() would without measuring
   planned.upload(zeros);
-  const auto describe = [](const GlFastDisplay& d) {
-    return d.column_route().describe() + "; " + d.display_row_plan().describe();
-  };
+  const auto describe = [](const GlFastDisplay& d) { return d.describe(); };
   FastestBeside choice(what, [&] { planned.dispatch_display(settings, true); }, describe(planned));
   for (std::size_t i = 1; i < distinct.size(); ++i) {
     GlFastDisplay candidate(programs_, nullptr, distinct[i]);
@@ -145,6 +182,11 @@ ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) 
   return fast_program_key(plan, nullptr, extra);  // every display pass runs forward
 }
 
+std::string GlFastDisplay::describe() const {
+  return column_route().describe() + "; " +
+         (routed_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
+}
+
 Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   // The real and imaginary parts take their component from a uniform (15 in DISPLAY_FLAGS): as
   // a constant, NVIDIA's GLSL compiler drew some of their bins wrong (fast_epilogue.glsl).
@@ -152,7 +194,12 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   const unsigned flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                          ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
                          (settings.auto_range ? 256u : 0u);
-  if (flags != display_rows_flags_) {
+  if (flags != display_rows_flags_ && routed_) {
+    display_rows_key_ = flat_key("display_half.comp", {{"N", std::to_string(width_)},
+                                                       {"PAIR_ROWS", std::to_string(height_)},
+                                                       {"DISPLAY_FLAGS", std::to_string(flags)}});
+    display_rows_flags_ = flags;
+  } else if (flags != display_rows_flags_) {
     Defines defines = fast::display_rows_defines(width_, height_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
     display_rows_key_ = key(*display_rows_, defines);
@@ -168,24 +215,39 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   cols_.reset();
   if (!supports(width, height))
     throw BackendError("OpenGL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
-                       " is not supported (a width under 3, or a prime factor above 13)");
+                       " is not supported (a width under 3, a height under 2, or more than 2^30 pixels)");
   tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
   width_ = width;
   height_ = height;
   const std::size_t pairs = fast::display_pair_columns(width);
-  real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), pairs,
-                     fast::PassLayout::out_of_place, "fast_cols_real");
-  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  std::uint64_t scratch = 0;
+  if (fused_plans(width, height)) {
+    real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), pairs,
+                       fast::PassLayout::out_of_place, "fast_cols_real");
+    display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+    display_rows_note_ = display_rows_->describe();
+    display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
+    scratch = real_cols_->route().scratch_elements(pairs);
+  } else {
+    routed_ = routed_display(width, height, tuning_);
+    // Bluestein's passes run in place: on a copy of the image in Z (dispatch_display).
+    real_cols_.emplace(programs_, timers_, routed_->cols, pairs,
+                       routed_->cols.bluestein() ? fast::PassLayout::in_place : fast::PassLayout::out_of_place,
+                       "fast_cols_real");
+    routed_rows_.emplace(programs_, timers_, routed_->rows, height / 2 + 1, fast::PassLayout::in_place,
+                         "fast_rows_half");
+    programs_.get(flat_key("display_unpack.comp"));
+    display_rows_note_ = "each bin of the rows ky <= H/2 and its mirror";
+    y_ = make_storage_buffer(width * (height / 2 + 1) * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+    scratch = routed_->scratch_elements(width, height);
+  }
   display_rows_flags_ = ~0u;
-  display_rows_note_ = display_rows_->describe();
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   real_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-  if (const std::uint64_t scratch = real_cols_->route().scratch_elements(pairs); scratch > 0)
-    col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  if (scratch > 0) col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_storage_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_storage_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
-  display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   // Written by the GPU, read back or copied into a texture. GL_DYNAMIC_READ rather than _COPY:
   // the H100 then ran the next frame's columns faster at 8192^2 (pass A 259 -> 237 us; other
   // sizes and other hints as _COPY, docs/fast_path.md).
@@ -252,7 +314,34 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // This frame's range accumulator, emptied where the rows fold into it (auto range only).
   if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
-  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
+  if (routed_ && routed_->cols.bluestein()) {
+    glBindBuffer(GL_COPY_READ_BUFFER, real_);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, z_);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                        static_cast<GLsizeiptr>(fast::display_pair_columns(width_) * height_ * sizeof(Complex)));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    real_cols_->dispatch(z_, z_, col_scratch_, Direction::forward);
+  } else {
+    real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
+  }
+  if (routed_) {
+    // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
+    const std::size_t half_items = width_ * (height_ / 2 + 1);
+    Program& unpack = programs_.get(flat_key("display_unpack.comp"));
+    glUseProgram(unpack.id);
+    glUniform1ui(unpack.location("u_items"), static_cast<GLuint>(half_items));
+    glUniform1ui(unpack.location("u_width"), static_cast<GLuint>(width_));
+    glUniform1ui(unpack.location("u_height"), static_cast<GLuint>(height_));
+    glUniform1ui(unpack.location("u_pitch"), static_cast<GLuint>(fast::display_pair_columns(width_)));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, y_);
+    dispatch_items(timers_, half_items, "display_unpack",
+                   (fast::display_pair_columns(width_) * height_ + half_items) * sizeof(Complex),
+                   "the rows ky <= H/2 of the column FFTs, from Z");
+    routed_rows_->dispatch(y_, y_, col_scratch_, Direction::forward);
+  }
 
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.
   const auto rows = [&] {
@@ -263,15 +352,22 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glUniform1f(program.location("u_lo"), settings.range_min);
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lut_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, pixels_);
-    dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
-             "fast_rows_display",
-             (height_ / 2 + 1) * width_ * 8 + pixels * 4);
+    if (routed_) {
+      const std::size_t half_items = width_ * (height_ / 2 + 1);
+      glUniform1ui(program.location("u_items"), static_cast<GLuint>(half_items));
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, y_);
+      dispatch_items(timers_, half_items, "display_half", half_items * sizeof(Complex) + pixels * 4,
+                     display_rows_note_);
+    } else {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
+      dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
+               "fast_rows_display", (height_ / 2 + 1) * width_ * 8 + pixels * 4);
+    }
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
   if (settings.auto_range && !range_known_ && !previous_range) {

@@ -8,7 +8,11 @@
 // RGBA8 pixels into a buffer, row-major (shaders/fast_epilogue.glsl, DISPLAY_ROWS; a texture's
 // block-linear layout took these row-wise stores at about 60 % of a buffer's speed on the H100,
 // docs/fast_path.md), from which copy_to_texture() fills a GL texture on the device. Also the
-// R2C half spectrum. Internal to the GL backend; the caller's GL context must be current.
+// R2C half spectrum. Where the fused passes do not plan (a prime factor above 13) the same
+// display is routed (fast::RoutedDisplay): the pair columns and then the rows ky <= H/2 by the
+// complex path's routes (GlFastAxis, Bluestein's included), display_unpack.comp between them and
+// display_half.comp colouring after. Internal to the GL backend; the caller's GL context must be
+// current.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,9 +43,14 @@ class GlFastDisplay {
   GlFastDisplay(const GlFastDisplay&) = delete;
   GlFastDisplay& operator=(const GlFastDisplay&) = delete;
 
-  /// True when a width x height real image can take this path (width >= 3, height >= 2, plans
-  /// for both passes: prime factors <= 13). Never throws.
+  /// True when a width x height real image can take this path (width >= 3, height >= 2, and
+  /// plans for the fused passes or routes for the routed ones). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
+  /// True when the prepared size is displayed through the routed passes.
+  bool routed() const { return routed_.has_value(); }
+  /// True where the fused passes plan (prime factors <= 13, the lines fit): a supported size
+  /// that does not is routed.
+  bool fused_plans(std::size_t width, std::size_t height) const;
   /// Plans, compiles the two programs, allocates the buffers; cheap when the
   /// size did not change. Throws BackendError when unsupported or a compile fails.
   void prepare(std::size_t width, std::size_t height);
@@ -49,7 +58,10 @@ class GlFastDisplay {
   void upload(const RealImage& image);
   /// Dispatches the columns and the display rows (twice when auto_range needs the range of a new
   /// image first, unless previous_range), timed as "fast_cols_real" (four-step:
-  /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display".
+  /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display". Routed: the
+  /// columns (Bluestein's on a copy of the image: "fast_cols_real(L=...)", "fast_cols_real_inv(...)"),
+  /// "display_unpack", the rows ("fast_rows_half", or Bluestein's two) and "display_half" (twice
+  /// where the fused rows run twice).
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
   /// 2D R2C transform, read with download_half(). Needs an even W, its W/2-point rows whole in shared memory;
@@ -89,6 +101,11 @@ class GlFastDisplay {
   /// through a scratch), the display rows' plan.
   const fast::AxisRoute& column_route() const { return real_cols_->route(); }
   const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
+  /// The routed display's rows (prepare() first, and routed()).
+  const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
+  /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
+  /// route).
+  std::string describe() const;
 
  private:
   using Defines = std::vector<std::pair<std::string, std::string>>;
@@ -102,6 +119,10 @@ class GlFastDisplay {
   void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
                 std::size_t row_pitch, const char* name, std::uint64_t bytes);
   void release();
+  /// The routed display's routes where this context takes them (group counts, the largest
+  /// storage block).
+  std::optional<fast::RoutedDisplay> routed_display(std::size_t width, std::size_t height,
+                                                    const fast::Tuning& tuning) const;
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed beside the base by paired_median_ms on a zero image with a fixed range
   /// (the lowest ratio wins); or the one the wisdom remembers. Only the base tuning's compile
@@ -114,15 +135,18 @@ class GlFastDisplay {
   fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
   fast::Measuring measure_;
   fast::DeviceLimits limits_;
+  std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
+  std::optional<fast::RoutedDisplay> routed_;   // routed display: both routes (else the fused passes)
+  std::optional<GlFastAxis> routed_rows_;       // routed display: the rows ky <= H/2 in place in y_
   ProgramKey display_rows_key_;                 // its program for display_rows_flags_ and its description,
   unsigned display_rows_flags_ = ~0u;           // made per prepare or change of settings, not per frame
   std::string display_rows_note_;
   // GLuint objects.
-  unsigned real_ = 0, z_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
+  unsigned real_ = 0, z_ = 0, y_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, pixels_ = 0, fallback_texture_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;

@@ -14,15 +14,12 @@
 #include "core/plan_wisdom.h"
 
 namespace fftscope::detail {
-namespace {
 
 std::uint64_t max_storage_block() {
   GLint64 bytes = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &bytes);
   return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
 }
-
-}  // namespace
 
 fast::DeviceLimits fast_limits() {
   GLint shared = 0, invocations = 0, size_x = 0;

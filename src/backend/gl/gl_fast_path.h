@@ -49,6 +49,9 @@ class FastestBeside {
   double best_ratio_ = 1;
 };
 
+/// GL_MAX_SHADER_STORAGE_BLOCK_SIZE of the current context (0 where it says nothing).
+std::uint64_t max_storage_block();
+
 /// What the current context allows one work-group of the fast path (shared memory,
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
 fast::DeviceLimits fast_limits();

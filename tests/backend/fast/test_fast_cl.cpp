@@ -577,21 +577,32 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
-// Widths under 3 and rows with a prime factor above 13 take the backend's complex fallback; odd
-// widths take this path, but not the half spectrum (its W/2-point rows).
-TEST(ClFastDisplay, RefusesTinyWidthsAndLargePrimeFactors) {
+// Widths under 3 take the backend's complex fallback; sizes with a prime factor above 13 the
+// routed passes (which the half spectrum does not take); odd widths the fused passes, but not
+// the half spectrum (its W/2-point rows).
+TEST(ClFastDisplay, RoutesLargePrimeFactorsAndRefusesTinyWidths) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs);
   EXPECT_FALSE(display.supports(2, 48));
-  EXPECT_FALSE(display.supports(34, 48));  // 17-point rows
-  EXPECT_FALSE(display.supports(51, 48));  // 51 = 3 x 17
-  EXPECT_TRUE(display.supports(64, 48));
-  EXPECT_TRUE(display.supports(63, 48));
-  EXPECT_TRUE(display.supports(3, 2));
-  EXPECT_THROW(display.prepare(51, 48), BackendError);
+  EXPECT_FALSE(display.supports(48, 1));
+  EXPECT_THROW(display.prepare(2, 48), BackendError);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{34, 48}, {51, 48}, {48, 34}, {4099, 4}}) {
+    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
+    EXPECT_FALSE(display.fused_plans(w, h)) << w << "x" << h;
+  }
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{64, 48}, {63, 48}, {3, 2}}) {
+    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
+    EXPECT_TRUE(display.fused_plans(w, h)) << w << "x" << h;
+  }
+  display.prepare(51, 48);
+  EXPECT_TRUE(display.routed());
+  EXPECT_TRUE(display.routed_row_route().bluestein());
+  EXPECT_FALSE(display.column_route().bluestein());
+  EXPECT_THROW(display.enqueue_half_spectrum(), BackendError);
   display.prepare(63, 48);
+  EXPECT_FALSE(display.routed());
   EXPECT_THROW(display.enqueue_half_spectrum(), BackendError);
 }
 

@@ -1,7 +1,7 @@
 // The real-input display path (issue 6) through the Backend interface, for every GPU backend
 // compiled in: the fused path (the image's columns, then display rows: two dispatches) for sizes
-// whose factors are at most 13, the complex fallback for others, both against core
-// render_spectrum of the full spectrum.
+// whose factors are at most 13, the routed path for larger prime factors, the complex fallback
+// for widths under 3, all against core render_spectrum of the full spectrum.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -115,15 +115,63 @@ TEST_P(RealDisplay, OddWidthsTakeTheFusedPath) {
   }
 }
 
-// Rows with a prime factor above 13 (51 = 3 x 17) have no display plan: the real image goes
-// through the complex transform (Bluestein's rows, in place on a copy of the image, so a second
-// frame shows the same picture) and the display kernels; where spans are timed, one span holds
-// them all.
-TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
+// Sizes with a prime factor above 13 have no fused plan: they take the routed passes (the
+// complex path's routes, Bluestein's where the factor is, on the pair columns and on the rows
+// ky <= H/2, unpacked between and coloured after): rows of 51 = 3 x 17, columns of 34 = 2 x 17,
+// both prime (38 x 23, an odd height), an odd prime width (23 x 46), a real-part view (its mirror
+// bins negate nothing, the imaginary part's do) and a phase view; a second frame shows the same
+// picture (Bluestein's columns run on a copy of the image).
+TEST_P(RealDisplay, LargePrimeFactorsTakeTheRoutedPath) {
   std::string why;
   auto backend = open(why);
   if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
-  const std::size_t w = 51, h = 48;
+  struct Case {
+    std::size_t w, h;
+    SpectrumComponent component;
+    bool bluestein_rows, bluestein_cols;
+  };
+  for (const Case& c : {Case{51, 48, SpectrumComponent::magnitude, true, false},
+                        Case{48, 34, SpectrumComponent::imaginary, false, true},
+                        Case{38, 23, SpectrumComponent::real, true, true},
+                        Case{23, 46, SpectrumComponent::phase, true, true}}) {
+    const std::string name = to_string(GetParam()) + " routed " + std::to_string(c.w) + "x" + std::to_string(c.h);
+    ASSERT_EQ(backend->real_display_path(c.w, c.h), RealDisplayPath::routed) << name;
+    const RealImage image = test::random_real_image(c.w, c.h, 9 + c.w);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    backend->upload_real(image);
+    backend->take_timings();
+    SpectrumSettings settings;
+    settings.colormap = Colormap::viridis;
+    settings.component = c.component;
+    backend->execute_real_display(settings);
+    test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings),
+                               settings.colormap, name);
+    std::uint64_t execution = 0;
+    const auto names = kernel_names(*backend, execution);
+    const auto count = [&](const std::string& prefix) {
+      return std::count_if(names.begin(), names.end(), [&](const std::string& n) { return n.rfind(prefix, 0) == 0; });
+    };
+    EXPECT_EQ(count("fast_cols_real(L="), c.bluestein_cols ? 1 : 0) << name;
+    EXPECT_EQ(count("fast_rows_half(L="), c.bluestein_rows ? 1 : 0) << name;
+    EXPECT_EQ(count("display_unpack"), 1) << name;
+    EXPECT_EQ(count("display_half"), 2) << name;  // the first frame finds its range first
+    ASSERT_FALSE(names.empty());
+    EXPECT_EQ(names.back(), "display_half") << name;
+    backend->execute_real_display(settings);
+    test::expect_display_close(backend->download_real_display(), render_spectrum(spectrum, settings),
+                               settings.colormap, name + ", second frame");
+    backend->take_timings();
+  }
+}
+
+// Widths under 3 have no pair columns to speak of: the real image goes through the complex
+// transform (in place on a copy of the image, so a second frame shows the same picture) and the
+// display kernels; where spans are timed, one span holds them all.
+TEST_P(RealDisplay, TinyWidthsTakeTheComplexFallback) {
+  std::string why;
+  auto backend = open(why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  const std::size_t w = 2, h = 48;
   ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fallback);
   const RealImage image = test::random_real_image(w, h, 9);
   backend->upload_real(image);
@@ -132,15 +180,15 @@ TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
   settings.colormap = Colormap::viridis;
   backend->execute_real_display(settings);
   test::expect_display_close(backend->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
-                             settings.colormap, to_string(GetParam()) + " fallback 51x48");
+                             settings.colormap, to_string(GetParam()) + " fallback 2x48");
   std::uint64_t execution = 0;
   const auto names = kernel_names(*backend, execution);
   ASSERT_GE(names.size(), 2u);
-  EXPECT_EQ(names[0].rfind("fast_rows(L=", 0), 0u) << names[0];  // Bluestein's rows
+  EXPECT_EQ(names[0], "fast_rows");
   EXPECT_NE(std::find(names.begin(), names.end(), "fast_cols"), names.end());
   backend->execute_real_display(settings);
   test::expect_display_close(backend->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
-                             settings.colormap, to_string(GetParam()) + " fallback 51x48, second frame");
+                             settings.colormap, to_string(GetParam()) + " fallback 2x48, second frame");
   backend->take_timings();
 
   BackendOptions options;
@@ -153,7 +201,7 @@ TEST_P(RealDisplay, LargePrimeFactorsTakeTheComplexFallback) {
     spans->finish();
     EXPECT_EQ(kernel_names(*spans, execution), std::vector<std::string>{transform_span_kernel}) << "frame " << frame;
     test::expect_display_close(spans->download_real_display(), render_spectrum(test::full_spectrum(image), settings),
-                               settings.colormap, to_string(GetParam()) + " fallback 51x48 timed by spans");
+                               settings.colormap, to_string(GetParam()) + " fallback 2x48 timed by spans");
   }
 }
 

@@ -65,7 +65,8 @@ TEST(GlSpectrum, TextureMatchesCoreRenderSpectrum) {
 }
 
 // real_display_to_gl_texture: the fused real-input display (64 x 48, and the odd width 45 x 28)
-// and the complex fallback (51 x 28: 17-point factors) land in the caller's texture exactly as download_real_display reads them,
+// the routed display (51 x 28: 17-point factors) and the complex fallback (2 x 28) land in the
+// caller's texture exactly as download_real_display reads them,
 // for each of three settings; nothing is delivered before a display was computed, and the fused
 // display refuses a texture of another size.
 TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
@@ -78,7 +79,8 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
   }
   for (const auto& [w, h, path] : {std::tuple{std::size_t{64}, std::size_t{48}, RealDisplayPath::fused},
                                    std::tuple{std::size_t{45}, std::size_t{28}, RealDisplayPath::fused},
-                                   std::tuple{std::size_t{51}, std::size_t{28}, RealDisplayPath::fallback}}) {
+                                   std::tuple{std::size_t{51}, std::size_t{28}, RealDisplayPath::routed},
+                                   std::tuple{std::size_t{2}, std::size_t{28}, RealDisplayPath::fallback}}) {
     ASSERT_EQ(backend->real_display_path(w, h), path) << w << "x" << h;
     RealImage image(w, h);
     const auto values = test::random_complex(w * h, 31);
@@ -94,7 +96,7 @@ TEST(GlSpectrum, RealDisplayReachesTheCallersTexture) {
       EXPECT_EQ(test::read_rgba_texture(texture, w, h), backend->download_real_display().data) << w << "x" << h << ", colormap "
                                                                   << static_cast<int>(settings.colormap);
     }
-    if (path == RealDisplayPath::fused) {
+    if (path != RealDisplayPath::fallback) {
       // The delivery is its own timing record (as OpenCL's).
       backend->take_timings();
       ASSERT_TRUE(backend->real_display_to_gl_texture(texture));
