@@ -1390,6 +1390,9 @@ struct AxisPass {
   /// The kernel works on the output (binding 0 / argument 0): in-place four-step pass B, after
   /// pass A stored there.
   bool on_output = false;
+  /// Bluestein's second pass out of place: its image binding / argument (which it only stores
+  /// into) is the output; the first pass read the image.
+  bool image_is_output = false;
   /// #defines beyond the plan's and the mode's (in-place four-step pass B: its store order).
   std::vector<std::pair<std::string, std::string>> defines = {};
   /// Groups dispatched where not the plan's over `lines` (row pairs: one group per pair).
@@ -1417,12 +1420,11 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only; with
 /// AxisRoute::swap, pass A stores into the output and pass B works there in place. Rows with
 /// AxisRoute::swap: one pass of the pairs (row_pairs, one group each).
-/// out_of_place: the last pass stores into an output buffer and the image is only read (direct
-/// and four-step routes; Bluestein's second pass stores into its image, so not Bluestein).
+/// out_of_place: the last pass stores into an output buffer and the image is only read
+/// (Bluestein: the second pass's image is the output, AxisPass::image_is_output).
 /// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
 inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
                                          bool out_of_place = false, std::string stem = {}) {
-  if (out_of_place && route.bluestein()) throw std::logic_error("axis_passes: Bluestein passes run in place");
   const std::string axis = stem.empty() ? std::string("fast_") + (route.plan.axis == Axis::rows ? "rows" : "cols")
                                         : std::move(stem);
   const bool forward = direction == Direction::forward;
@@ -1474,10 +1476,12 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
                  forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};
   const std::string length = "(L=" + std::to_string(l);
-  return {pass(bluestein_in, axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c,
-               1.0f, false, true),
-          pass(bluestein_out, axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
-               inverse_scale(static_cast<double>(l) * (forward ? 1.0 : static_cast<double>(n))), true, true)};
+  AxisPass out = pass(bluestein_out, axis + "_inv" + length + "; chirp out)", (l * lines + n + n * lines) * c,
+                      inverse_scale(static_cast<double>(l) * (forward ? 1.0 : static_cast<double>(n))), true, true);
+  out.image_is_output = out_of_place;
+  return {pass(bluestein_in, axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c, 1.0f,
+               false, true),
+          out};
 }
 
 /// How an axis's passes run: in place on the image, from the image into an output buffer

@@ -107,9 +107,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
     scratch = real_cols_->route().scratch_elements(pairs);
   } else {
     routed_ = routed_display(width, height, tuning_);
-    // Bluestein's passes run in place: on a copy of the image in Z (enqueue_display).
-    real_cols_.emplace(device, routed_->cols, pairs, tuning_, limits_,
-                       routed_->cols.bluestein() ? fast::PassLayout::in_place : fast::PassLayout::out_of_place,
+    real_cols_.emplace(device, routed_->cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place,
                        "fast_cols_real");
     routed_rows_.emplace(device, routed_->rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
                          "fast_rows_half");
@@ -245,14 +243,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
           "clEnqueueWriteBuffer (display range)");
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
   const std::size_t pairs = fast::display_pair_columns(width_);
-  if (routed_ && routed_->cols.bluestein()) {
-    check(clEnqueueCopyBuffer(queue_, real_.get(), z_.get(), 0, 0, pairs * height_ * sizeof(Complex), 0, nullptr,
-                              nullptr),
-          "clEnqueueCopyBuffer (display image)");
-    real_cols_->enqueue(z_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
-  } else {
-    real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
-  }
+  real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
   const std::size_t half_items = width_ * (height_ / 2 + 1);
   const auto enqueue_items = [&](cl_kernel kernel, const char* name, std::uint64_t bytes, const char* note) {
     constexpr std::size_t group = 256;

@@ -54,8 +54,8 @@ class ClFastDisplay {
   /// otherwise the rows run twice when the range of this image is not known yet). The RGBA8
   /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real" (or
   /// its four-step passes "fast_cols_real_a(...)", "fast_cols_real_b(...)"), "fast_rows_display"
-  /// (twice when the range had to be found first). Routed: the columns (Bluestein's on a copy of
-  /// the image: "fast_cols_real(L=...)", "fast_cols_real_inv(...)"), "display_unpack", the rows
+  /// (twice when the range had to be found first). Routed: the columns (Bluestein's:
+  /// "fast_cols_real(L=...)", "fast_cols_real_inv(...)", the image only read), "display_unpack", the rows
   /// ("fast_rows_half", or Bluestein's two) and "display_half" (twice where the fused rows run
   /// twice).
   /// Without `events`: no profiling events (ClFastAxis::enqueue).

@@ -203,7 +203,7 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
       set_arg(k, 9, static_cast<cl_uint>(pass.block_shift));
       set_arg(k, 10, outer_twiddles_.get());
     } else if (route_.bluestein()) {
-      set_arg(k, 6, image);
+      set_arg(k, 6, pass.image_is_output ? output : image);
       set_arg(k, 7, chirp_.get());
       set_arg(k, 8, filter_.get());
       set_arg(k, 9, static_cast<cl_uint>(route_.n));

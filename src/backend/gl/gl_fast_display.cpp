@@ -230,10 +230,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
     scratch = real_cols_->route().scratch_elements(pairs);
   } else {
     routed_ = routed_display(width, height, tuning_);
-    // Bluestein's passes run in place: on a copy of the image in Z (dispatch_display).
-    real_cols_.emplace(programs_, timers_, routed_->cols, pairs,
-                       routed_->cols.bluestein() ? fast::PassLayout::in_place : fast::PassLayout::out_of_place,
-                       "fast_cols_real");
+    real_cols_.emplace(programs_, timers_, routed_->cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
     routed_rows_.emplace(programs_, timers_, routed_->rows, height / 2 + 1, fast::PassLayout::in_place,
                          "fast_rows_half");
     programs_.get(flat_key("display_unpack.comp"));
@@ -314,18 +311,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // This frame's range accumulator, emptied where the rows fold into it (auto range only).
   if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
-  if (routed_ && routed_->cols.bluestein()) {
-    glBindBuffer(GL_COPY_READ_BUFFER, real_);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, z_);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
-                        static_cast<GLsizeiptr>(fast::display_pair_columns(width_) * height_ * sizeof(Complex)));
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    real_cols_->dispatch(z_, z_, col_scratch_, Direction::forward);
-  } else {
-    real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
-  }
+  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
   if (routed_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);

@@ -59,7 +59,7 @@ class GlFastDisplay {
   /// Dispatches the columns and the display rows (twice when auto_range needs the range of a new
   /// image first, unless previous_range), timed as "fast_cols_real" (four-step:
   /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display". Routed: the
-  /// columns (Bluestein's on a copy of the image: "fast_cols_real(L=...)", "fast_cols_real_inv(...)"),
+  /// columns (Bluestein's: "fast_cols_real(L=...)", "fast_cols_real_inv(...)", the image only read),
   /// "display_unpack", the rows ("fast_rows_half", or Bluestein's two) and "display_half" (twice
   /// where the fused rows run twice).
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);

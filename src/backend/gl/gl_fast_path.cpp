@@ -198,8 +198,8 @@ void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Dir
   const std::vector<ProgramKey>& keys = forward ? forward_keys_ : inverse_keys_;
   for (std::size_t i = 0; i < passes.size(); ++i)
     dispatch_pass(passes[i], keys[i],
-                  passes[i].on_scratch ? scratch : passes[i].on_output ? output : image, image,
-                  passes[i].to_scratch ? scratch : output);
+                  passes[i].on_scratch ? scratch : passes[i].on_output ? output : image,
+                  passes[i].image_is_output ? output : image, passes[i].to_scratch ? scratch : output);
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,

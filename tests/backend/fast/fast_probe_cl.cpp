@@ -129,9 +129,8 @@ void measure_display(cl_context context, cl_device_id device, cl_command_queue q
       continue;
     }
     display.prepare(w, h);
-    std::printf("display %zux%zu: columns %s\n  rows %s\n", w, h, display.column_route().describe().c_str(),
-                display.display_row_plan().describe().c_str());
-    if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS")) {
+    std::printf("display %zux%zu: %s\n", w, h, display.describe().c_str());
+    if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS") && !display.routed()) {
       std::string options;
       for (const auto& [name, value] : fast::display_rows_defines(w, h, fast::tuning_from_env()))
         options += " -D " + name + "=" + value;

@@ -830,11 +830,19 @@ double frame_us(const std::function<void()>& dispatch_frame, std::size_t per, Di
   return median(us);
 }
 
-// Median GPU time of one display frame (fixed range: the columns and one row pass).
+// Median GPU time of one display frame (fixed range: the columns and one row pass; routed: its
+// passes), its dispatches counted on a first frame.
 double display_frame_us(GlFastDisplay& display, DispatchTimers& timers, std::size_t w, std::size_t h, int runs) {
   const SpectrumSettings settings = fixed_range_settings(w, h);
-  return frame_us([&] { display.dispatch_display(settings); }, display.column_route().four_step() ? 3 : 2, timers,
-                  runs);
+  timers.take();
+  display.dispatch_display(settings);
+  glFinish();
+  std::size_t per = timers.take().size();
+  for (int tries = 0; tries < 100 && per == 0; ++tries) {
+    glFinish();
+    per = timers.take().size();
+  }
+  return frame_us([&] { display.dispatch_display(settings); }, per, timers, runs);
 }
 
 // FFTSCOPE_GL_DELIVERY=1: what delivering a W x H display to a window's GL_RGBA8 texture costs
@@ -908,7 +916,7 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
   reference.prepare(w, h);
   reference.upload(image);
   std::printf("display %zux%zu default: %.1f us (%s)\n", w, h, display_frame_us(reference, timers, w, h, runs),
-              reference.display_row_plan().describe().c_str());
+              reference.describe().c_str());
   if (which == "half") {
     // The half spectrum's two passes (R2C rows, then the W/2 + 1 columns) on the same image.
     std::printf("  half spectrum: %.1f us (%s | %s)\n",
@@ -922,9 +930,9 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
     GlFastDisplay measured(programs, &timers, fast::gl_default_tuning(), fast::Measuring{candidates, nullptr, "probe"});
     measured.prepare(w, h);
     measured.upload(image);
-    std::printf("  measured: %.1f us (%s | %s); default after it: %.1f us\n",
-                display_frame_us(measured, timers, w, h, runs), measured.column_route().describe().c_str(),
-                measured.display_row_plan().describe().c_str(), display_frame_us(reference, timers, w, h, runs));
+    std::printf("  measured: %.1f us (%s); default after it: %.1f us\n",
+                display_frame_us(measured, timers, w, h, runs), measured.describe().c_str(),
+                display_frame_us(reference, timers, w, h, runs));
     return;
   }
   for (std::size_t c = 0; c < candidates.size(); ++c) {
@@ -936,7 +944,7 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
       candidate.prepare(w, h);
       candidate.upload(image);
       us = display_frame_us(candidate, timers, w, h, runs);
-      plan = candidate.column_route().describe() + " | " + candidate.display_row_plan().describe();
+      plan = candidate.describe();
     }
     std::printf("  candidate %zu: %.1f us (%s); default after it: %.1f us\n", c, us, plan.c_str(),
                 display_frame_us(reference, timers, w, h, runs));

@@ -1126,7 +1126,40 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
   EXPECT_EQ(fast::route_identity(*odd), fast::route_identity(*fast::route_real_columns(64, 64, nvidia, fast::Tuning{})));
   const auto bluestein = fast::route_axis(Axis::cols, 4099, 64, nvidia, fast::Tuning{});
   ASSERT_TRUE(bluestein && bluestein->bluestein());
-  EXPECT_THROW(fast::axis_passes(*bluestein, 64, Direction::forward, true), std::logic_error);
+  // Bluestein out of place (the routed display's columns): the first pass reads the image, the
+  // second stores into the output; in place both use the image.
+  const auto apart = fast::axis_passes(*bluestein, 64, Direction::forward, true);
+  ASSERT_EQ(apart.size(), 2u);
+  EXPECT_FALSE(apart[0].image_is_output);
+  EXPECT_TRUE(apart[1].image_is_output);
+  for (const fast::AxisPass& p : fast::axis_passes(*bluestein, 64, Direction::forward)) EXPECT_FALSE(p.image_is_output);
+}
+
+// The routed display (prime factors above 13): the pair columns and the rows ky <= H/2 by the
+// complex path's routes, Bluestein's where the factor is, one scratch for both; never the
+// in-place four-step columns that leave rows swapped, whatever the tuning.
+TEST(FastPlan, RoutedDisplayTakesTheComplexRoutesOfBothHalves) {
+  const auto both = fast::route_routed_display(4099, 4099, nvidia, fast::Tuning{});
+  ASSERT_TRUE(both.has_value());
+  EXPECT_TRUE(both->cols.bluestein());
+  EXPECT_TRUE(both->rows.bluestein());
+  EXPECT_EQ(both->cols.n, 4099u);
+  EXPECT_EQ(both->rows.n, 4099u);
+  EXPECT_EQ(both->scratch_elements(4099, 4099),
+            std::max(std::uint64_t{both->cols.l} * fast::display_pair_columns(4099), std::uint64_t{both->rows.l} * 2050));
+  const auto rows_only = fast::route_routed_display(51, 48, nvidia, fast::Tuning{});
+  ASSERT_TRUE(rows_only.has_value());
+  EXPECT_FALSE(rows_only->cols.bluestein());
+  EXPECT_TRUE(rows_only->rows.bluestein());
+  EXPECT_EQ(rows_only->cols.n, 48u);
+  EXPECT_EQ(rows_only->rows.n, 51u);
+  fast::Tuning in_place = fast::gl_default_tuning();
+  in_place.four_step_in_place_min_bytes = 1;
+  const auto large = fast::route_routed_display(8192, 8192, nvidia, in_place);
+  ASSERT_TRUE(large.has_value());
+  EXPECT_FALSE(large->cols.swap.has_value());
+  EXPECT_FALSE(fast::route_routed_display(2, 48, nvidia, fast::Tuning{}).has_value());
+  EXPECT_FALSE(fast::route_routed_display(48, 1, nvidia, fast::Tuning{}).has_value());
 }
 
 TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) {
