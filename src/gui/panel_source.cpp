@@ -179,7 +179,9 @@ void draw_source_panel(AppState& app) {
                                                                   : "rendered on the host");
     help_marker("'fused real-input display' (fast kernels): the image itself through two dispatches, "
                 "fast_cols_real (its columns) and fast_rows_display (rows that write the shifted, coloured "
-                "pixels), then display_copy (or OpenCL's display_copy_*) into the view's texture, rows in Timers. "
+                "pixels), then display_copy (or OpenCL's display_copy_*) into the view's texture, rows in Timers; "
+                "a prime factor above 13 routes the same display through Bluestein's passes, display_unpack "
+                "and display_half. "
                 "'filled by the backend': the backend wrote the spectrum texture "
                 "from the spectrum (render_to_gl_texture: on the device, or its own copy path; see its rows "
                 "in Timers). 'rendered on the host': the core's render_spectrum of the downloaded spectrum.");
