@@ -247,6 +247,13 @@ struct Tuning {
   /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
   /// display rows take radix 25.
   std::uint32_t display_rows_max_radix = 16;
+  /// The real display's rows exchange through half the local memory above this many bytes, where
+  /// they colour each bin from the registers (0: local_halves_above, as the other passes). H100,
+  /// GL, with 16 KiB (24 KiB before): 2401-point display rows 39.1 -> 36.0 us, 2187-point 33.6 ->
+  /// 32.5, but 2048-point ones (17 408 bytes with their padding) 23.5 -> 24.5, hence 17 KiB; the
+  /// columns lost with 16 KiB (8192^2 773 -> 801 us), and so did the complex 2187-point rows
+  /// (42.4 -> 51.2, sixteenth session).
+  std::uint32_t display_rows_halves_above = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -273,6 +280,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
   t.four_step_in_place_elements = 4096;          // GL 8192^2 in place: pass B 392 -> 380 us
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
+  t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
@@ -338,6 +346,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("max_registers", &Tuning::max_registers);
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
+    set("display_rows_halves_above", &Tuning::display_rows_halves_above);
   }
   return t;
 }
@@ -733,7 +742,10 @@ inline std::span<const float> display_pairs_image(const RealImage& image, std::v
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 3 || height < 2 || width > (1u << 30)) return std::nullopt;
-  if (tuning.display_from_registers == 0) tuning.local_halves_above = 0;
+  if (tuning.display_from_registers == 0)
+    tuning.local_halves_above = 0;
+  else if (tuning.display_rows_halves_above != 0)
+    tuning.local_halves_above = tuning.display_rows_halves_above;
   if (tuning.display_rows_max_radix != 0) tuning.max_radix = std::min(tuning.max_radix, tuning.display_rows_max_radix);
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
@@ -1201,6 +1213,7 @@ inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool g
     // 4000-point lost (116 -> 119; H100, seventeenth session).
     Tuning whole = base;
     whole.local_halves_above = 0;
+    whole.display_rows_halves_above = 0;
     out.push_back(whole);
   } else {
     Tuning unbounded = base;

@@ -76,6 +76,14 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   unbounded_display.display_rows_max_radix = 0;
   EXPECT_EQ(fast::plan_display_rows(1250, 8, nvidia, unbounded_display)->radices,
             (std::vector<std::uint32_t>{2, 25, 25}));
+  // GL's display rows exchange through half the shared memory above 17 KiB
+  // (Tuning::display_rows_halves_above), below the 24 KiB of its other passes: 2187- and 2401-point
+  // rows, not 2048-point ones (17 408 bytes with their padding); the other passes keep 24 KiB.
+  const fast::Tuning gl = fast::gl_default_tuning();
+  EXPECT_TRUE(fast::plan_display_rows(2401, 2401, nvidia, gl)->local_halves);
+  EXPECT_TRUE(fast::plan_display_rows(2187, 2187, nvidia, gl)->local_halves);
+  EXPECT_FALSE(fast::plan_display_rows(2048, 2048, nvidia, gl)->local_halves);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2401, 2401, nvidia, gl)->local_halves);
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
   EXPECT_EQ(fast::fast_radices(4000, 8, true), (std::vector<std::uint32_t>{8, 10, 10, 5}));
