@@ -1306,12 +1306,13 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   return route;
 }
 
-/// The real display where its fused passes do not plan (a prime factor above 13): the same
-/// transform by the complex path's routes, Bluestein's included. The image's pair columns (H
-/// points over display_pair_columns lines) into Z; a pass taking the rows ky <= H/2 of the column
-/// FFTs apart from Z (the backends' display_unpack); those W-point rows, in place; then a pass
-/// colouring each bin and its mirror (display_half). The columns never run in place with their
-/// rows left swapped (the unpacking reads each row where it belongs).
+/// The real display where its fused passes do not plan an axis (a prime factor above 13): that
+/// axis by the complex path's route, Bluestein's included. The image's pair columns (H points
+/// over display_pair_columns lines) into Z; or a pass taking the rows ky <= H/2 of the column
+/// FFTs apart from Z (the backends' display_unpack), those W-point rows in place, then a pass
+/// colouring each bin and its mirror (display_half). The backends keep the fused pass of an axis
+/// that has one. The columns never run in place with their rows left swapped (the unpacking
+/// reads each row where it belongs).
 struct RoutedDisplay {
   AxisRoute cols, rows;
   /// The scratch both routes share, in elements (0 where neither needs one).

@@ -65,7 +65,7 @@ std::optional<fast::RoutedDisplay> ClFastDisplay::routed_display(std::size_t wid
 
 std::string ClFastDisplay::describe() const {
   return column_route().describe() + "; " +
-         (routed_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
+         (routed_rows_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
 }
 
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
@@ -94,28 +94,28 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   const std::size_t pairs = fast::display_pair_columns(width);
   const ClDeviceQueue device{context_, device_, queue_, &programs_};
-  std::uint64_t scratch = 0;
-  if (fused_plans(width, height)) {
-    display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-    real_cols_.emplace(device, *fast::route_real_columns(width, height, limits_, tuning_), pairs, tuning_, limits_,
-                       fast::PassLayout::out_of_place, "fast_cols_real");
+  // An axis the fused passes do not plan (a prime factor above 13) takes its routed passes; the
+  // other keeps its fused one (the display rows read Z however its columns were made).
+  const auto fused_cols = fast::route_real_columns(width, height, limits_, tuning_);
+  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  if (!fused_cols || !display_rows_) routed_ = routed_display(width, height, tuning_);
+  real_cols_.emplace(device, fused_cols ? *fused_cols : routed_->cols, pairs, tuning_, limits_,
+                     fast::PassLayout::out_of_place, "fast_cols_real");
+  std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
+  if (display_rows_) {
     std::string display_options;
     for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
       display_options += " -D " + name + "=" + value;
     display_kernel_ = build(*display_rows_, display_options.c_str());
     display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
-    scratch = real_cols_->route().scratch_elements(pairs);
   } else {
-    routed_ = routed_display(width, height, tuning_);
-    real_cols_.emplace(device, routed_->cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place,
-                       "fast_cols_real");
     routed_rows_.emplace(device, routed_->rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
                          "fast_rows_half");
     const ProgramKey key{"display_half.cl", " -D N=" + std::to_string(width) + " -D PAIR_ROWS=" + std::to_string(height)};
     unpack_kernel_ = programs_.kernel(key, "display_unpack");
     display_kernel_ = programs_.kernel(key, "display_half");
     y_ = make_buffer(context_, CL_MEM_READ_WRITE, width * (height / 2 + 1) * sizeof(Complex));
-    scratch = routed_->scratch_elements(width, height);
+    scratch = std::max(scratch, routed_->rows.scratch_elements(height / 2 + 1));
   }
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, pairs * height * sizeof(Complex));
   z_ = make_buffer(context_, CL_MEM_READ_WRITE, pairs * height * sizeof(Complex));
@@ -261,7 +261,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
     d.record.note = note;
     out.push_back(std::move(d));
   };
-  if (routed_) {
+  if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     cl_mem z = z_.get(), y = y_.get();
     const cl_uint pitch = static_cast<cl_uint>(pairs);
@@ -281,7 +281,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   const auto rows = [&] {
     cl_mem in = ranges_[1 - acc_].get(), accumulate = ranges_[acc_].get(), y = y_.get();
     cl_uint index = 1;  // display_half's first buffer; the fused rows' is 6 (fast_fft.cl)
-    if (routed_) {
+    if (routed_rows_) {
       check(clSetKernelArg(display_kernel_, 0, sizeof(cl_mem), &y), "clSetKernelArg(display_half spectrum)");
     } else {
       set_common_args(display_kernel_, z_.get(), display_twiddles_.get(), height_ / 2 + 1, pairs);
@@ -292,7 +292,7 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
     check(clSetKernelArg(display_kernel_, index++, sizeof flags, &flags), "clSetKernelArg(display flags)");
     for (cl_float v : {lo, hi, gain})
       check(clSetKernelArg(display_kernel_, index++, sizeof v, &v), "clSetKernelArg(display range)");
-    if (routed_)
+    if (routed_rows_)
       enqueue_items(display_kernel_, "display_half", half_items * sizeof(Complex) + pixels * 4,
                     "each bin of the rows ky <= H/2 and its mirror");
     else

@@ -8,10 +8,11 @@
 // ky <= H/2 of the 2D FFT, each unpacked from rows ky and H - ky of Z (UNPACK_PAIRS), ending in
 // whole display rows: row ky and its Hermitian mirror row H - ky (kernels/fast_epilogue.cl,
 // DISPLAY_ROWS). Also the R2C half spectrum (R2C rows, then columns) for tests and callers that
-// want the numbers. Where the fused passes do not plan (a prime factor above 13) the same display
-// is routed (fast::RoutedDisplay): the pair columns and then the rows ky <= H/2 by the complex
-// path's routes (ClFastAxis, Bluestein's included), kernels/display_half.cl's display_unpack
-// between them and display_half colouring after. Internal to the CL backend, which hands it its
+// want the numbers. An axis the fused passes do not plan (a prime factor above 13) is routed
+// (fast::RoutedDisplay): the pair columns by the complex path's route for them (ClFastAxis,
+// Bluestein's), or the rows ky <= H/2 taken apart from Z by kernels/display_half.cl's
+// display_unpack, transformed by theirs and coloured by display_half; the other axis keeps its
+// fused pass. Internal to the CL backend, which hands it its
 // context, queue and programs.
 
 #include <cstddef>
@@ -39,10 +40,10 @@ class ClFastDisplay {
   /// True when a width x height real image can take the display path: width >= 3, height >= 2,
   /// and plans for the fused passes or routes for the routed ones. Never throws.
   bool supports(std::size_t width, std::size_t height) const;
-  /// True where the fused passes plan (prime factors <= 13): a supported size that does not is
-  /// routed.
+  /// True where the fused passes plan both axes (prime factors <= 13): a supported size that
+  /// does not routes the other.
   bool fused_plans(std::size_t width, std::size_t height) const;
-  /// True when the prepared size is displayed through the routed passes.
+  /// True when an axis of the prepared size takes its routed passes.
   bool routed() const { return routed_.has_value(); }
   /// Plans, builds the two programs and allocates the buffers; cheap when the size did not
   /// change. Throws BackendError when unsupported or a build fails (with the build log).
@@ -54,10 +55,10 @@ class ClFastDisplay {
   /// otherwise the rows run twice when the range of this image is not known yet). The RGBA8
   /// result stays on the device (rgba()). Returns the dispatches in order: "fast_cols_real" (or
   /// its four-step passes "fast_cols_real_a(...)", "fast_cols_real_b(...)"), "fast_rows_display"
-  /// (twice when the range had to be found first). Routed: the columns (Bluestein's:
-  /// "fast_cols_real(L=...)", "fast_cols_real_inv(...)", the image only read), "display_unpack", the rows
-  /// ("fast_rows_half", or Bluestein's two) and "display_half" (twice where the fused rows run
-  /// twice).
+  /// (twice when the range had to be found first). Routed columns: Bluestein's
+  /// "fast_cols_real(L=...)", "fast_cols_real_inv(...)" (the image only read); routed rows, in
+  /// place of "fast_rows_display": "display_unpack", the rows ("fast_rows_half", or Bluestein's
+  /// two) and "display_half" (twice where the fused rows run twice).
   /// Without `events`: no profiling events (ClFastAxis::enqueue).
   std::vector<FastDispatch> enqueue_display(const SpectrumSettings& settings, bool previous_range = false,
                                             bool events = true);
@@ -83,7 +84,7 @@ class ClFastDisplay {
   /// through a scratch), the display rows' plan.
   const fast::AxisRoute& column_route() const { return real_cols_->route(); }
   const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
-  /// The routed display's rows (prepare() first, and routed()).
+  /// The routed display's rows (prepare() first, and W with a prime factor above 13).
   const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
   /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
   /// route).

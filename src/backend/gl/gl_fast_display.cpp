@@ -184,7 +184,7 @@ ProgramKey GlFastDisplay::key(const fast::AxisPlan& plan, const Defines& extra) 
 
 std::string GlFastDisplay::describe() const {
   return column_route().describe() + "; " +
-         (routed_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
+         (routed_rows_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
 }
 
 Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
@@ -194,7 +194,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   const unsigned flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                          ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
                          (settings.auto_range ? 256u : 0u);
-  if (flags != display_rows_flags_ && routed_) {
+  if (flags != display_rows_flags_ && routed_rows_) {
     display_rows_key_ = flat_key("display_half.comp", {{"N", std::to_string(width_)},
                                                        {"PAIR_ROWS", std::to_string(height_)},
                                                        {"DISPLAY_FLAGS", std::to_string(flags)}});
@@ -220,23 +220,24 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   width_ = width;
   height_ = height;
   const std::size_t pairs = fast::display_pair_columns(width);
-  std::uint64_t scratch = 0;
-  if (fused_plans(width, height)) {
-    real_cols_.emplace(programs_, timers_, *fast::route_real_columns(width, height, limits_, tuning_), pairs,
-                       fast::PassLayout::out_of_place, "fast_cols_real");
-    display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  // An axis the fused passes do not plan (a prime factor above 13) takes its routed passes; the
+  // other keeps its fused one (the display rows read Z however its columns were made).
+  const auto fused_cols = fast::route_real_columns(width, height, limits_, tuning_);
+  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
+  if (!fused_cols || !display_rows_) routed_ = routed_display(width, height, tuning_);
+  real_cols_.emplace(programs_, timers_, fused_cols ? *fused_cols : routed_->cols, pairs,
+                     fast::PassLayout::out_of_place, "fast_cols_real");
+  std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
+  if (display_rows_) {
     display_rows_note_ = display_rows_->describe();
     display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
-    scratch = real_cols_->route().scratch_elements(pairs);
   } else {
-    routed_ = routed_display(width, height, tuning_);
-    real_cols_.emplace(programs_, timers_, routed_->cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
     routed_rows_.emplace(programs_, timers_, routed_->rows, height / 2 + 1, fast::PassLayout::in_place,
                          "fast_rows_half");
     programs_.get(flat_key("display_unpack.comp"));
     display_rows_note_ = "each bin of the rows ky <= H/2 and its mirror";
     y_ = make_storage_buffer(width * (height / 2 + 1) * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-    scratch = routed_->scratch_elements(width, height);
+    scratch = std::max(scratch, routed_->rows.scratch_elements(height / 2 + 1));
   }
   display_rows_flags_ = ~0u;
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
@@ -312,7 +313,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
   real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
-  if (routed_) {
+  if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);
     Program& unpack = programs_.get(flat_key("display_unpack.comp"));
@@ -342,7 +343,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, pixels_);
-    if (routed_) {
+    if (routed_rows_) {
       const std::size_t half_items = width_ * (height_ / 2 + 1);
       glUniform1ui(program.location("u_items"), static_cast<GLuint>(half_items));
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, y_);

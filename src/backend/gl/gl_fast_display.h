@@ -8,10 +8,10 @@
 // RGBA8 pixels into a buffer, row-major (shaders/fast_epilogue.glsl, DISPLAY_ROWS; a texture's
 // block-linear layout took these row-wise stores at about 60 % of a buffer's speed on the H100,
 // docs/fast_path.md), from which copy_to_texture() fills a GL texture on the device. Also the
-// R2C half spectrum. Where the fused passes do not plan (a prime factor above 13) the same
-// display is routed (fast::RoutedDisplay): the pair columns and then the rows ky <= H/2 by the
-// complex path's routes (GlFastAxis, Bluestein's included), display_unpack.comp between them and
-// display_half.comp colouring after. Internal to the GL backend; the caller's GL context must be
+// R2C half spectrum. An axis the fused passes do not plan (a prime factor above 13) is routed
+// (fast::RoutedDisplay): the pair columns by the complex path's route for them (GlFastAxis,
+// Bluestein's), or the rows ky <= H/2 taken apart from Z by display_unpack.comp, transformed by
+// theirs and coloured by display_half.comp; the other axis keeps its fused pass. Internal to the GL backend; the caller's GL context must be
 // current.
 
 #include <cstddef>
@@ -46,10 +46,10 @@ class GlFastDisplay {
   /// True when a width x height real image can take this path (width >= 3, height >= 2, and
   /// plans for the fused passes or routes for the routed ones). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
-  /// True when the prepared size is displayed through the routed passes.
+  /// True when an axis of the prepared size takes its routed passes.
   bool routed() const { return routed_.has_value(); }
-  /// True where the fused passes plan (prime factors <= 13, the lines fit): a supported size
-  /// that does not is routed.
+  /// True where the fused passes plan both axes (prime factors <= 13, the lines fit): a
+  /// supported size that does not routes the other.
   bool fused_plans(std::size_t width, std::size_t height) const;
   /// Plans, compiles the two programs, allocates the buffers; cheap when the
   /// size did not change. Throws BackendError when unsupported or a compile fails.
@@ -58,10 +58,10 @@ class GlFastDisplay {
   void upload(const RealImage& image);
   /// Dispatches the columns and the display rows (twice when auto_range needs the range of a new
   /// image first, unless previous_range), timed as "fast_cols_real" (four-step:
-  /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display". Routed: the
-  /// columns (Bluestein's: "fast_cols_real(L=...)", "fast_cols_real_inv(...)", the image only read),
-  /// "display_unpack", the rows ("fast_rows_half", or Bluestein's two) and "display_half" (twice
-  /// where the fused rows run twice).
+  /// "fast_cols_real_a(...)", "fast_cols_real_b(...)") / "fast_rows_display". Routed columns:
+  /// Bluestein's "fast_cols_real(L=...)", "fast_cols_real_inv(...)" (the image only read); routed
+  /// rows, in place of "fast_rows_display": "display_unpack", the rows ("fast_rows_half", or
+  /// Bluestein's two) and "display_half" (twice where the fused rows run twice).
   void dispatch_display(const SpectrumSettings& settings, bool previous_range = false);
   /// Dispatches the R2C rows and plain columns: the half spectrum ((W/2 + 1) x H vec2) of the
   /// 2D R2C transform, read with download_half(). Needs an even W, its W/2-point rows whole in shared memory;
@@ -101,7 +101,7 @@ class GlFastDisplay {
   /// through a scratch), the display rows' plan.
   const fast::AxisRoute& column_route() const { return real_cols_->route(); }
   const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
-  /// The routed display's rows (prepare() first, and routed()).
+  /// The routed display's rows (prepare() first, and W with a prime factor above 13).
   const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
   /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
   /// route).

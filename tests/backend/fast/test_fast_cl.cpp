@@ -596,11 +596,15 @@ TEST(ClFastDisplay, RoutesLargePrimeFactorsAndRefusesTinyWidths) {
     EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
     EXPECT_TRUE(display.fused_plans(w, h)) << w << "x" << h;
   }
-  display.prepare(51, 48);
+  display.prepare(51, 48);  // fused columns, routed rows
   EXPECT_TRUE(display.routed());
   EXPECT_TRUE(display.routed_row_route().bluestein());
   EXPECT_FALSE(display.column_route().bluestein());
   EXPECT_THROW(display.enqueue_half_spectrum(), BackendError);
+  display.prepare(48, 34);  // Bluestein's columns, fused display rows
+  EXPECT_TRUE(display.routed());
+  EXPECT_TRUE(display.column_route().bluestein());
+  EXPECT_EQ(display.display_row_plan().n, 48u);
   display.prepare(63, 48);
   EXPECT_FALSE(display.routed());
   EXPECT_THROW(display.enqueue_half_spectrum(), BackendError);
