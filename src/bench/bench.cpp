@@ -97,6 +97,28 @@ double relative_error(const ComplexImage& got, const std::vector<std::complex<do
   return std::sqrt(num / den);
 }
 
+// Runs batches of 8 runs (not the entry's) for at least `min_ms` (0: none), then on until two
+// batches in a row take their fastest run within 5 % of each other, for at most 8 x min_ms or
+// min_ms + 3 s: the device's clocks are up and steady before the timed runs.
+// A GL context leaves the clocks to the driver's governor, which on the H100 held them at
+// 345 MHz for seconds after the CPU-only stretch of the FFTW reference; after a plain 300 ms of
+// warm-up whole rounds of GL 4096^2 ran at 728-920 us against 267 (docs/performance.md).
+void warm_until_steady(detail::Implementation& impl, int min_ms) {
+  if (min_ms <= 0) return;
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
+  const double most_ms = std::max(8.0 * min_ms, static_cast<double>(min_ms) + 3000.0);
+  double previous = -1;
+  while (elapsed_ms() < most_ms) {
+    const std::vector<double> batch = impl.time_runs(0, 8);
+    const double fastest = batch.empty() ? 0 : *std::min_element(batch.begin(), batch.end());
+    const bool steady = previous > 0 && std::abs(fastest - previous) <= 0.05 * previous;
+    if (elapsed_ms() >= min_ms && steady) break;
+    previous = fastest;
+  }
+}
+
 BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& input,
                    const std::vector<std::complex<double>>* reference, const SweepOptions& options) {
   BenchEntry e;
@@ -106,9 +128,7 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
     auto impl = make_implementation(name, size, options);
     e.device = impl->device();
     impl->upload(input);
-    const auto warm_start = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(options.warmup_ms))
-      impl->time_runs(0, 4);
+    warm_until_steady(*impl, options.warmup_ms);
     const std::vector<double> times = impl->time_runs(options.warmup, options.repeats);
     e.timer = impl->timer();
     e.plan = impl->plan();

@@ -46,7 +46,8 @@ struct SweepOptions {
   int warmup = 5;
   /// Also warm up for at least this long (the GPU's clocks ramp up over a fraction of a second:
   /// a few runs of a 10 us transform leave it at idle clocks, and the first implementation of a
-  /// size would be timed slower than the next).
+  /// size would be timed slower than the next), then on until two batches of runs agree (at most
+  /// 8x this, or 3 s more).
   int warmup_ms = 300;
   int repeats = 50;
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
