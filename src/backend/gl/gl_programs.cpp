@@ -1,9 +1,5 @@
 #include "backend/gl/gl_programs.h"
 
-#include <chrono>
-#include <cstdlib>
-#include <thread>
-
 #include <glad/gl.h>
 
 #include <regex>
@@ -138,8 +134,6 @@ Program& ProgramCache::get(const ProgramKey& key) {
 
   const std::string version = version_line_ + "\n";
   const char* strings[] = {version.c_str(), preamble.c_str(), src.text.c_str()};
-  if (const char* threads = std::getenv("FFTSCOPE_GL_COMPILER_THREADS"); threads && GLAD_GL_KHR_parallel_shader_compile)
-    glMaxShaderCompilerThreadsKHR(static_cast<GLuint>(std::strtoul(threads, nullptr, 10)));
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   glShaderSource(shader, 3, strings, nullptr);
   glCompileShader(shader);
@@ -154,10 +148,7 @@ Program& ProgramCache::get(const ProgramKey& key) {
     throw BackendError(where + ": GLSL compile failed (" + key.describe() + ", " + version_line_ + ")\n" + located +
                        "\n--- prepended lines ---\n" + preamble);
   }
-  const char* binary_mode = std::getenv("FFTSCOPE_GL_PROGRAM_BINARY");
-  const std::string binary = binary_mode ? binary_mode : "";
-  GLuint program = glCreateProgram();
-  if (!binary.empty()) glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
+  const GLuint program = glCreateProgram();
   glAttachShader(program, shader);
   glLinkProgram(program);
   glDeleteShader(shader);  // flagged; freed with the program
@@ -170,43 +161,6 @@ Program& ProgramCache::get(const ProgramKey& key) {
     if (where.empty()) where = files_.origin(key.shader);
     throw BackendError(where + ": GLSL link failed (" + key.describe() + ")\n" + located +
                        "\n--- prepended lines ---\n" + preamble);
-  }
-  if (binary == "twice" || binary == "twice_sleep") {
-    if (binary == "twice_sleep") std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    const GLuint again_shader = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(again_shader, 3, strings, nullptr);
-    glCompileShader(again_shader);
-    const GLuint again = glCreateProgram();
-    glAttachShader(again, again_shader);
-    glLinkProgram(again);
-    glDeleteShader(again_shader);
-    GLint linked = GL_FALSE;
-    glGetProgramiv(again, GL_LINK_STATUS, &linked);
-    if (linked == GL_TRUE) {
-      glDeleteProgram(program);
-      program = again;
-    } else {
-      glDeleteProgram(again);
-    }
-  }
-  if (binary == "reload") {
-    GLint length = 0;
-    glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
-    if (length > 0) {
-      std::vector<char> bytes(static_cast<std::size_t>(length));
-      GLenum format = 0;
-      glGetProgramBinary(program, length, nullptr, &format, bytes.data());
-      const GLuint reloaded = glCreateProgram();
-      glProgramBinary(reloaded, format, bytes.data(), length);
-      GLint linked = GL_FALSE;
-      glGetProgramiv(reloaded, GL_LINK_STATUS, &linked);
-      if (linked == GL_TRUE) {
-        glDeleteProgram(program);
-        program = reloaded;
-      } else {
-        glDeleteProgram(reloaded);
-      }
-    }
   }
   Program& p = programs_[key];
   p.id = program;
