@@ -132,6 +132,12 @@ struct Tuning {
   /// 366 -> 504 us), so GL keeps 1; direct columns lost on both (OpenCL 8192-point 823 -> 840,
   /// 2048-point 22.4 -> 26.2; GL 4096-point 188 -> 204, 8192-point 2.8 -> 9.6-10 ms).
   std::uint32_t split_dit = 2;
+  /// Bluestein's split columns decimate in time, whatever split_dit says, where a group holds at
+  /// most this many of them (0: never): their scratch lies line after line, and a split in
+  /// frequency stores each sub-transform's outputs P apart, in runs as short as the group's
+  /// lines. H100, GL: 4099^2's columns (2 per group, 4 x 2304) 1075 -> 865 us (display 360 ->
+  /// 258 for its first pass), 2053^2's (8 per group, 8 x 576) lost, 395 -> 495.
+  std::uint32_t bluestein_cols_in_time = 0;
   /// Bluestein splits and the live part of their padded lines (AxisPlan::live_blocks,
   /// live_inputs): 0 never (they run as any split); 1 where the lines fit no other way (pass 1
   /// holds only its live inputs: padded lines of about twice as many points plan); 2 also pass 2
@@ -271,6 +277,7 @@ inline Tuning gl_default_tuning() {
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
+  t.bluestein_cols_in_time = 2;      // GL 4099^2's Bluestein columns: 1075 -> 865 us
   t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
   t.four_step_min_pitch_bytes = 65536;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us
   t.four_step_uneven_split = 1;         // GL 4000^2 columns (8 x 500): 259 -> 208 us
@@ -316,6 +323,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("four_columns_by_halves", &Tuning::four_columns_by_halves);
     set("pow2_rows_radix16", &Tuning::pow2_rows_radix16);
     set("split_dit", &Tuning::split_dit);
+    set("bluestein_cols_in_time", &Tuning::bluestein_cols_in_time);
     set("prune_padding", &Tuning::prune_padding);
     set("split_global", &Tuning::split_global);
     set("min_groups_per_unit", &Tuning::min_groups_per_unit);
@@ -679,7 +687,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const bool line_major = axis == Axis::rows || live != 0;
       plan.split_dit = p > 1 && !plan.split_global && !plan.live_inputs && !plan.radices.empty() &&
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
-                        (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers));
+                        (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers) ||
+                        (axis == Axis::cols && live != 0 && b <= tuning.bluestein_cols_in_time));
       // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;

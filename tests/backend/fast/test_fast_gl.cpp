@@ -208,6 +208,7 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
       tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
       if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
       tuning.split_dit = in_time;
+      if (in_time == 0) tuning.bluestein_cols_in_time = 0;  // GL's Bluestein columns of few per group
       tuning.prune_padding = 0;  // both Bluestein passes in time (pass 2 would accumulate: LiveBlocks below)
       GlFastPath probe(*env->programs, nullptr, tuning);
       probe.prepare(w, h);

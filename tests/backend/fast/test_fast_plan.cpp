@@ -1143,6 +1143,23 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
   for (const fast::AxisPass& p : fast::axis_passes(*bluestein, 64, Direction::forward)) EXPECT_FALSE(p.image_is_output);
 }
 
+// GL's Bluestein columns split in time where a group holds at most 2 of them
+// (Tuning::bluestein_cols_in_time), whatever split_dit says; OpenCL's by split_dit 2.
+TEST(FastPlan, BluesteinColumnsOfFewPerGroupSplitInTime) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto wide = fast::route_axis(Axis::cols, 4099, 4099, nvidia, gl);
+  ASSERT_TRUE(wide && wide->bluestein() && wide->plan.pre_radix > 1) << wide->describe();
+  EXPECT_LE(wide->plan.lines_per_group, 2u) << wide->describe();
+  EXPECT_TRUE(wide->plan.split_dit) << wide->describe();
+  const auto many = fast::route_axis(Axis::cols, 2053, 2053, nvidia, gl);
+  ASSERT_TRUE(many && many->bluestein() && many->plan.pre_radix > 1) << many->describe();
+  EXPECT_GT(many->plan.lines_per_group, 2u) << many->describe();
+  EXPECT_FALSE(many->plan.split_dit) << many->describe();
+  fast::Tuning off = gl;
+  off.bluestein_cols_in_time = 0;
+  EXPECT_FALSE(fast::route_axis(Axis::cols, 4099, 4099, nvidia, off)->plan.split_dit);
+}
+
 // The routed display (prime factors above 13): the pair columns and the rows ky <= H/2 by the
 // complex path's routes, Bluestein's where the factor is, one scratch for both; never the
 // in-place four-step columns that leave rows swapped, whatever the tuning.
