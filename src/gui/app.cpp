@@ -495,7 +495,8 @@ int run_app(const GuiOptions& options) {
             std::fprintf(stderr, "fftscope: wrote %s after %d frames (panel %s, backend %s%s)\n",
                          options.screenshot.c_str(), app.frame, to_string(app.panel).c_str(),
                          to_string(app.backend_kind).c_str(),
-                         app.fused_display          ? ", display by the backend's fused real-input path"
+                         app.routed_display ? ", display by the backend's fused real-input path (routed: Bluestein)"
+                         : app.fused_display ? ", display by the backend's fused real-input path"
                          : app.gpu_rendered_display ? ", display by the backend"
                                                     : "");
           } catch (const std::exception& e) {

@@ -103,6 +103,7 @@ struct AppState {
     std::pair<float, float> range{0.0f, 1.0f};
     bool gpu_rendered = false;  ///< written into spectrum_back on the device, behind `fence`
     bool fused = false;         ///< by the fast variant's fused real-input display (execute_real_display)
+    bool routed = false;        ///< ... through its routed passes (a prime factor above 13: Bluestein)
     void* fence = nullptr;      ///< GLsync of the worker's context (shared objects)
     WorkerTexture host;         ///< host rendering when not gpu_rendered
   };
@@ -151,6 +152,7 @@ struct AppState {
   std::pair<float, float> spectrum_range{0.0f, 1.0f};
   bool gpu_rendered_display = false;  ///< the spectrum texture was filled by the backend
   bool fused_display = false;         ///< ... by the fast variant's fused real-input display path
+  bool routed_display = false;        ///< ... through its routed passes (a prime factor above 13)
   SpectrumSettings spectrum_settings;
   ViewTransform spectrum_view;
 

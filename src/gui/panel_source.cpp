@@ -174,7 +174,8 @@ void draw_source_panel(AppState& app) {
                                              KernelVariant::fast};
     static const char* const variant_names[] = {"plain", "optimized twiddle", "fused", "fast"};
     if (enum_combo("kernels", app.variant, variants, variant_names)) app.dirty_forward = true;
-    ImGui::TextDisabled("display: %s", app.fused_display          ? "the fast path's fused real-input display"
+    ImGui::TextDisabled("display: %s", app.routed_display ? "the fast path's real-input display, routed through Bluestein"
+                                       : app.fused_display ? "the fast path's fused real-input display"
                                        : app.gpu_rendered_display ? "filled by the backend"
                                                                   : "rendered on the host");
     help_marker("'fused real-input display' (fast kernels): the image itself through two dispatches, "

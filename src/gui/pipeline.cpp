@@ -176,17 +176,17 @@ WorkerTexture prepare_texture(RgbaImage rgba, bool smooth, bool has_context) {
 // The fast variant's display: the real image through the backend's fused real-input display
 // path (execute_real_display: its columns, then rows that write the pixels; issue 6), delivered
 // into `back` (GL: a copy on the device; OpenCL: as render_to_gl_texture delivers); sizes with a
-// prime factor above 13 take its routed passes. False where neither takes the image or it cannot
-// reach GL.
-bool fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
+// prime factor above 13 take its routed passes. The path taken (fused or routed), or none where
+// neither takes the image or it cannot reach GL.
+RealDisplayPath fused_display(Backend& backend, WorkerData& data, const SpectrumSettings& settings, Texture& back) {
   const RealDisplayPath path = backend.real_display_path(data.input.width, data.input.height);
-  if (path != RealDisplayPath::fused && path != RealDisplayPath::routed) return false;
+  if (path != RealDisplayPath::fused && path != RealDisplayPath::routed) return RealDisplayPath::none;
   if (data.input_on != &backend) {
     backend.upload_real(data.input);
     data.input_on = &backend;
   }
   backend.execute_real_display(settings);
-  return backend.real_display_to_gl_texture(back.id());
+  return backend.real_display_to_gl_texture(back.id()) ? path : RealDisplayPath::none;
 }
 
 // Renders the display of data.spectrum on the worker: on the device into `back` where the
@@ -201,7 +201,10 @@ AppState::DisplayResult make_display(Backend& backend, WorkerData& data, const S
     // The UI's frames that sampled `back` (the previous front texture) come first.
     if (ui_fence) glWaitSync(static_cast<GLsync>(ui_fence), 0, GL_TIMEOUT_IGNORED);
     back->ensure(data.spectrum.width, data.spectrum.height);
-    d.fused = variant == KernelVariant::fast && fused_display(backend, data, settings, *back);
+    const RealDisplayPath taken =
+        variant == KernelVariant::fast ? fused_display(backend, data, settings, *back) : RealDisplayPath::none;
+    d.fused = taken != RealDisplayPath::none;
+    d.routed = taken == RealDisplayPath::routed;
     if (d.fused) {
       d.gpu_rendered = true;
     } else {
@@ -383,6 +386,7 @@ bool apply_display(AppState& app, AppState::DisplayResult& d) {
   app.spectrum_range = d.range;
   app.gpu_rendered_display = d.gpu_rendered;
   app.fused_display = d.fused;
+  app.routed_display = d.routed;
   return true;
 }
 

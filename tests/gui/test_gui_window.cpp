@@ -284,6 +284,8 @@ TEST_P(GuiBackend, ShownSpectrumEqualsCpuSpectrum) {
       // the spectrum it computed.
       const bool fused = r.log.find("display by the backend's fused real-input path") != std::string::npos;
       EXPECT_EQ(fused, c.fast && GetParam() != BackendKind::cpu) << r.log;
+      const bool routed = r.log.find("(routed: Bluestein)") != std::string::npos;
+      EXPECT_EQ(routed, fused && w == 51) << r.log;
       expect_dump_is_spectrum_of(dump, loaded, c.settings);
     }
   };
