@@ -1315,30 +1315,43 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   return route;
 }
 
-/// The real display where its fused passes do not plan an axis (a prime factor above 13): that
-/// axis by the complex path's route, Bluestein's included. The image's pair columns (H points
-/// over display_pair_columns lines) into Z; or a pass taking the rows ky <= H/2 of the column
-/// FFTs apart from Z (the backends' display_unpack), those W-point rows in place, then a pass
-/// colouring each bin and its mirror (display_half). The backends keep the fused pass of an axis
-/// that has one. The columns never run in place with their rows left swapped (the unpacking
-/// reads each row where it belongs).
-struct RoutedDisplay {
-  AxisRoute cols, rows;
-  /// The scratch both routes share, in elements (0 where neither needs one).
+/// The real display's passes at a size (issue 6): each axis by its fused pass where that plans,
+/// else by the complex path's route for it, Bluestein's included ("routed"). Columns: the image's
+/// pair columns into Z (route_real_columns, else route_axis over display_pair_columns lines).
+/// Rows: the fused display rows from Z (plan_display_rows); else a pass taking the rows ky <= H/2
+/// of the column FFTs apart from Z (the backends' display_unpack), those W-point rows in place by
+/// route_axis, and a pass colouring each bin and its mirror (display_half). Where the rows are
+/// routed the columns never run in place with Z's rows left swapped (AxisRoute::swap): only the
+/// fused display rows read them where they lie. Empty where an axis has neither.
+struct DisplayPasses {
+  AxisRoute cols;
+  std::optional<AxisPlan> rows;          ///< the fused display rows
+  std::optional<AxisRoute> routed_rows;  ///< else the rows ky <= H/2, by their route
+  /// Both axes take their fused pass.
+  bool fused() const { return rows.has_value() && !cols.bluestein(); }
+  /// The scratch the passes share, in elements (0 where none needs one).
   std::uint64_t scratch_elements(std::size_t width, std::size_t height) const {
-    return std::max(cols.scratch_elements(display_pair_columns(width)), rows.scratch_elements(height / 2 + 1));
+    return std::max(cols.scratch_elements(display_pair_columns(width)),
+                    routed_rows ? routed_rows->scratch_elements(height / 2 + 1) : 0);
   }
 };
-inline std::optional<RoutedDisplay> route_routed_display(std::size_t width, std::size_t height,
-                                                         const DeviceLimits& limits, Tuning tuning) {
+inline std::optional<DisplayPasses> plan_real_display(std::size_t width, std::size_t height,
+                                                      const DeviceLimits& limits, Tuning tuning) {
   if (width < 3 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
-  tuning.four_step_in_place_min_bytes = 0;
-  auto cols = route_axis(Axis::cols, static_cast<std::uint32_t>(height),
-                         static_cast<std::uint32_t>(display_pair_columns(width)), limits, tuning);
-  auto rows = route_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
-                         limits, tuning);
-  if (!cols || !rows || cols->swap || rows->swap) return std::nullopt;
-  return RoutedDisplay{*cols, *rows};
+  auto rows = plan_display_rows(width, height, limits, tuning);
+  std::optional<AxisRoute> routed_rows;
+  if (!rows) {
+    routed_rows = route_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
+                             limits, tuning);
+    if (!routed_rows || routed_rows->swap) return std::nullopt;
+    tuning.four_step_in_place_min_bytes = 0;
+  }
+  auto cols = route_real_columns(width, height, limits, tuning);
+  if (!cols)
+    cols = route_axis(Axis::cols, static_cast<std::uint32_t>(height), static_cast<std::uint32_t>(display_pair_columns(width)),
+                      limits, tuning);
+  if (!cols || cols->plan.radices.empty() || (cols->swap && !rows)) return std::nullopt;
+  return DisplayPasses{*cols, rows, routed_rows};
 }
 
 /// What makes two real display paths the same programs (measure_display_candidates): the

@@ -46,21 +46,20 @@ ClFastDisplay::ClFastDisplay(cl_context context, cl_device_id device, cl_command
 }
 
 bool ClFastDisplay::supports(std::size_t width, std::size_t height) const {
-  if (width * height >= (std::size_t{1} << 30)) return false;  // 32-bit indices
-  return fused_plans(width, height) || routed_display(width, height, base_).has_value();
+  return passes(width, height, base_).has_value();
 }
 
 bool ClFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
-  return fast::route_real_columns(width, height, limits_, base_).has_value() &&
-         fast::plan_display_rows(width, height, limits_, base_).has_value();
+  const auto p = passes(width, height, base_);
+  return p && p->fused();
 }
 
-std::optional<fast::RoutedDisplay> ClFastDisplay::routed_display(std::size_t width, std::size_t height,
-                                                                 const fast::Tuning& tuning) const {
-  auto routed = fast::route_routed_display(width, height, limits_, tuning);
-  if (routed && max_alloc_ != 0 && routed->scratch_elements(width, height) * sizeof(Complex) > max_alloc_)
-    return std::nullopt;
-  return routed;
+std::optional<fast::DisplayPasses> ClFastDisplay::passes(std::size_t width, std::size_t height,
+                                                         const fast::Tuning& tuning) const {
+  if (width * height >= (std::size_t{1} << 30)) return std::nullopt;  // 32-bit indices
+  auto p = fast::plan_real_display(width, height, limits_, tuning);
+  if (p && max_alloc_ != 0 && p->scratch_elements(width, height) * sizeof(Complex) > max_alloc_) return std::nullopt;
+  return p;
 }
 
 std::string ClFastDisplay::describe() const {
@@ -84,7 +83,6 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   row_kernel_ = display_kernel_ = unpack_kernel_ = nullptr;
   real_cols_.reset();
   routed_rows_.reset();
-  routed_.reset();
   display_rows_.reset();
   if (!supports(width, height))
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
@@ -94,14 +92,12 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   const std::size_t pairs = fast::display_pair_columns(width);
   const ClDeviceQueue device{context_, device_, queue_, &programs_};
-  // An axis the fused passes do not plan (a prime factor above 13) takes its routed passes; the
-  // other keeps its fused one (the display rows read Z however its columns were made).
-  const auto fused_cols = fast::route_real_columns(width, height, limits_, tuning_);
-  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  if (!fused_cols || !display_rows_) routed_ = routed_display(width, height, tuning_);
-  real_cols_.emplace(device, fused_cols ? *fused_cols : routed_->cols, pairs, tuning_, limits_,
-                     fast::PassLayout::out_of_place, "fast_cols_real");
-  std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
+  // Each axis fused where it plans, else routed (a prime factor above 13).
+  auto planned = passes(width, height, tuning_);
+  if (!planned) planned = passes(width, height, tuning_ = base_);  // supports() took the base
+  const fast::DisplayPasses& plan = *planned;
+  real_cols_.emplace(device, plan.cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place, "fast_cols_real");
+  display_rows_ = plan.rows;
   if (display_rows_) {
     std::string display_options;
     for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
@@ -109,14 +105,14 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
     display_kernel_ = build(*display_rows_, display_options.c_str());
     display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   } else {
-    routed_rows_.emplace(device, routed_->rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
+    routed_rows_.emplace(device, *plan.routed_rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
                          "fast_rows_half");
     const ProgramKey key{"display_half.cl", " -D N=" + std::to_string(width) + " -D PAIR_ROWS=" + std::to_string(height)};
     unpack_kernel_ = programs_.kernel(key, "display_unpack");
     display_kernel_ = programs_.kernel(key, "display_half");
     y_ = make_buffer(context_, CL_MEM_READ_WRITE, width * (height / 2 + 1) * sizeof(Complex));
-    scratch = std::max(scratch, routed_->rows.scratch_elements(height / 2 + 1));
   }
+  const std::uint64_t scratch = plan.scratch_elements(width, height);
   real_ = make_buffer(context_, CL_MEM_READ_ONLY, pairs * height * sizeof(Complex));
   z_ = make_buffer(context_, CL_MEM_READ_WRITE, pairs * height * sizeof(Complex));
   col_scratch_ = scratch > 0 ? make_buffer(context_, CL_MEM_READ_WRITE, scratch * sizeof(Complex)) : Mem();
@@ -201,19 +197,25 @@ FastDispatch ClFastDisplay::enqueue(cl_kernel kernel, const fast::AxisPlan& p, s
   const std::uint64_t groups = p.groups(lines);
   const std::uint64_t gx = groups <= 65535 ? groups : 65535;
   const std::uint64_t gy = (groups + gx - 1) / gx;
-  const std::size_t global[2] = {static_cast<std::size_t>(gx * p.threads), static_cast<std::size_t>(gy)};
-  const std::size_t local[2] = {p.threads, 1};
+  return launch(kernel, {static_cast<std::size_t>(gx * p.threads), static_cast<std::size_t>(gy)}, p.threads, p.axis,
+                name, bytes, p.describe(), events);
+}
+
+FastDispatch ClFastDisplay::launch(cl_kernel kernel, std::array<std::size_t, 2> global, std::size_t local, Axis axis,
+                                   const char* name, std::uint64_t bytes, std::string note, bool events) {
+  const std::size_t local_size[2] = {local, 1};
   cl_event ev = nullptr;
-  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, local, 0, nullptr, events ? &ev : nullptr),
+  check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global.data(), local_size, 0, nullptr,
+                               events ? &ev : nullptr),
         (std::string("clEnqueueNDRangeKernel(") + name + ")").c_str());
   FastDispatch d{Event(ev), {}};
   d.record.kernel = name;
-  d.record.axis = p.axis;
+  d.record.axis = axis;
   d.record.stage = -1;
   d.record.radix = 0;
   d.record.global_size = {static_cast<std::uint32_t>(global[0]), static_cast<std::uint32_t>(global[1]), 1};
   d.record.bytes = bytes;
-  d.record.note = p.describe();
+  d.record.note = std::move(note);
   return d;
 }
 
@@ -245,21 +247,11 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
   const std::size_t pairs = fast::display_pair_columns(width_);
   real_cols_->enqueue(real_.get(), z_.get(), col_scratch_.get(), Direction::forward, out, events);
   const std::size_t half_items = width_ * (height_ / 2 + 1);
+  // One work-item per item of the rows ky <= H/2 (display_half.cl's kernels).
   const auto enqueue_items = [&](cl_kernel kernel, const char* name, std::uint64_t bytes, const char* note) {
     constexpr std::size_t group = 256;
-    const std::size_t global = (half_items + group - 1) / group * group;
-    cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &group, 0, nullptr, events ? &ev : nullptr),
-          (std::string("clEnqueueNDRangeKernel(") + name + ")").c_str());
-    FastDispatch d{Event(ev), {}};
-    d.record.kernel = name;
-    d.record.axis = Axis::rows;
-    d.record.stage = -1;
-    d.record.radix = 0;
-    d.record.global_size = {static_cast<std::uint32_t>(global), 1, 1};
-    d.record.bytes = bytes;
-    d.record.note = note;
-    out.push_back(std::move(d));
+    out.push_back(launch(kernel, {(half_items + group - 1) / group * group, 1}, group, Axis::rows, name, bytes, note,
+                         events));
   };
   if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.

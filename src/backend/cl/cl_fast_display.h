@@ -9,12 +9,13 @@
 // whole display rows: row ky and its Hermitian mirror row H - ky (kernels/fast_epilogue.cl,
 // DISPLAY_ROWS). Also the R2C half spectrum (R2C rows, then columns) for tests and callers that
 // want the numbers. An axis the fused passes do not plan (a prime factor above 13) is routed
-// (fast::RoutedDisplay): the pair columns by the complex path's route for them (ClFastAxis,
+// (fast::plan_real_display): the pair columns by the complex path's route for them (ClFastAxis,
 // Bluestein's), or the rows ky <= H/2 taken apart from Z by kernels/display_half.cl's
 // display_unpack, transformed by theirs and coloured by display_half; the other axis keeps its
 // fused pass. Internal to the CL backend, which hands it its
 // context, queue and programs.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -44,7 +45,7 @@ class ClFastDisplay {
   /// does not routes the other.
   bool fused_plans(std::size_t width, std::size_t height) const;
   /// True when an axis of the prepared size takes its routed passes.
-  bool routed() const { return routed_.has_value(); }
+  bool routed() const { return routed_rows_.has_value() || (real_cols_ && real_cols_->route().bluestein()); }
   /// Plans, builds the two programs and allocates the buffers; cheap when the size did not
   /// change. Throws BackendError when unsupported or a build fails (with the build log).
   void prepare(std::size_t width, std::size_t height);
@@ -94,15 +95,18 @@ class ClFastDisplay {
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
   FastDispatch enqueue(cl_kernel kernel, const fast::AxisPlan& plan, std::size_t lines, const char* name,
                        std::uint64_t bytes, bool events = true);
+  /// Enqueues `kernel` over `global` work-items in groups of `local` (x), with its timing record.
+  FastDispatch launch(cl_kernel kernel, std::array<std::size_t, 2> global, std::size_t local, Axis axis,
+                      const char* name, std::uint64_t bytes, std::string note, bool events);
   void set_common_args(cl_kernel kernel, cl_mem data, cl_mem twiddles, std::size_t lines, std::size_t row_pitch);
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed by its profiling events on a zero image with a fixed range: the median
   /// of five displays after two untimed; or the one the wisdom remembers. Only the base tuning's
   /// build failure throws.
   fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
-  /// The routed display's routes where the device takes them (the scratch within one allocation).
-  std::optional<fast::RoutedDisplay> routed_display(std::size_t width, std::size_t height,
-                                                    const fast::Tuning& tuning) const;
+  /// The display's passes under `tuning` where the device takes them (2^30 pixels, the scratch
+  /// within one allocation).
+  std::optional<fast::DisplayPasses> passes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
 
   cl_context context_;
   cl_device_id device_;
@@ -117,7 +121,6 @@ class ClFastDisplay {
   std::optional<fast::AxisPlan> rows_, cols_;                // half spectrum: R2C rows, columns
   std::optional<ClFastAxis> real_cols_;  // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
-  std::optional<fast::RoutedDisplay> routed_;   // routed display: both routes (else the fused passes)
   std::optional<ClFastAxis> routed_rows_;       // routed display: the rows ky <= H/2 in place in y_
   // The cache's kernels: the half spectrum's rows, the display rows (routed: display_half), the
   // routed display's display_unpack.

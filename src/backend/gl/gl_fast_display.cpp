@@ -54,10 +54,7 @@ void read_buffer(GLuint id, std::size_t bytes, void* out) {
 constexpr std::uint32_t flat_group = 256;
 void dispatch_items(DispatchTimers* timers, std::uint64_t items, const std::string& name, std::uint64_t bytes,
                     const std::string& note) {
-  fast::AxisPlan flat;
-  flat.axis = Axis::rows;
-  flat.threads = flat_group;
-  dispatch_fast_groups(timers, flat, (items + flat_group - 1) / flat_group, name, bytes, note,
+  dispatch_fast_groups(timers, Axis::rows, flat_group, (items + flat_group - 1) / flat_group, name, bytes, note,
                        GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
@@ -67,6 +64,12 @@ ProgramKey flat_key(const char* shader, std::map<std::string, std::string> defin
   k.defines = std::move(defines);
   k.local_x = flat_group;
   return k;
+}
+
+// display_unpack.comp takes its sizes as uniforms: one program for every size, its key made once.
+const ProgramKey& unpack_key() {
+  static const ProgramKey key = flat_key("display_unpack.comp");
+  return key;
 }
 
 RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
@@ -99,7 +102,6 @@ GlFastDisplay::~GlFastDisplay() {
 void GlFastDisplay::release() {
   real_cols_.reset();
   routed_rows_.reset();
-  routed_.reset();
   display_rows_.reset();
   for (unsigned* id : {&real_, &z_, &y_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
                        &split_twiddles_, &display_twiddles_, &half_col_twiddles_, &pixels_}) {
@@ -109,27 +111,26 @@ void GlFastDisplay::release() {
 }
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
-  if (width * height >= (std::size_t{1} << 30)) return false;
-  return fused_plans(width, height) || routed_display(width, height, base_).has_value();
-}
-
-std::optional<fast::RoutedDisplay> GlFastDisplay::routed_display(std::size_t width, std::size_t height,
-                                                                 const fast::Tuning& tuning) const {
-  auto routed = fast::route_routed_display(width, height, limits_, tuning);
-  if (!routed) return std::nullopt;
-  const std::uint64_t most = std::max(routed->cols.plan.groups(fast::display_pair_columns(width)),
-                                      routed->rows.plan.groups(height / 2 + 1));
-  if (most > std::uint64_t{65535} * 65535) return std::nullopt;
-  if (max_block_ != 0 && routed->scratch_elements(width, height) * sizeof(Complex) > max_block_) return std::nullopt;
-  return routed;
+  return passes(width, height, base_).has_value();
 }
 
 bool GlFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
-  const auto cols = fast::route_real_columns(width, height, limits_, base_);
-  const auto rows = fast::plan_display_rows(width, height, limits_, base_);
-  if (!rows || !cols) return false;
-  return std::max(rows->groups(height / 2 + 1), cols->plan.groups(fast::display_pair_columns(width))) <=
-         std::uint64_t{65535} * 65535;
+  const auto p = passes(width, height, base_);
+  return p && p->fused();
+}
+
+std::optional<fast::DisplayPasses> GlFastDisplay::passes(std::size_t width, std::size_t height,
+                                                         const fast::Tuning& tuning) const {
+  if (width * height >= (std::size_t{1} << 30)) return std::nullopt;
+  auto p = fast::plan_real_display(width, height, limits_, tuning);
+  if (!p) return std::nullopt;
+  // GL guarantees 65535 groups per dimension; the shaders flatten x and y.
+  const std::uint64_t most = std::max(p->cols.plan.groups(fast::display_pair_columns(width)),
+                                      p->rows ? p->rows->groups(height / 2 + 1)
+                                              : p->routed_rows->plan.groups(height / 2 + 1));
+  if (most > std::uint64_t{65535} * 65535) return std::nullopt;
+  if (max_block_ != 0 && p->scratch_elements(width, height) * sizeof(Complex) > max_block_) return std::nullopt;
+  return p;
 }
 
 fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height) {
@@ -220,25 +221,23 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   width_ = width;
   height_ = height;
   const std::size_t pairs = fast::display_pair_columns(width);
-  // An axis the fused passes do not plan (a prime factor above 13) takes its routed passes; the
-  // other keeps its fused one (the display rows read Z however its columns were made).
-  const auto fused_cols = fast::route_real_columns(width, height, limits_, tuning_);
-  display_rows_ = fast::plan_display_rows(width, height, limits_, tuning_);
-  if (!fused_cols || !display_rows_) routed_ = routed_display(width, height, tuning_);
-  real_cols_.emplace(programs_, timers_, fused_cols ? *fused_cols : routed_->cols, pairs,
-                     fast::PassLayout::out_of_place, "fast_cols_real");
-  std::uint64_t scratch = real_cols_->route().scratch_elements(pairs);
+  // Each axis fused where it plans, else routed (a prime factor above 13).
+  auto planned = passes(width, height, tuning_);
+  if (!planned) planned = passes(width, height, tuning_ = base_);  // supports() took the base
+  const fast::DisplayPasses& plan = *planned;
+  real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
+  display_rows_ = plan.rows;
   if (display_rows_) {
     display_rows_note_ = display_rows_->describe();
     display_twiddles_ = twiddle_buffer(display_rows_->n, display_rows_->n);
   } else {
-    routed_rows_.emplace(programs_, timers_, routed_->rows, height / 2 + 1, fast::PassLayout::in_place,
+    routed_rows_.emplace(programs_, timers_, *plan.routed_rows, height / 2 + 1, fast::PassLayout::in_place,
                          "fast_rows_half");
-    programs_.get(flat_key("display_unpack.comp"));
+    programs_.get(unpack_key());
     display_rows_note_ = "each bin of the rows ky <= H/2 and its mirror";
     y_ = make_storage_buffer(width * (height / 2 + 1) * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-    scratch = std::max(scratch, routed_->rows.scratch_elements(height / 2 + 1));
   }
+  const std::uint64_t scratch = plan.scratch_elements(width, height);
   display_rows_flags_ = ~0u;
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   real_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_DRAW);
@@ -290,7 +289,7 @@ void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const st
   // The buffer-update bit: the range accumulators written here are emptied by glBufferSubData
   // (dispatch_display). Whoever reads the pixels or the half spectrum (download_rgba,
   // copy_to_texture, download_half) puts its own barrier before it.
-  dispatch_fast_groups(timers_, p, p.groups(lines), name, bytes, note,
+  dispatch_fast_groups(timers_, p.axis, p.threads, p.groups(lines), name, bytes, note,
                        GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
@@ -316,7 +315,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);
-    Program& unpack = programs_.get(flat_key("display_unpack.comp"));
+    Program& unpack = programs_.get(unpack_key());
     glUseProgram(unpack.id);
     glUniform1ui(unpack.location("u_items"), static_cast<GLuint>(half_items));
     glUniform1ui(unpack.location("u_width"), static_cast<GLuint>(width_));

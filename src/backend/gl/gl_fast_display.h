@@ -9,7 +9,7 @@
 // block-linear layout took these row-wise stores at about 60 % of a buffer's speed on the H100,
 // docs/fast_path.md), from which copy_to_texture() fills a GL texture on the device. Also the
 // R2C half spectrum. An axis the fused passes do not plan (a prime factor above 13) is routed
-// (fast::RoutedDisplay): the pair columns by the complex path's route for them (GlFastAxis,
+// (fast::plan_real_display): the pair columns by the complex path's route for them (GlFastAxis,
 // Bluestein's), or the rows ky <= H/2 taken apart from Z by display_unpack.comp, transformed by
 // theirs and coloured by display_half.comp; the other axis keeps its fused pass. Internal to the GL backend; the caller's GL context must be
 // current.
@@ -47,7 +47,7 @@ class GlFastDisplay {
   /// plans for the fused passes or routes for the routed ones). Never throws.
   bool supports(std::size_t width, std::size_t height) const;
   /// True when an axis of the prepared size takes its routed passes.
-  bool routed() const { return routed_.has_value(); }
+  bool routed() const { return routed_rows_.has_value() || (real_cols_ && real_cols_->route().bluestein()); }
   /// True where the fused passes plan both axes (prime factors <= 13, the lines fit): a
   /// supported size that does not routes the other.
   bool fused_plans(std::size_t width, std::size_t height) const;
@@ -119,10 +119,9 @@ class GlFastDisplay {
   void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
                 std::size_t row_pitch, const char* name, std::uint64_t bytes);
   void release();
-  /// The routed display's routes where this context takes them (group counts, the largest
-  /// storage block).
-  std::optional<fast::RoutedDisplay> routed_display(std::size_t width, std::size_t height,
-                                                    const fast::Tuning& tuning) const;
+  /// The display's passes under `tuning` where this context takes them (2^30 pixels, group
+  /// counts, the largest storage block).
+  std::optional<fast::DisplayPasses> passes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed beside the base by paired_median_ms on a zero image with a fixed range
   /// (the lowest ratio wins); or the one the wisdom remembers. Only the base tuning's compile
@@ -140,7 +139,6 @@ class GlFastDisplay {
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
   std::optional<fast::AxisPlan> display_rows_;  // display: rows to pixels
-  std::optional<fast::RoutedDisplay> routed_;   // routed display: both routes (else the fused passes)
   std::optional<GlFastAxis> routed_rows_;       // routed display: the rows ky <= H/2 in place in y_
   ProgramKey display_rows_key_;                 // its program for display_rows_flags_ and its description,
   unsigned display_rows_flags_ = ~0u;           // made per prepare or change of settings, not per frame

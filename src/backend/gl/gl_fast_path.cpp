@@ -102,7 +102,7 @@ GlFastAxis::~GlFastAxis() {
     if (*id) glDeleteBuffers(1, id);
 }
 
-void dispatch_fast_groups(DispatchTimers* timers, const fast::AxisPlan& plan, std::uint64_t groups,
+void dispatch_fast_groups(DispatchTimers* timers, Axis axis, std::uint32_t threads, std::uint64_t groups,
                           const std::string& name, std::uint64_t bytes, const std::string& note,
                           unsigned barriers) {
   const auto gx = static_cast<GLuint>(std::min<std::uint64_t>(groups, 65535));
@@ -111,10 +111,10 @@ void dispatch_fast_groups(DispatchTimers* timers, const fast::AxisPlan& plan, st
   if (timed) {
     TimingRecord record;
     record.kernel = name;
-    record.axis = plan.axis;
+    record.axis = axis;
     record.stage = -1;
     record.radix = 0;
-    record.global_size = {gx * plan.threads, gy, 1};
+    record.global_size = {gx * threads, gy, 1};
     record.bytes = bytes;
     record.note = note;
     timers->begin(std::move(record));
@@ -184,7 +184,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
 
-  dispatch_fast_groups(timers_, p, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
+  dispatch_fast_groups(timers_, p.axis, p.threads, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
                        description_, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 

@@ -24,10 +24,11 @@ namespace fftscope::detail {
 /// A new shader storage buffer of `bytes` holding `data` (null: undefined contents) with the GL
 /// `usage` hint (GL_STATIC_DRAW, GL_DYNAMIC_COPY, ...), unbound after; the caller deletes it.
 unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage);
-/// Dispatches `groups` work-groups of `plan` (spread over x and y, at most 65535 each) with its
-/// program and uniforms already set, then glMemoryBarrier(`barriers`); a timing record (`name`, `bytes`, `note`) only where `timers` is
-/// given and on, so a dispatch inside a span (BackendOptions::time_spans) builds none.
-void dispatch_fast_groups(DispatchTimers* timers, const fast::AxisPlan& plan, std::uint64_t groups,
+/// Dispatches `groups` work-groups of `threads` invocations (spread over x and y, at most 65535
+/// each) with the program and uniforms already set, then glMemoryBarrier(`barriers`); a timing
+/// record (`axis`, `name`, `bytes`, `note`) only where `timers` is given and on, so a dispatch
+/// inside a span (BackendOptions::time_spans) builds none.
+void dispatch_fast_groups(DispatchTimers* timers, Axis axis, std::uint32_t threads, std::uint64_t groups,
                           const std::string& name, std::uint64_t bytes, const std::string& note, unsigned barriers);
 
 /// Measured planning's choice among candidates (GlFastPath::fastest, GlFastDisplay::

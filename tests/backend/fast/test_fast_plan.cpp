@@ -1160,31 +1160,47 @@ TEST(FastPlan, BluesteinColumnsOfFewPerGroupSplitInTime) {
   EXPECT_FALSE(fast::route_axis(Axis::cols, 4099, 4099, nvidia, off)->plan.split_dit);
 }
 
-// The routed display (prime factors above 13): the pair columns and the rows ky <= H/2 by the
-// complex path's routes, Bluestein's where the factor is, one scratch for both; never the
-// in-place four-step columns that leave rows swapped, whatever the tuning.
-TEST(FastPlan, RoutedDisplayTakesTheComplexRoutesOfBothHalves) {
-  const auto both = fast::route_routed_display(4099, 4099, nvidia, fast::Tuning{});
+// The real display's passes (fast::plan_real_display): each axis fused where it plans, else by
+// the complex path's route, Bluestein's for a prime factor above 13, one scratch for both.
+TEST(FastPlan, RealDisplayRoutesOnlyTheAxisThatHasALargePrime) {
+  const fast::Tuning cl{};
+  const auto smooth = fast::plan_real_display(64, 48, nvidia, cl);
+  ASSERT_TRUE(smooth.has_value());
+  EXPECT_TRUE(smooth->fused());
+  EXPECT_FALSE(smooth->routed_rows.has_value());
+  const auto both = fast::plan_real_display(4099, 4099, nvidia, cl);
   ASSERT_TRUE(both.has_value());
+  EXPECT_FALSE(both->fused());
   EXPECT_TRUE(both->cols.bluestein());
-  EXPECT_TRUE(both->rows.bluestein());
-  EXPECT_EQ(both->cols.n, 4099u);
-  EXPECT_EQ(both->rows.n, 4099u);
+  ASSERT_TRUE(both->routed_rows.has_value());
+  EXPECT_TRUE(both->routed_rows->bluestein());
   EXPECT_EQ(both->scratch_elements(4099, 4099),
-            std::max(std::uint64_t{both->cols.l} * fast::display_pair_columns(4099), std::uint64_t{both->rows.l} * 2050));
-  const auto rows_only = fast::route_routed_display(51, 48, nvidia, fast::Tuning{});
+            std::max(std::uint64_t{both->cols.l} * fast::display_pair_columns(4099),
+                     std::uint64_t{both->routed_rows->l} * 2050));
+  const auto rows_only = fast::plan_real_display(51, 48, nvidia, cl);  // 51 = 3 x 17
   ASSERT_TRUE(rows_only.has_value());
   EXPECT_FALSE(rows_only->cols.bluestein());
-  EXPECT_TRUE(rows_only->rows.bluestein());
-  EXPECT_EQ(rows_only->cols.n, 48u);
-  EXPECT_EQ(rows_only->rows.n, 51u);
-  fast::Tuning in_place = fast::gl_default_tuning();
-  in_place.four_step_in_place_min_bytes = 1;
-  const auto large = fast::route_routed_display(8192, 8192, nvidia, in_place);
-  ASSERT_TRUE(large.has_value());
-  EXPECT_FALSE(large->cols.swap.has_value());
-  EXPECT_FALSE(fast::route_routed_display(2, 48, nvidia, fast::Tuning{}).has_value());
-  EXPECT_FALSE(fast::route_routed_display(48, 1, nvidia, fast::Tuning{}).has_value());
+  EXPECT_FALSE(rows_only->rows.has_value());
+  ASSERT_TRUE(rows_only->routed_rows.has_value());
+  EXPECT_EQ(rows_only->routed_rows->n, 51u);
+  const auto cols_only = fast::plan_real_display(48, 34, nvidia, cl);  // 34 = 2 x 17
+  ASSERT_TRUE(cols_only.has_value());
+  EXPECT_TRUE(cols_only->cols.bluestein());
+  ASSERT_TRUE(cols_only->rows.has_value());
+  EXPECT_EQ(cols_only->rows->n, 48u);
+  // GL's in-place four-step columns leave Z's rows swapped, which only the fused display rows
+  // read where they lie: with rows routed (8191 is prime) the columns run out of place.
+  const fast::Tuning gl = fast::gl_default_tuning();
+  ASSERT_TRUE(fast::route_real_columns(8192, 8192, nvidia, gl)->swap.has_value());
+  const auto swapped = fast::plan_real_display(8192, 8192, nvidia, gl);
+  ASSERT_TRUE(swapped && swapped->fused());
+  EXPECT_TRUE(swapped->cols.swap.has_value());
+  const auto routed = fast::plan_real_display(8191, 8192, nvidia, gl);
+  ASSERT_TRUE(routed && routed->routed_rows);
+  EXPECT_TRUE(routed->cols.four_step());
+  EXPECT_FALSE(routed->cols.swap.has_value());
+  EXPECT_FALSE(fast::plan_real_display(2, 48, nvidia, cl).has_value());
+  EXPECT_FALSE(fast::plan_real_display(48, 1, nvidia, cl).has_value());
 }
 
 TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) {
