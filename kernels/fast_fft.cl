@@ -512,12 +512,29 @@ FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
     if (r < R) v[r] = cmul(v[r], p[r]);
 }
 
+// Tiles (fast::AxisRoute::tile_lines): TILE_OUT t (rows) stores column c of row r at
+// (c / t) t H + r t + c % t of `out` (the scratch; H = lines), so that each t neighbouring
+// columns lie one after another; TILE_IN t (columns, t per group) reads its lines from there and
+// stores into `out` (the image) at the image's places.
+#ifndef TILE_OUT
+#define TILE_OUT 0
+#endif
+#ifndef TILE_IN
+#define TILE_IN 0
+#endif
+#if (TILE_OUT && (AXIS_COLS || !OUTPUT_BUFFER || TILE_IN)) || (TILE_IN && (!AXIS_COLS || !OUTPUT_BUFFER || TILE_IN != LINES))
+#error "fast_fft.cl: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, LINES of them, into OUTPUT_BUFFER"
+#endif
+
 // Global index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose
 // padded lines lie one after another on both axes (a column group's warp then reads runs of
 // 32 / LINES consecutive elements per line instead of row segments of LINES * 8 bytes).
 FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
 #if FUSED_2D
   return row_pitch ? i * row_pitch + line : line * N + i;  // columns, or rows (see FUSED_2D)
+#elif TILE_IN
+  (void)row_pitch;
+  return (line / TILE_IN) * (N * TILE_IN) + i * TILE_IN + line % TILE_IN;
 #elif AXIS_COLS && !BLUESTEIN
   return i * row_pitch + line;
 #elif R2C_SPLIT
@@ -525,6 +542,20 @@ FAST_INLINE uint gaddr(uint line, uint i, uint row_pitch) {
 #else
   (void)row_pitch;
   return line * N + i;
+#endif
+}
+
+// Index of output i of line `line` in `out` (the plain passes' stores; lines: the pass's).
+FAST_INLINE uint out_addr(uint line, uint i, uint row_pitch, uint lines) {
+#if TILE_OUT
+  (void)row_pitch;
+  return (i / TILE_OUT) * (lines * TILE_OUT) + line * TILE_OUT + i % TILE_OUT;
+#elif TILE_IN
+  (void)lines;
+  return i * row_pitch + line;
+#else
+  (void)lines;
+  return gaddr(line, i, row_pitch);
 #endif
 }
 
@@ -923,7 +954,7 @@ FAST_INLINE void fft_stage(__global float2* data, __global float2* out, __global
 #elif DISPLAY_ROWS
               display_store(line, q + PRE_RADIX * i, x DISPLAY_ARGS);
 #else
-              out[gaddr(line, q + PRE_RADIX * i, row_pitch)] = (float2)(x.x, conj_sign * x.y) * scale;
+              out[out_addr(line, q + PRE_RADIX * i, row_pitch, lines)] = (float2)(x.x, conj_sign * x.y) * scale;
 #endif
             }
           }
@@ -1267,7 +1298,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #elif DISPLAY_ROWS
               display_store(line, i + m * M, v[m] DISPLAY_ARGS);
 #else
-              OUT_PTR[gaddr(line, i + m * M, row_pitch)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
+              OUT_PTR[out_addr(line, i + m * M, row_pitch, lines)] = (float2)(v[m].x, conj_sign * v[m].y) * scale;
 #endif
             }
           }

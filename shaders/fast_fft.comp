@@ -24,7 +24,8 @@
 //   SPLIT_GLOBAL, HOLD, PRE_HOLD, NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1}, CONJ_SIGN,
 //   OUT_SCALE.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
-//   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS (below).
+//   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS, TILE_OUT /
+//   TILE_IN (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -262,17 +263,45 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 // (base % 16 = j % NS < NS) or a divisor of 16 (the R outputs lie within one 16-chunk).
 #define WRITE_SPLITS(R, NS) ((NS) % 16u == 0u || (16u % (NS) == 0u && (((NS) * (R)) % 16u == 0u || 16u % ((NS) * (R)) == 0u)))
 
+// Tiles (fast::AxisRoute::tile_lines; as in fast_fft.cl): TILE_OUT t (rows) stores column c of
+// row r at (c / t) t H + r t + c % t of OUTPUT_BUFFER (the scratch; H = u_lines), so that each t
+// neighbouring columns lie one after another; TILE_IN t (columns, t per group) reads its lines
+// from there and stores into OUTPUT_BUFFER (the image) at the image's places.
+#ifndef TILE_OUT
+#define TILE_OUT 0
+#endif
+#ifndef TILE_IN
+#define TILE_IN 0
+#endif
+#if (TILE_OUT != 0 && (AXIS_COLS || OUTPUT_BUFFER == 0 || TILE_IN != 0)) || \
+    (TILE_IN != 0 && (!AXIS_COLS || OUTPUT_BUFFER == 0 || TILE_IN != LINES))
+#error "fast_fft.comp: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, LINES of them, into OUTPUT_BUFFER"
+#endif
+
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded
 // lines lie one after another on both axes (as in fast_fft.cl).
 uint gaddr(uint line, uint i) {
 #if FOUR_STEP != 0
   return i * u_row_pitch + line + g_in_shift;
+#elif TILE_IN != 0
+  return (line / uint(TILE_IN)) * (uint(N) * uint(TILE_IN)) + i * uint(TILE_IN) + line % uint(TILE_IN);
 #elif AXIS_COLS && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0
   return i * u_row_pitch + line;
 #elif R2C_SPLIT != 0
   return line * u_row_pitch + i;  // the real image's rows, fast::display_pair_columns pairs apart
 #else
   return line * uint(N) + i;
+#endif
+}
+
+// Index of output i of line `line` in OUT_DATA (the plain passes' stores).
+uint out_addr(uint line, uint i) {
+#if TILE_OUT != 0
+  return (i / uint(TILE_OUT)) * (u_lines * uint(TILE_OUT)) + line * uint(TILE_OUT) + i % uint(TILE_OUT);
+#elif TILE_IN != 0
+  return i * u_row_pitch + line;
+#else
+  return gaddr(line, i);
 #endif
 }
 
@@ -296,7 +325,7 @@ void store_output(uint line, uint i, vec2 x) {
 #elif DISPLAY_ROWS != 0
   display_store(line, i, x);
 #else
-  OUT_DATA[gaddr(line, i)] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
+  OUT_DATA[out_addr(line, i)] = vec2(x.x, CONJ_SIGN * x.y) * OUT_SCALE;
 #endif
 }
 

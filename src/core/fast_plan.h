@@ -260,6 +260,18 @@ struct Tuning {
   /// columns lost with 16 KiB (8192^2 773 -> 801 us), and so did the complex 2187-point rows
   /// (42.4 -> 51.2, sixteenth session).
   std::uint32_t display_rows_halves_above = 0;
+  /// Images of at least this many bytes whose axes are direct hand the rows' transform to the
+  /// columns in tiles (AxisRoute::tile_lines, tile_columns): the rows store into the scratch, each
+  /// column group's lines contiguous, and the columns read their tile whole and store into the
+  /// image (0: never; both passes then in place). H100, GL, the patterns alone at 4096^2 (run207):
+  /// columns in place 154 us, tiles to rows 106, rows to tiles 104 where rows in place take 98.
+  /// OpenCL (run208, run209), where the image is larger than the 50 MB L2: 4096^2 237.0 -> 216.9
+  /// us (columns 145.8 -> 115.0, rows 91.0 -> 102.0), 4000^2 257.4 -> 249.2, 3840 x 2160 132 ->
+  /// 125, 6000 x 4000 483 -> 470, 8192 x 4096 484 -> 468; lost where it fits (2048^2 42 -> 53;
+  /// 1920 x 1080 and 1024^2 within 1 us) and where the last tile was narrower (3125^2 177 ->
+  /// 188, 2187^2 75 -> 107: tile_columns now needs whole tiles). GL lost everywhere (4096^2 268
+  /// -> 286: its columns took as long from tiles, 167 -> 169).
+  std::uint64_t tiled_columns_min_bytes = 48ull << 20;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -295,6 +307,7 @@ inline Tuning gl_default_tuning() {
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
+  t.tiled_columns_min_bytes = 0;     // GL 4096^2: 268 -> 286 us with the tiles (columns 167 -> 169)
   return t;
 }
 
@@ -355,6 +368,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
+    set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
   }
   return t;
 }
@@ -898,10 +912,16 @@ struct AxisRoute {
   /// takes the rows in those pairs, storing each row's transform in its partner's place
   /// (Tuning::four_step_in_place_min_bytes, pair_rows_with_columns; a split in time by 2).
   std::optional<RowSwap> swap = std::nullopt;
+  /// Tiles of this many neighbouring columns (tile_columns; 0: none): the rows store their
+  /// transform into the scratch with each tile's lines one after another (column c of row r at
+  /// (c / t) t H + r t + c % t), and the columns, t per group, read their tile from there and
+  /// store into the image.
+  std::uint32_t tile_lines = 0;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
   std::uint64_t scratch_elements(std::uint64_t lines) const {
+    if (tile_lines != 0) return std::uint64_t{n} * lines;
     if (swap) return 0;
     return four_step() ? std::uint64_t{n} * lines : std::uint64_t{l} * lines;
   }
@@ -917,6 +937,9 @@ struct AxisRoute {
              (swap ? " in place, leaving the " + swapped : std::string()) + ": " + plan.describe() + "; then " +
              second->describe();
     if (swap) return swapped + ": " + plan.describe();
+    if (tile_lines != 0)
+      return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
+             std::to_string(tile_lines) + " columns";
     return bluestein() ? "bluestein n=" + std::to_string(n) + " via " + plan.describe() : plan.describe();
   }
 };
@@ -1112,6 +1135,26 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
+/// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines)
+/// where tuning.tiled_columns_min_bytes allows it and both axes are direct passes through the
+/// registers (no Bluestein, four steps, row pairs or split through the buffer), the columns at
+/// least 2 per group, a whole number of groups across the image. A column pass that reads row segments of a few columns over every
+/// row ran slower than one that reads its lines whole (H100, run207). Called again after measured
+/// planning has chosen each axis on its own.
+inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
+  image.rows.tile_lines = image.cols.tile_lines = 0;
+  const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
+  const auto direct = [](const AxisRoute& r) {
+    return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
+           !(r.plan.split_global && r.plan.pre_radix > 1);
+  };
+  const std::uint32_t t = image.cols.plan.lines_per_group;
+  if (tuning.tiled_columns_min_bytes == 0 || bytes < tuning.tiled_columns_min_bytes || !direct(image.rows) ||
+      !direct(image.cols) || t < 2 || image.rows.n % t != 0)
+    return;
+  image.rows.tile_lines = image.cols.tile_lines = t;
+}
+
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
 /// image is over the kernels' 32-bit indices (width x height >= 2^31).
 inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t height, const DeviceLimits& limits,
@@ -1125,6 +1168,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
+  tile_columns(image, tuning);
   return image;
 }
 
@@ -1455,7 +1499,8 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// last stores, and the inner 1/L and the outer 1/n are one factor. Four-step columns: pass A
 /// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only; with
 /// AxisRoute::swap, pass A stores into the output and pass B works there in place. Rows with
-/// AxisRoute::swap: one pass of the pairs (row_pairs, one group each).
+/// AxisRoute::swap: one pass of the pairs (row_pairs, one group each). AxisRoute::tile_lines: the
+/// rows from the image into the scratch's tiles (TILE_OUT), the columns from there into the output.
 /// out_of_place: the last pass stores into an output buffer and the image is only read
 /// (Bluestein: the second pass's image is the output, AxisPass::image_is_output).
 /// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
@@ -1508,6 +1553,15 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     p.groups = route.swap->pairs().size() / 2;
     return {p};
   }
+  if (route.tile_lines != 0) {
+    // Rows: image -> tiles in the scratch; columns: tiles -> output (the image unless out of place).
+    const bool rows = route.plan.axis == Axis::rows;
+    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
+                      false, !rows);
+    p.to_scratch = rows;
+    p.defines = {{rows ? "TILE_OUT" : "TILE_IN", std::to_string(route.tile_lines)}};
+    return {p};
+  }
   if (!route.bluestein())
     return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
                  forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};
@@ -1535,7 +1589,9 @@ inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tun
   if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
       cols.plan.radices.empty() || cols.plan.pre_radix != 1 || n * n * sizeof(Complex) > tuning.fused_max_bytes)
     return std::nullopt;
-  return cols;
+  AxisRoute fused = cols;
+  fused.tile_lines = 0;  // one dispatch, in place
+  return fused;
 }
 
 /// The one pass of a fused transform of a square image (fused_route), the column route over its

@@ -143,8 +143,9 @@ std::size_t ClFastAxis::build_kernels() {
   // The kernels of the passes (their modes are the same in both directions).
   kernel_ = kernel_out_ = nullptr;
   for (const fast::AxisPass& pass : fast::layout_passes(route_, lines_, Direction::forward, layout_)) {
-    cl_kernel k = device_.programs->kernel(
-        fast_program_key(fast::pass_plan(route_, pass), pass.mode ? mode_option(pass.mode) : ""), "fast_fft");
+    std::string options = pass.mode ? mode_option(pass.mode) : "";
+    for (const auto& [name, value] : pass.defines) options += " -D " + name + "=" + value;
+    cl_kernel k = device_.programs->kernel(fast_program_key(fast::pass_plan(route_, pass), options), "fast_fft");
     (pass.second ? kernel_out_ : kernel_) = k;
   }
   std::size_t fewest = 0;
@@ -207,8 +208,8 @@ void ClFastAxis::enqueue(cl_mem image, cl_mem output, cl_mem scratch, Direction 
       set_arg(k, 7, chirp_.get());
       set_arg(k, 8, filter_.get());
       set_arg(k, 9, static_cast<cl_uint>(route_.n));
-    } else if (layout_ == fast::PassLayout::out_of_place) {
-      set_arg(k, 6, output);
+    } else if (pass.mode == fast::output_buffer) {
+      set_arg(k, 6, pass.to_scratch ? scratch : output);
     } else if (layout_ == fast::PassLayout::both_axes) {
       set_arg(k, 6, fused_sync_.get());
     }
@@ -315,6 +316,7 @@ void ClFastPath::prepare(std::size_t width, std::size_t height) {
     if (measure_.enabled()) {
       image->rows = fastest(Axis::rows, width, height, image->rows);
       image->cols = fastest(Axis::cols, width, height, image->cols);
+      fast::tile_columns(*image, tuning_);  // each axis was chosen on its own
     }
     ClFastAxis rows(device_, image->rows, height, tuning_, limits_);
     ClFastAxis cols(device_, image->cols, width, tuning_, limits_);

@@ -179,7 +179,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, chirp_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, filter_);
-  } else if (layout_ == fast::PassLayout::out_of_place) {
+  } else if (pass.mode == fast::output_buffer) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
@@ -312,6 +312,7 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
     fast::pair_rows_with_columns(*image, limits_, tuning_);  // each axis was chosen on its own
+    fast::tile_columns(*image, tuning_);
   }
   rows_.emplace(programs_, timers_, image->rows, height);
   cols_.emplace(programs_, timers_, image->cols, width);

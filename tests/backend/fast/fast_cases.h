@@ -286,6 +286,28 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
   }
 }
 
+/// The rows' transform handed to the columns in tiles (Tuning::tiled_columns_min_bytes,
+/// AxisRoute::tile_lines): columns unsplit and split (the 1080-point ones), both directions;
+/// each case must take the tiles.
+inline constexpr FastSize fast_tiled_cases[] = {{64, 48}, {72, 36}, {96, 30}, {24, 1080}};
+template <class MakePath, class Run>
+void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto [w, h] : fast_tiled_cases) {
+    fast::Tuning tuning = base;
+    tuning.tiled_columns_min_bytes = 1;
+    auto path = make_path(tuning);
+    path.prepare(w, h);
+    const fast::AxisRoute& cols = path.route(Axis::cols);
+    EXPECT_GE(cols.tile_lines, 2u) << w << "x" << h << ": " << cols.describe();
+    EXPECT_EQ(path.route(Axis::rows).tile_lines, cols.tile_lines) << w << "x" << h;
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 71 + w + h, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " " << cols.describe();
+    }
+  }
+}
+
 /// In-place four-step columns and rows in swapped pairs (Tuning::four_step_in_place_min_bytes,
 /// fast::RowSwap): each case's tuning (a shared-memory cap and a group size, so llvmpipe's rows
 /// split in time with one row per group) gives both axes the swap where the rows split by 2 (the

@@ -2,6 +2,7 @@
 // runs after warm-up) in a headless EGL context, and checks the forward result against FFTW
 // (double). A measurement tool, not a test:  fast_probe_gl [--runs N] WxH...
 #include <glad/gl.h>
+#include <glad/egl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -174,6 +175,152 @@ void measure_strided(int runs, const std::vector<test::StridedCase>& cases = tes
     glDeleteBuffers(1, &buffer);
     if (second) glDeleteBuffers(1, &second);
   }
+  glDeleteQueries(1, &query);
+}
+
+// FFTSCOPE_GL_STRIDED=pointer: strided_probe.h's column and row patterns through the SSBO as the
+// fast path binds it and through NV_shader_buffer_load pointers (a
+// resident buffer's GPU address as a uniform; NVIDIA only), each case's two in turn, twice:
+// whether GL's slow strided access lies in how the shader reaches the buffer.
+void measure_pointers(int runs) {
+  using MakeResident = void (*)(GLuint, GLenum);
+  using GetAddress = void (*)(GLuint, GLenum, GLuint64*);
+  using ProgramUniform64 = void (*)(GLuint, GLint, GLuint64);
+  const auto make_resident = reinterpret_cast<MakeResident>(eglGetProcAddress("glMakeNamedBufferResidentNV"));
+  const auto get_address = reinterpret_cast<GetAddress>(eglGetProcAddress("glGetNamedBufferParameterui64vNV"));
+  const auto uniform64 = reinterpret_cast<ProgramUniform64>(eglGetProcAddress("glProgramUniformui64NV"));
+  if (!make_resident || !get_address || !uniform64) {
+    std::printf("GL pointers: NV_shader_buffer_load entry points missing\n");
+    return;
+  }
+  const std::vector<test::StridedCase> cases = {
+      {4096, 4096, 8, 4096, 1, 512},        {4096, 4096, 4096, 1, 1, 512},   {4096, 4096, 16, 4096, 1, 512, 0, 32},
+      {8192, 8192, 8, 8192, 1, 512},        {8192, 8192, 32, 64, 128, 256, 128},
+      {8192, 8192, 8192, 1, 1, 512, 1},     {8192, 8192, 8192, 1, 1, 512},   {2048, 2048, 8, 2048, 1, 512}};
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  constexpr GLenum kAddress = 0x8F1D;   // GL_BUFFER_GPU_ADDRESS_NV
+  for (int pass = 0; pass < 2; ++pass)
+    for (const test::StridedCase& c : cases) {
+      const GLsizeiptr bytes = GLsizeiptr{c.pitch} * c.height * 8;
+      const GLuint buffer = make_buffer(bytes, nullptr);
+      const GLuint second = c.out_spacing ? make_buffer(bytes, nullptr) : buffer;
+      make_resident(buffer, GL_READ_WRITE);
+      if (second != buffer) make_resident(second, GL_READ_WRITE);
+      GLuint64 address = 0, second_address = 0;
+      get_address(buffer, kAddress, &address);
+      get_address(second, kAddress, &second_address);
+      const std::string head = "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = " +
+                               std::to_string(c.threads) + ") in;\n";
+      const std::string tail = "#define LANE gl_LocalInvocationID.x\n#define GROUP gl_WorkGroupID.x\n#define VEC2 vec2\n"
+                               "#define UNROLL\nvoid main() {\n" + test::strided_body(c) + "}\n";
+      const std::string ssbo = "layout(std430, binding = 0) buffer Data { vec2 D[]; };\n"
+                               "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\n";
+      const std::string pointers = "#extension GL_NV_shader_buffer_load : require\n"
+                                   "#extension GL_NV_gpu_shader5 : require\n"
+                                   "uniform vec2* D;\nuniform vec2* OUT;\n";
+      const struct {
+        const char* name;
+        std::string text;
+      } variants[] = {{"ssbo", head + ssbo + tail}, {"pointer", head + pointers + tail}};
+      for (const auto& v : variants) {
+        const GLuint program = compute_program(v.text, v.name);
+        if (!program) continue;
+        if (std::string(v.name) == "pointer") {
+          uniform64(program, glGetUniformLocation(program, "D"), address);
+          uniform64(program, glGetUniformLocation(program, "OUT"), second_address);
+        }
+        std::vector<double> us;
+        const auto start = std::chrono::steady_clock::now();
+        for (int r = 0; r < runs + 20 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200); ++r) {
+          glBeginQuery(GL_TIME_ELAPSED, query);
+          glUseProgram(program);
+          glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+          glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second);
+          glDispatchCompute(c.groups(), 1, 1);
+          glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+          glEndQuery(GL_TIME_ELAPSED);
+          GLuint64 ns = 0;
+          glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+          us.push_back(static_cast<double>(ns) * 1e-3);
+        }
+        us.erase(us.begin(), us.end() - runs);
+        const double m = median(us);
+        std::printf("GL %-8s %s: %.1f us, %.0f GB/s\n", v.name, c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
+        glDeleteProgram(program);
+      }
+      if (second != buffer) glDeleteBuffers(1, &second);
+      glDeleteBuffers(1, &buffer);
+    }
+  glDeleteQueries(1, &query);
+}
+
+// FFTSCOPE_GL_STRIDED=tiles: whether the column pass would read faster from a tiled layout (each
+// 8 neighbouring columns' H rows contiguous, written so by the row pass) than from row-major
+// rows: out of place, P x H vec2, groups of 512 invocations moving 16 values at a time; rows ->
+// rows, rows -> tiles (the row pass storing tiles), tiles -> rows (the column pass reading them),
+// columns -> columns (today's column pattern, out of place and in place), twice.
+void measure_tiles(int runs) {
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  struct Pattern {
+    const char* name;
+    bool by_rows;           // a group per row (else per block of 8 columns)
+    const char* load;       // index expressions of the group g, its element e (r, c: row, column)
+    const char* store;
+    bool in_place;
+  };
+  const Pattern patterns[] = {
+      {"rows -> rows", true, "r * P + c", "r * P + c", false},
+      {"rows -> tiles", true, "r * P + c", "(c >> 3u) * (H * 8u) + r * 8u + (c & 7u)", false},
+      {"tiles -> rows", false, "g * (H * 8u) + e", "r * P + c", false},
+      {"tiles -> tiles", false, "g * (H * 8u) + e", "g * (H * 8u) + e", false},
+      {"columns -> columns", false, "r * P + c", "r * P + c", false},
+      {"columns in place", false, "r * P + c", "r * P + c", true}};
+  for (int pass = 0; pass < 2; ++pass)
+    for (const unsigned n : {4096u, 8192u})
+      for (const Pattern& pattern : patterns) {
+        const GLsizeiptr bytes = GLsizeiptr{n} * n * 8;
+        const GLuint buffer = make_buffer(bytes, nullptr);
+        const GLuint second = pattern.in_place ? buffer : make_buffer(bytes, nullptr);
+        const unsigned threads = 512, per_group = pattern.by_rows ? n : 8 * n, values = per_group / threads;
+        const std::string u = "u";
+        const std::string position =
+            pattern.by_rows ? "uint r = g, c = e;" : "uint r = e >> 3u, c = g * 8u + (e & 7u);";
+        const std::string text =
+            "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = 512) in;\n"
+            "layout(std430, binding = 0) buffer Data { vec2 D[]; };\n"
+            "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\nconst uint P = " + std::to_string(n) +
+            "u, H = " + std::to_string(n) + "u;\nvoid main() {\n uint g = gl_WorkGroupID.x, lane = gl_LocalInvocationID.x;\n"
+            " for (uint i0 = 0u; i0 < " + std::to_string(values) + "u; i0 += 16u) {\n  vec2 v[16];\n"
+            "  for (uint j = 0u; j < 16u; ++j) { uint e = lane + (i0 + j) * 512u; " + position + " v[j] = D[" +
+            pattern.load + "]; }\n  for (uint j = 0u; j < 16u; ++j) { uint e = lane + (i0 + j) * 512u; " + position +
+            " OUT[" + pattern.store + "] = -v[j]; }\n }\n}\n";
+        const GLuint program = compute_program(text, pattern.name);
+        if (program) {
+          const GLuint groups = pattern.by_rows ? n : n / 8;
+          std::vector<double> us;
+          const auto start = std::chrono::steady_clock::now();
+          for (int r = 0; r < runs + 20 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200); ++r) {
+            glBeginQuery(GL_TIME_ELAPSED, query);
+            glUseProgram(program);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second);
+            glDispatchCompute(groups, 1, 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            glEndQuery(GL_TIME_ELAPSED);
+            GLuint64 ns = 0;
+            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+            us.push_back(static_cast<double>(ns) * 1e-3);
+          }
+          us.erase(us.begin(), us.end() - runs);
+          const double m = median(us);
+          std::printf("GL tiles %u^2 %-20s %.1f us, %.0f GB/s\n", n, pattern.name, m, 2.0 * static_cast<double>(bytes) / (m * 1e3));
+          glDeleteProgram(program);
+        }
+        if (second != buffer) glDeleteBuffers(1, &second);
+        glDeleteBuffers(1, &buffer);
+      }
   glDeleteQueries(1, &query);
 }
 
@@ -1092,7 +1239,9 @@ int main(int argc, char** argv) {
       measure_copy(GLsizeiptr{std::atoi(copy) > 0 ? std::atoi(copy) : 128} << 20, runs);
     if (std::getenv("FFTSCOPE_GL_OCCUPANCY")) measure_occupancy();
     if (const char* strided = std::getenv("FFTSCOPE_GL_STRIDED"))
-      std::string(strided) == "placement" ? measure_placement(runs)
+      std::string(strided) == "pointer"     ? measure_pointers(runs)
+      : std::string(strided) == "tiles"     ? measure_tiles(runs)
+      : std::string(strided) == "placement" ? measure_placement(runs)
       : std::string(strided) == "display" ? measure_placement(runs, true)
       : std::string(strided) == "slabs"   ? measure_slabs(runs)
       : std::string(strided) == "paired"  ? measure_paired(runs)

@@ -293,6 +293,13 @@ TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   test::expect_four_step_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
+TEST(ClFastSchedule, TiledColumnsMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::expect_tiled_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+}
+
 // GL's in-place four-step knob given to OpenCL: its paths drop it (fast::cl_tuning), so the
 // same sizes run through the scratch and match FFTW (OpenCL's kernel has no row pairs).
 TEST(ClFastSchedule, InPlaceFourStepKnobKeepsTheScratch) {

@@ -327,6 +327,13 @@ TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
   test::expect_four_step_columns_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
+TEST(GlFastSchedule, TiledColumnsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::expect_tiled_columns_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+}
+
 TEST(GlFastSchedule, InPlaceFourStepColumnsSwapRowPairs) {
   std::string why;
   GlEnv* env = env_or_null(why);

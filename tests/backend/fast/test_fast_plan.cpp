@@ -246,7 +246,7 @@ TEST(FastPlan, PowerOfTwoRowsTakeRadix16OnGl) {
     const auto& cols = image->cols.four_step() ? *image->cols.second : image->cols.plan;
     EXPECT_LE(*std::max_element(cols.radices.begin(), cols.radices.end()), 8u) << cols.describe();
     const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
-    EXPECT_EQ(fast::route_identity(cl->rows), fast::route_identity(*fast::route_axis(Axis::rows, n, n, nvidia, fast::Tuning{})));
+    EXPECT_EQ(fast::plan_identity(cl->rows.plan), fast::plan_identity(fast::route_axis(Axis::rows, n, n, nvidia, fast::Tuning{})->plan));
   }
   fast::Tuning gl_rows = gl;  // the other rows change only by row_prefetch_twiddles (below)
   gl_rows.prefetch_twiddles = 2;
@@ -1158,6 +1158,57 @@ TEST(FastPlan, BluesteinColumnsOfFewPerGroupSplitInTime) {
   fast::Tuning off = gl;
   off.bluestein_cols_in_time = 0;
   EXPECT_FALSE(fast::route_axis(Axis::cols, 4099, 4099, nvidia, off)->plan.split_dit);
+}
+
+// The rows' transform handed to the columns in tiles (Tuning::tiled_columns_min_bytes): only
+// from the knob's size, only where both axes are direct passes; the rows store into the scratch
+// (TILE_OUT), the columns read it (TILE_IN) and store into the image, the tile the columns' group;
+// a fused single dispatch stays in place.
+TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
+  fast::Tuning tuning = fast::gl_default_tuning();
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, tuning)->cols.tile_lines, 0u);  // GL's 0: never
+  EXPECT_GE(fast::route_image(4096, 4096, nvidia, fast::Tuning{})->cols.tile_lines, 2u);  // OpenCL's 48 MiB
+  tuning.tiled_columns_min_bytes = 64ull << 20;
+  const auto image = fast::route_image(4096, 4096, nvidia, tuning);
+  ASSERT_TRUE(image.has_value());
+  ASSERT_GE(image->cols.tile_lines, 2u) << image->cols.describe();
+  EXPECT_EQ(image->cols.tile_lines, image->cols.plan.lines_per_group);
+  EXPECT_EQ(image->rows.tile_lines, image->cols.tile_lines);
+  EXPECT_EQ(image->scratch_elements(), 4096u * 4096u);
+  EXPECT_EQ(fast::route_image(2048, 2048, nvidia, tuning)->cols.tile_lines, 0u);  // 32 MiB: under the knob
+
+  const auto rows = fast::axis_passes(image->rows, 4096, Direction::forward);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_STREQ(rows[0].mode, fast::output_buffer);
+  EXPECT_TRUE(rows[0].to_scratch);
+  EXPECT_FALSE(rows[0].on_scratch);
+  const std::vector<std::pair<std::string, std::string>> row_defines = {
+      {"TILE_OUT", std::to_string(image->cols.tile_lines)}};
+  EXPECT_EQ(rows[0].defines, row_defines);
+  const auto cols = fast::axis_passes(image->cols, 4096, Direction::inverse);
+  ASSERT_EQ(cols.size(), 1u);
+  EXPECT_STREQ(cols[0].mode, fast::output_buffer);
+  EXPECT_TRUE(cols[0].on_scratch);
+  EXPECT_FALSE(cols[0].to_scratch);
+  EXPECT_FLOAT_EQ(cols[0].scale, 1.0f / 4096);
+  EXPECT_EQ(cols[0].defines.front().first, "TILE_IN");
+
+  tuning.tiled_columns_min_bytes = 1;
+  // Bluestein, row pairs, four steps; groups of 4 columns that leave a narrower last tile.
+  for (const auto& [w, h] : {std::pair{4099, 4099}, {4099, 64}, {64, 4099}, {8192, 8192}, {4000, 4000}, {2187, 2187}}) {
+    const auto other = fast::route_image(w, h, nvidia, tuning);
+    ASSERT_TRUE(other.has_value()) << w << "x" << h;
+    EXPECT_EQ(other->rows.tile_lines + other->cols.tile_lines, 0u) << w << "x" << h << ": " << other->cols.describe();
+  }
+  fast::Tuning cl{};
+  cl.tiled_columns_min_bytes = 1;
+  const auto small = fast::route_image(256, 256, nvidia, cl);
+  ASSERT_TRUE(small.has_value());
+  EXPECT_GE(small->cols.tile_lines, 2u);
+  const auto fused = fast::fused_route(*small, cl);
+  ASSERT_TRUE(fused.has_value());
+  EXPECT_EQ(fused->tile_lines, 0u);
+  EXPECT_TRUE(fast::fused_pass(*fused, 256, Direction::forward).defines.empty());
 }
 
 // The real display's passes (fast::plan_real_display): each axis fused where it plans, else by
