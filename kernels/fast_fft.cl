@@ -514,7 +514,7 @@ FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
 
 // Tiles (fast::AxisRoute::tile_lines): TILE_OUT t (rows) stores column c of row r at
 // (c / t) t H + r t + c % t of `out` (the scratch; H = lines), so that each t neighbouring
-// columns lie one after another; TILE_IN t (columns, t per group) reads its lines from there and
+// columns lie one after another; TILE_IN t (columns, groups dividing t) reads its lines from there and
 // stores into `out` (the image) at the image's places.
 #ifndef TILE_OUT
 #define TILE_OUT 0
@@ -522,8 +522,8 @@ FAST_INLINE void twiddle_by_powers(float2* v, const float2 w, const uint R) {
 #ifndef TILE_IN
 #define TILE_IN 0
 #endif
-#if (TILE_OUT && (AXIS_COLS || !OUTPUT_BUFFER || TILE_IN)) || (TILE_IN && (!AXIS_COLS || !OUTPUT_BUFFER || TILE_IN != LINES))
-#error "fast_fft.cl: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, LINES of them, into OUTPUT_BUFFER"
+#if (TILE_OUT && (AXIS_COLS || !OUTPUT_BUFFER || TILE_IN)) || (TILE_IN && (!AXIS_COLS || !OUTPUT_BUFFER || TILE_IN % LINES))
+#error "fast_fft.cl: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, groups dividing the tile, into OUTPUT_BUFFER"
 #endif
 
 // Global index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose

@@ -265,7 +265,7 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 
 // Tiles (fast::AxisRoute::tile_lines; as in fast_fft.cl): TILE_OUT t (rows) stores column c of
 // row r at (c / t) t H + r t + c % t of OUTPUT_BUFFER (the scratch; H = u_lines), so that each t
-// neighbouring columns lie one after another; TILE_IN t (columns, t per group) reads its lines
+// neighbouring columns lie one after another; TILE_IN t (columns, groups dividing t) reads its lines
 // from there and stores into OUTPUT_BUFFER (the image) at the image's places.
 #ifndef TILE_OUT
 #define TILE_OUT 0
@@ -274,8 +274,8 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 #define TILE_IN 0
 #endif
 #if (TILE_OUT != 0 && (AXIS_COLS || OUTPUT_BUFFER == 0 || TILE_IN != 0)) || \
-    (TILE_IN != 0 && (!AXIS_COLS || OUTPUT_BUFFER == 0 || TILE_IN != LINES))
-#error "fast_fft.comp: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, LINES of them, into OUTPUT_BUFFER"
+    (TILE_IN != 0 && (!AXIS_COLS || OUTPUT_BUFFER == 0 || TILE_IN % LINES != 0))
+#error "fast_fft.comp: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, groups dividing the tile, into OUTPUT_BUFFER"
 #endif
 
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded

@@ -272,6 +272,10 @@ struct Tuning {
   /// 188, 2187^2 75 -> 107: tile_columns now needs whole tiles). GL lost everywhere (4096^2 268
   /// -> 286: its columns took as long from tiles, 167 -> 169).
   std::uint64_t tiled_columns_min_bytes = 48ull << 20;
+  /// Tiles at least this many columns wide where the columns' group divides it (tile_columns; 0:
+  /// the group's width): the rows then store longer row segments, the column groups of a tile
+  /// reading it side by side.
+  std::uint32_t tile_min_lines = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -369,6 +373,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
     set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
+    set("tile_min_lines", &Tuning::tile_min_lines);
   }
   return t;
 }
@@ -914,8 +919,8 @@ struct AxisRoute {
   std::optional<RowSwap> swap = std::nullopt;
   /// Tiles of this many neighbouring columns (tile_columns; 0: none): the rows store their
   /// transform into the scratch with each tile's lines one after another (column c of row r at
-  /// (c / t) t H + r t + c % t), and the columns, t per group, read their tile from there and
-  /// store into the image.
+  /// (c / t) t H + r t + c % t), and the columns, in groups that divide t, read their tile from
+  /// there and store into the image.
   std::uint32_t tile_lines = 0;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
@@ -1148,7 +1153,8 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
     return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
            !(r.plan.split_global && r.plan.pre_radix > 1);
   };
-  const std::uint32_t t = image.cols.plan.lines_per_group;
+  const std::uint32_t group = image.cols.plan.lines_per_group;
+  const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
   if (tuning.tiled_columns_min_bytes == 0 || bytes < tuning.tiled_columns_min_bytes || !direct(image.rows) ||
       !direct(image.cols) || t < 2 || image.rows.n % t != 0)
     return;

@@ -288,17 +288,26 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
 
 /// The rows' transform handed to the columns in tiles (Tuning::tiled_columns_min_bytes,
 /// AxisRoute::tile_lines): columns unsplit and split (the 1080-point ones), both directions;
-/// each case must take the tiles.
-inline constexpr FastSize fast_tiled_cases[] = {{64, 48}, {72, 36}, {96, 30}, {24, 1080}};
+/// each case must take the tiles, the last as wide as two column groups (Tuning::tile_min_lines).
+inline constexpr FastSize fast_tiled_cases[] = {{64, 48}, {72, 36}, {96, 30}, {24, 1080}, {64, 40}};
 template <class MakePath, class Run>
 void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   for (const auto [w, h] : fast_tiled_cases) {
     fast::Tuning tuning = base;
     tuning.tiled_columns_min_bytes = 1;
+    const bool wide = w == fast_tiled_cases[std::size(fast_tiled_cases) - 1].width;
+    if (wide) {
+      auto groups = make_path(tuning);
+      groups.prepare(w, h);
+      tuning.tile_min_lines = 2 * groups.route(Axis::cols).plan.lines_per_group;
+    }
     auto path = make_path(tuning);
     path.prepare(w, h);
     const fast::AxisRoute& cols = path.route(Axis::cols);
     EXPECT_GE(cols.tile_lines, 2u) << w << "x" << h << ": " << cols.describe();
+    if (wide) {
+      EXPECT_EQ(cols.tile_lines, 2 * cols.plan.lines_per_group) << cols.describe();
+    }
     EXPECT_EQ(path.route(Axis::rows).tile_lines, cols.tile_lines) << w << "x" << h;
     for (const Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;

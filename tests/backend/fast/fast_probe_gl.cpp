@@ -136,6 +136,27 @@ void measure_copy(GLsizeiptr bytes, int runs) {
   glDeleteBuffers(1, &dst);
 }
 
+// The median GL_TIME_ELAPSED of the last `runs` of `groups` groups of `program` over `data`
+// (binding 0) and `out` (binding 1), each with its barrier, after at least 20 runs and 200 ms.
+double median_dispatch_us(GLuint program, GLuint data, GLuint out, GLuint groups, int runs, GLuint query) {
+  std::vector<double> us;
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < runs + 20 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200); ++r) {
+    glBeginQuery(GL_TIME_ELAPSED, query);
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out);
+    glDispatchCompute(groups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    us.push_back(static_cast<double>(ns) * 1e-3);
+  }
+  us.erase(us.begin(), us.end() - runs);
+  return median(us);
+}
+
 // FFTSCOPE_GL_STRIDED=1: strided_probe.h's access patterns in GL (=columns: its
 // column_pattern_cases).
 void measure_strided(int runs, const std::vector<test::StridedCase>& cases = test::strided_cases()) {
@@ -156,20 +177,7 @@ void measure_strided(int runs, const std::vector<test::StridedCase>& cases = tes
       if (second) glDeleteBuffers(1, &second);
       continue;
     }
-    std::vector<double> us;
-    for (int r = 0; r < runs + 20; ++r) {
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      glUseProgram(program);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second ? second : buffer);
-      glDispatchCompute(c.groups(), 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      glEndQuery(GL_TIME_ELAPSED);
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
-    }
-    const double m = median(us);
+    const double m = median_dispatch_us(program, buffer, second ? second : buffer, c.groups(), runs, query);
     std::printf("GL strided: %s: %.1f us, %.0f GB/s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
     glDeleteProgram(program);
     glDeleteBuffers(1, &buffer);
@@ -230,22 +238,7 @@ void measure_pointers(int runs) {
           uniform64(program, glGetUniformLocation(program, "D"), address);
           uniform64(program, glGetUniformLocation(program, "OUT"), second_address);
         }
-        std::vector<double> us;
-        const auto start = std::chrono::steady_clock::now();
-        for (int r = 0; r < runs + 20 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200); ++r) {
-          glBeginQuery(GL_TIME_ELAPSED, query);
-          glUseProgram(program);
-          glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-          glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second);
-          glDispatchCompute(c.groups(), 1, 1);
-          glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-          glEndQuery(GL_TIME_ELAPSED);
-          GLuint64 ns = 0;
-          glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-          us.push_back(static_cast<double>(ns) * 1e-3);
-        }
-        us.erase(us.begin(), us.end() - runs);
-        const double m = median(us);
+        const double m = median_dispatch_us(program, buffer, second, c.groups(), runs, query);
         std::printf("GL %-8s %s: %.1f us, %.0f GB/s\n", v.name, c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
         glDeleteProgram(program);
       }
@@ -256,66 +249,56 @@ void measure_pointers(int runs) {
 }
 
 // FFTSCOPE_GL_STRIDED=tiles: whether the column pass would read faster from a tiled layout (each
-// 8 neighbouring columns' H rows contiguous, written so by the row pass) than from row-major
-// rows: out of place, P x H vec2, groups of 512 invocations moving 16 values at a time; rows ->
-// rows, rows -> tiles (the row pass storing tiles), tiles -> rows (the column pass reading them),
-// columns -> columns (today's column pattern, out of place and in place), twice.
+// T neighbouring columns' H rows contiguous, written so by the row pass) than from row-major
+// rows: out of place, n x n vec2, groups of 512 invocations moving 16 values at a time; rows ->
+// rows, rows -> tiles (the row pass storing tiles), tiles -> rows with T columns per group or
+// one (a column pass planned as rows, its group's line read T apart and stored down its column),
+// columns -> columns (today's column pattern, in place), T = 2, 4, 8, twice.
 void measure_tiles(int runs) {
   GLuint query = 0;
   glGenQueries(1, &query);
   struct Pattern {
-    const char* name;
-    bool by_rows;           // a group per row (else per block of 8 columns)
-    const char* load;       // index expressions of the group g, its element e (r, c: row, column)
-    const char* store;
+    std::string name;
+    unsigned columns;       // per group: 0 a row per group, else that many neighbouring columns
+    std::string load;       // index expressions of the group g, its element e (r, c: row, column)
+    std::string store;
     bool in_place;
+    unsigned t;             // the tile's width
   };
-  const Pattern patterns[] = {
-      {"rows -> rows", true, "r * P + c", "r * P + c", false},
-      {"rows -> tiles", true, "r * P + c", "(c >> 3u) * (H * 8u) + r * 8u + (c & 7u)", false},
-      {"tiles -> rows", false, "g * (H * 8u) + e", "r * P + c", false},
-      {"tiles -> tiles", false, "g * (H * 8u) + e", "g * (H * 8u) + e", false},
-      {"columns -> columns", false, "r * P + c", "r * P + c", false},
-      {"columns in place", false, "r * P + c", "r * P + c", true}};
+  std::vector<Pattern> patterns = {{"rows -> rows", 0, "r * P + c", "r * P + c", false, 8},
+                                   {"columns in place (8)", 8, "r * P + c", "r * P + c", true, 8}};
+  for (const unsigned t : {2u, 4u, 8u}) {
+    const std::string tile = " (T = " + std::to_string(t) + ")";
+    patterns.push_back({"rows -> tiles" + tile, 0, "r * P + c", "(c / T) * (H * T) + r * T + c % T", false, t});
+    patterns.push_back({"tiles -> rows, T per group" + tile, t, "(c / T) * (H * T) + r * T + c % T", "r * P + c", false, t});
+    patterns.push_back({"tiles -> rows, 1 per group" + tile, 1, "(c / T) * (H * T) + r * T + c % T", "r * P + c", false, t});
+  }
   for (int pass = 0; pass < 2; ++pass)
-    for (const unsigned n : {4096u, 8192u})
+    for (const unsigned n : {4096u})
       for (const Pattern& pattern : patterns) {
         const GLsizeiptr bytes = GLsizeiptr{n} * n * 8;
         const GLuint buffer = make_buffer(bytes, nullptr);
         const GLuint second = pattern.in_place ? buffer : make_buffer(bytes, nullptr);
-        const unsigned threads = 512, per_group = pattern.by_rows ? n : 8 * n, values = per_group / threads;
-        const std::string u = "u";
-        const std::string position =
-            pattern.by_rows ? "uint r = g, c = e;" : "uint r = e >> 3u, c = g * 8u + (e & 7u);";
+        const unsigned per_group = pattern.columns == 0 ? n : pattern.columns * n, values = per_group / 512;
+        const std::string cols = std::to_string(pattern.columns);
+        const std::string position = pattern.columns == 0 ? "uint r = g, c = e;"
+                                                           : "uint r = e / " + cols + "u, c = g * " + cols + "u + e % " + cols + "u;";
         const std::string text =
             "#version 430 core\n#pragma optionNV(unroll all)\nlayout(local_size_x = 512) in;\n"
             "layout(std430, binding = 0) buffer Data { vec2 D[]; };\n"
             "layout(std430, binding = 1) buffer Out { vec2 OUT[]; };\nconst uint P = " + std::to_string(n) +
-            "u, H = " + std::to_string(n) + "u;\nvoid main() {\n uint g = gl_WorkGroupID.x, lane = gl_LocalInvocationID.x;\n"
-            " for (uint i0 = 0u; i0 < " + std::to_string(values) + "u; i0 += 16u) {\n  vec2 v[16];\n"
-            "  for (uint j = 0u; j < 16u; ++j) { uint e = lane + (i0 + j) * 512u; " + position + " v[j] = D[" +
-            pattern.load + "]; }\n  for (uint j = 0u; j < 16u; ++j) { uint e = lane + (i0 + j) * 512u; " + position +
+            "u, H = " + std::to_string(n) + "u, T = " + std::to_string(pattern.t) +
+            "u;\nvoid main() {\n uint g = gl_WorkGroupID.x, lane = gl_LocalInvocationID.x;\n"
+            " for (uint i0 = 0u; i0 < " + std::to_string(values) + "u; i0 += 8u) {\n  vec2 v[8];\n"
+            "  for (uint j = 0u; j < 8u; ++j) { uint e = lane + (i0 + j) * 512u; " + position + " v[j] = D[" +
+            pattern.load + "]; }\n  for (uint j = 0u; j < 8u; ++j) { uint e = lane + (i0 + j) * 512u; " + position +
             " OUT[" + pattern.store + "] = -v[j]; }\n }\n}\n";
-        const GLuint program = compute_program(text, pattern.name);
+        const GLuint program = compute_program(text, pattern.name.c_str());
         if (program) {
-          const GLuint groups = pattern.by_rows ? n : n / 8;
-          std::vector<double> us;
-          const auto start = std::chrono::steady_clock::now();
-          for (int r = 0; r < runs + 20 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200); ++r) {
-            glBeginQuery(GL_TIME_ELAPSED, query);
-            glUseProgram(program);
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, second);
-            glDispatchCompute(groups, 1, 1);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            glEndQuery(GL_TIME_ELAPSED);
-            GLuint64 ns = 0;
-            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-            us.push_back(static_cast<double>(ns) * 1e-3);
-          }
-          us.erase(us.begin(), us.end() - runs);
-          const double m = median(us);
-          std::printf("GL tiles %u^2 %-20s %.1f us, %.0f GB/s\n", n, pattern.name, m, 2.0 * static_cast<double>(bytes) / (m * 1e3));
+          const GLuint groups = pattern.columns == 0 ? n : n / pattern.columns;
+          const double m = median_dispatch_us(program, buffer, second, groups, runs, query);
+          std::printf("GL tiles %u^2 %-36s %.1f us, %.0f GB/s\n", n, pattern.name.c_str(), m,
+                      2.0 * static_cast<double>(bytes) / (m * 1e3));
           glDeleteProgram(program);
         }
         if (second != buffer) glDeleteBuffers(1, &second);
