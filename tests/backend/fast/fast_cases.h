@@ -249,6 +249,72 @@ void expect_display_wisdom_reused(const fast::Tuning& base, bool gl, MakeDisplay
   EXPECT_EQ(fast::route_identity(first.column_route()), fast::route_identity(second.column_route()));
 }
 
+/// The scheduling options (twiddles read a stage ahead, the split's first stage from the
+/// registers) on and off, on cases that exercise each (fast_schedule_cases), from `base`, the
+/// API's tuning with the first stage's inputs each work-item's own at these sizes; some case must
+/// run a row split's and a column split's first stage from the registers.
+template <class MakePath, class Run>
+void expect_schedule_options_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool rows_from_registers = false, cols_from_registers = false;
+  for (const auto& [w, h, split_cap] : fast_schedule_cases) {
+    for (const std::uint32_t prefetch : fast_schedule_prefetch) {
+      for (const std::uint32_t from_registers : {0u, 1u}) {
+        fast::Tuning tuning = base;
+        if (split_cap) tuning.local_bytes_cap = fast_split_local_bytes;
+        tuning.prefetch_twiddles = prefetch;
+        tuning.stage0_from_registers = from_registers;
+        auto probe = make_path(tuning);
+        probe.prepare(w, h);
+        EXPECT_EQ(probe.plan(Axis::rows).prefetch_twiddles, prefetch == 2) << probe.plan(Axis::rows).describe();
+        if (from_registers == 0) {
+          EXPECT_FALSE(probe.plan(Axis::rows).stage0_from_registers);
+          EXPECT_FALSE(probe.plan(Axis::cols).stage0_from_registers);
+        }
+        rows_from_registers |= probe.plan(Axis::rows).stage0_from_registers;
+        cols_from_registers |= probe.plan(Axis::cols).stage0_from_registers;
+        const Direction d = prefetch == 2 ? Direction::forward : Direction::inverse;
+        const double err = run(w, h, d, tuning, 5 + w + prefetch + from_registers, nullptr);
+        EXPECT_LT(err, float_fft_tolerance(w * h))
+            << w << "x" << h << " prefetch " << prefetch << " stage 0 from registers " << from_registers;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_from_registers) << "no case ran a row split's first stage from the registers";
+  EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
+}
+
+/// The split decimating in time through registers (SPLIT_DIT) against the split in frequency, on
+/// rows, on columns and on a Bluestein axis's padded lines (fast_split_in_time_cases), from `base`
+/// as expect_schedule_options_match_fftw's; each must be split in time by some case.
+template <class MakePath, class Run>
+void expect_split_in_time_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool rows_in_time = false, cols_in_time = false, bluestein_in_time = false;
+  for (const auto& [w, h, split_cap] : fast_split_in_time_cases) {
+    for (const std::uint32_t in_time : {0u, 3u}) {
+      fast::Tuning tuning = base;
+      if (split_cap) tuning.local_bytes_cap = fast_split_local_bytes;
+      tuning.split_dit = in_time;
+      if (in_time == 0) tuning.bluestein_cols_in_time = 0;  // GL's Bluestein columns of few per group
+      tuning.prune_padding = 0;  // both Bluestein passes in time (pass 2 would accumulate: LiveBlocks)
+      auto probe = make_path(tuning);
+      probe.prepare(w, h);
+      for (const Axis axis : {Axis::rows, Axis::cols}) {
+        const fast::AxisPlan& plan = probe.plan(axis);
+        EXPECT_EQ(plan.split_dit, in_time != 0 && plan.pre_radix > 1 && !plan.split_global) << plan.describe();
+        (axis == Axis::rows ? rows_in_time : cols_in_time) |= plan.split_dit;
+        bluestein_in_time |= plan.split_dit && probe.route(axis).bluestein();
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        const double err = run(w, h, d, tuning, 17 + w + in_time, nullptr);
+        EXPECT_LT(err, float_fft_tolerance(w * h)) << w << "x" << h << " in time " << in_time;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_in_time) << "no case split rows in time";
+  EXPECT_TRUE(cols_in_time) << "no case split columns in time";
+  EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+}
+
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
 /// columns would split (fast_four_step_cases), and where they are unsplit, in groups as wide as
 /// the image (fast_four_step_divisor_cases), both directions; each case must take that route.

@@ -172,74 +172,26 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   }
 }
 
-// The scheduling options (twiddles read a stage ahead, the split's first stage from the
-// registers) on and off, on cases that exercise each (test::fast_schedule_cases).
+// The scheduling options on and off (test::expect_schedule_options_match_fftw).
 TEST(ClFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  bool rows_from_registers = false, cols_from_registers = false;
-  for (const auto& [w, h, split_cap] : test::fast_schedule_cases) {
-    for (const std::uint32_t prefetch : test::fast_schedule_prefetch) {
-      for (const std::uint32_t from_registers : {0u, 1u}) {
-        fast::Tuning tuning;
-        // Radix 8 at most: at these sizes the first stage's inputs are then each work-item's own
-        // (with the default radix 16 they are at 16 x 4096 and 8192 x 8, which ClFast runs).
-        tuning.max_radix = 8;
-        if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
-        tuning.prefetch_twiddles = prefetch;
-        tuning.stage0_from_registers = from_registers;
-        ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-        probe.prepare(w, h);
-        EXPECT_EQ(probe.plan(Axis::rows).prefetch_twiddles, prefetch == 2) << probe.plan(Axis::rows).describe();
-        if (from_registers == 0) {
-          EXPECT_FALSE(probe.plan(Axis::rows).stage0_from_registers);
-          EXPECT_FALSE(probe.plan(Axis::cols).stage0_from_registers);
-        }
-        rows_from_registers |= probe.plan(Axis::rows).stage0_from_registers;
-        cols_from_registers |= probe.plan(Axis::cols).stage0_from_registers;
-        const Direction d = prefetch == 2 ? Direction::forward : Direction::inverse;
-        const double err = run_fast(*env, w, h, d, tuning, 5 + w + prefetch + from_registers);
-        EXPECT_LT(err, test::float_fft_tolerance(w * h))
-            << w << "x" << h << " prefetch " << prefetch << " stage 0 from registers " << from_registers;
-      }
-    }
-  }
-  EXPECT_TRUE(rows_from_registers) << "no case ran a row split's first stage from the registers";
-  EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
+  fast::Tuning base;
+  // Radix 8 at most: at these sizes the first stage's inputs are then each work-item's own
+  // (with the default radix 16 they are at 16 x 4096 and 8192 x 8, which ClFast runs).
+  base.max_radix = 8;
+  test::expect_schedule_options_match_fftw(base, make_path(*env), runner(*env));
 }
 
-// The split decimating in time through registers (SPLIT_DIT) against the split in frequency,
-// on rows, on columns and on a Bluestein axis's padded lines (test::fast_split_in_time_cases).
+// The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
 TEST(ClFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  bool rows_in_time = false, cols_in_time = false, bluestein_in_time = false;
-  for (const auto& [w, h, split_cap] : test::fast_split_in_time_cases) {
-    for (const std::uint32_t in_time : {0u, 3u}) {
-      fast::Tuning tuning;
-      tuning.max_radix = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-      if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
-      tuning.split_dit = in_time;
-      tuning.prune_padding = 0;  // both Bluestein passes in time (pass 2 would accumulate: LiveBlocks below)
-      ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-      probe.prepare(w, h);
-      for (const Axis axis : {Axis::rows, Axis::cols}) {
-        const fast::AxisPlan& plan = probe.plan(axis);
-        EXPECT_EQ(plan.split_dit, in_time != 0 && plan.pre_radix > 1 && !plan.split_global) << plan.describe();
-        (axis == Axis::rows ? rows_in_time : cols_in_time) |= plan.split_dit;
-        bluestein_in_time |= plan.split_dit && probe.route(axis).bluestein();
-      }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        const double err = run_fast(*env, w, h, d, tuning, 17 + w + in_time);
-        EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " in time " << in_time;
-      }
-    }
-  }
-  EXPECT_TRUE(rows_in_time) << "no case split rows in time";
-  EXPECT_TRUE(cols_in_time) << "no case split columns in time";
-  EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+  fast::Tuning base;
+  base.max_radix = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+  test::expect_split_in_time_matches_fftw(base, make_path(*env), runner(*env));
 }
 
 // Radix-25 stages (5 x 5 in registers) against FFTW.

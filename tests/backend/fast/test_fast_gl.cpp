@@ -156,77 +156,28 @@ TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
   }
 }
 
-// The scheduling options (twiddles read a stage ahead, the split's first stage from the
-// registers) on and off, on cases that exercise each (test::fast_schedule_cases).
+// The scheduling options on and off (test::expect_schedule_options_match_fftw).
 TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool rows_from_registers = false, cols_from_registers = false;
-  for (const auto& [w, h, split_cap] : test::fast_schedule_cases) {
-    for (const std::uint32_t prefetch : test::fast_schedule_prefetch) {
-      for (const std::uint32_t from_registers : {0u, 1u}) {
-        fast::Tuning tuning = fast::gl_default_tuning();
-        // 8 elements per invocation (GL's default is 4): at these sizes the first stage's inputs
-        // are then each invocation's own, as for 4096-point columns with the default.
-        tuning.elements_per_thread = 8;
-        tuning.pow2_rows_radix16 = 0;  // 2048-point rows split with radix 8, whose first stage reads the registers
-        if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
-        tuning.prefetch_twiddles = prefetch;
-        tuning.row_prefetch_twiddles = 0;  // GL's rows prefetch in every plan (FastPlan tests that)
-        tuning.stage0_from_registers = from_registers;
-        GlFastPath probe(*env->programs, nullptr, tuning);
-        probe.prepare(w, h);
-        EXPECT_EQ(probe.plan(Axis::rows).prefetch_twiddles, prefetch == 2) << probe.plan(Axis::rows).describe();
-        if (from_registers == 0) {
-          EXPECT_FALSE(probe.plan(Axis::rows).stage0_from_registers);
-          EXPECT_FALSE(probe.plan(Axis::cols).stage0_from_registers);
-        }
-        rows_from_registers |= probe.plan(Axis::rows).stage0_from_registers;
-        cols_from_registers |= probe.plan(Axis::cols).stage0_from_registers;
-        const Direction d = prefetch == 2 ? Direction::forward : Direction::inverse;
-        const double err = run_fast(*env, w, h, d, tuning, 5 + w + prefetch + from_registers);
-        EXPECT_LT(err, test::float_fft_tolerance(w * h))
-            << w << "x" << h << " prefetch " << prefetch << " stage 0 from registers " << from_registers;
-      }
-    }
-  }
-  EXPECT_TRUE(rows_from_registers) << "no case ran a row split's first stage from the registers";
-  EXPECT_TRUE(cols_from_registers) << "no case ran a column split's first stage from the registers";
+  fast::Tuning base = fast::gl_default_tuning();
+  // 8 elements per invocation (GL's default is 4): at these sizes the first stage's inputs are
+  // then each invocation's own, as for 4096-point columns with the default.
+  base.elements_per_thread = 8;
+  base.pow2_rows_radix16 = 0;  // 2048-point rows split with radix 8, whose first stage reads the registers
+  base.row_prefetch_twiddles = 0;  // GL's rows prefetch in every plan (FastPlan tests that)
+  test::expect_schedule_options_match_fftw(base, make_path(*env), runner(*env));
 }
 
-// The split decimating in time through registers (SPLIT_DIT) against the split in frequency,
-// on rows, on columns and on a Bluestein axis's padded lines (test::fast_split_in_time_cases).
+// The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
 TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool rows_in_time = false, cols_in_time = false, bluestein_in_time = false;
-  for (const auto& [w, h, split_cap] : test::fast_split_in_time_cases) {
-    for (const std::uint32_t in_time : {0u, 3u}) {
-      fast::Tuning tuning = fast::gl_default_tuning();
-      tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-      if (split_cap) tuning.local_bytes_cap = test::fast_split_local_bytes;
-      tuning.split_dit = in_time;
-      if (in_time == 0) tuning.bluestein_cols_in_time = 0;  // GL's Bluestein columns of few per group
-      tuning.prune_padding = 0;  // both Bluestein passes in time (pass 2 would accumulate: LiveBlocks below)
-      GlFastPath probe(*env->programs, nullptr, tuning);
-      probe.prepare(w, h);
-      for (const Axis axis : {Axis::rows, Axis::cols}) {
-        const fast::AxisPlan& plan = probe.plan(axis);
-        EXPECT_EQ(plan.split_dit, in_time != 0 && plan.pre_radix > 1 && !plan.split_global) << plan.describe();
-        (axis == Axis::rows ? rows_in_time : cols_in_time) |= plan.split_dit;
-        bluestein_in_time |= plan.split_dit && probe.route(axis).bluestein();
-      }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        const double err = run_fast(*env, w, h, d, tuning, 17 + w + in_time);
-        EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " in time " << in_time;
-      }
-    }
-  }
-  EXPECT_TRUE(rows_in_time) << "no case split rows in time";
-  EXPECT_TRUE(cols_in_time) << "no case split columns in time";
-  EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+  fast::Tuning base = fast::gl_default_tuning();
+  base.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+  test::expect_split_in_time_matches_fftw(base, make_path(*env), runner(*env));
 }
 
 // Radix-25 stages (5 x 5 in registers) against FFTW.
