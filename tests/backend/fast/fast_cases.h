@@ -10,8 +10,10 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/fast_plan.h"
 #include "core/plan_wisdom.h"
 #include "core/timing.h"
@@ -247,6 +249,37 @@ void expect_display_wisdom_reused(const fast::Tuning& base, bool gl, MakeDisplay
   EXPECT_EQ(wisdom.hits(), 1u);
   EXPECT_EQ(fast::plan_identity(first.display_row_plan()), fast::plan_identity(second.display_row_plan()));
   EXPECT_EQ(fast::route_identity(first.column_route()), fast::route_identity(second.column_route()));
+}
+
+/// A real display (GlFastDisplay, ClFastDisplay) routes sizes with a prime factor above 13 (which
+/// the half spectrum does not take: `half_spectrum()` throws), runs odd widths on the fused passes
+/// (but not the half spectrum, whose rows are W/2 points), and refuses widths under 3 (the
+/// backend's complex fallback takes them).
+template <class Display, class HalfSpectrum>
+void expect_display_routes_large_primes_and_refuses_tiny_widths(Display& display, HalfSpectrum half_spectrum) {
+  EXPECT_FALSE(display.supports(2, 48));
+  EXPECT_FALSE(display.supports(48, 1));
+  EXPECT_THROW(display.prepare(2, 48), BackendError);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{34, 48}, {51, 48}, {48, 34}, {4099, 4}}) {
+    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
+    EXPECT_FALSE(display.fused_plans(w, h)) << w << "x" << h;
+  }
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{64, 48}, {63, 48}, {3, 2}}) {
+    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
+    EXPECT_TRUE(display.fused_plans(w, h)) << w << "x" << h;
+  }
+  display.prepare(51, 48);  // fused columns, routed rows
+  EXPECT_TRUE(display.routed());
+  EXPECT_TRUE(display.routed_row_route().bluestein());
+  EXPECT_FALSE(display.column_route().bluestein());
+  EXPECT_THROW(half_spectrum(), BackendError);
+  display.prepare(48, 34);  // Bluestein's columns, fused display rows
+  EXPECT_TRUE(display.routed());
+  EXPECT_TRUE(display.column_route().bluestein());
+  EXPECT_EQ(display.display_row_plan().n, 48u);
+  display.prepare(63, 48);
+  EXPECT_FALSE(display.routed());
+  EXPECT_THROW(half_spectrum(), BackendError);
 }
 
 /// The scheduling options (twiddles read a stage ahead, the split's first stage from the

@@ -709,37 +709,13 @@ TEST(GlFastDisplay, CopyToTextureUploadsWhereTheTilesDoNotBuild) {
   std::filesystem::remove_all(dir);
 }
 
-// Widths under 3 take the backend's complex fallback; sizes with a prime factor above 13 the
-// routed passes (which the half spectrum does not take); odd widths the fused passes, but not
-// the half spectrum (its W/2-point rows).
+// test::expect_display_routes_large_primes_and_refuses_tiny_widths.
 TEST(GlFastDisplay, RoutesLargePrimeFactorsAndRefusesTinyWidths) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   GlFastDisplay display(*env->programs, env->timers.get());
-  EXPECT_FALSE(display.supports(2, 48));
-  EXPECT_FALSE(display.supports(48, 1));
-  EXPECT_THROW(display.prepare(2, 48), BackendError);
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{34, 48}, {51, 48}, {48, 34}, {4099, 4}}) {
-    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
-    EXPECT_FALSE(display.fused_plans(w, h)) << w << "x" << h;
-  }
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{64, 48}, {63, 48}, {3, 2}}) {
-    EXPECT_TRUE(display.supports(w, h)) << w << "x" << h;
-    EXPECT_TRUE(display.fused_plans(w, h)) << w << "x" << h;
-  }
-  display.prepare(51, 48);  // fused columns, routed rows
-  EXPECT_TRUE(display.routed());
-  EXPECT_TRUE(display.routed_row_route().bluestein());
-  EXPECT_FALSE(display.column_route().bluestein());
-  EXPECT_THROW(display.dispatch_half_spectrum(), BackendError);
-  display.prepare(48, 34);  // Bluestein's columns, fused display rows
-  EXPECT_TRUE(display.routed());
-  EXPECT_TRUE(display.column_route().bluestein());
-  EXPECT_EQ(display.display_row_plan().n, 48u);
-  display.prepare(63, 48);
-  EXPECT_FALSE(display.routed());
-  EXPECT_THROW(display.dispatch_half_spectrum(), BackendError);
+  test::expect_display_routes_large_primes_and_refuses_tiny_widths(display, [&] { display.dispatch_half_spectrum(); });
 }
 
 }  // namespace
