@@ -500,4 +500,35 @@ void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path
 inline constexpr FastSplitCase fast_bluestein_split_cases[] = {
     {960, 17, false, true}, {257, 512, false, true}, {257, 512, true, true}};
 
+/// A Bluestein axis beside a direct axis that splits (and a Bluestein axis whose padded lines
+/// split), forced on small sizes by capping local memory (fast_bluestein_split_cases), from the
+/// API's `base` tuning, both directions.
+template <class MakePath, class Run>
+void expect_bluestein_beside_a_split_axis_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.local_bytes_cap = fast_split_local_bytes;
+  for (const auto& [w, h, through_buffer, powers] : fast_bluestein_split_cases) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    const fast::AxisRoute& rows = probe.route(Axis::rows);
+    const fast::AxisRoute& cols = probe.route(Axis::cols);
+    EXPECT_NE(rows.bluestein(), cols.bluestein()) << rows.describe() << " | " << cols.describe();
+    const fast::AxisRoute& direct = rows.bluestein() ? cols : rows;
+    const fast::AxisRoute& padded = rows.bluestein() ? rows : cols;
+    EXPECT_GT(direct.plan.pre_radix, 1u) << direct.describe();
+    EXPECT_EQ(direct.plan.split_global, through_buffer) << direct.describe();
+    EXPECT_FALSE(padded.plan.split_global) << padded.describe();
+    if (padded.n == 257) {
+      EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
+    }
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 11 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
 }  // namespace fftscope::test

@@ -360,36 +360,12 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
 // an inverse L-point pass from the scratch into the image (times the chirp).
 INSTANTIATE_TEST_SUITE_P(Primes, ClFast, test::fast_bluestein_cases(), test::fast_case_name);
 
-// A Bluestein axis beside a direct axis that splits (and a Bluestein axis whose padded lines
-// split), forced on small sizes by capping local memory as ClFastSplit does.
+// test::expect_bluestein_beside_a_split_axis_matches_fftw.
 TEST(ClFastBluesteinSplit, MatchesFftwBesideASplitAxis) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = test::fast_split_local_bytes;
-  for (const auto& [w, h, through_buffer, powers] : test::fast_bluestein_split_cases) {
-    tuning.split_global = through_buffer ? 1 : 0;
-    tuning.twiddle_powers = powers ? 1 : 0;
-    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-    probe.prepare(w, h);
-    const fast::AxisRoute& rows = probe.route(Axis::rows);
-    const fast::AxisRoute& cols = probe.route(Axis::cols);
-    EXPECT_NE(rows.bluestein(), cols.bluestein()) << rows.describe() << " | " << cols.describe();
-    const fast::AxisRoute& direct = rows.bluestein() ? cols : rows;
-    const fast::AxisRoute& padded = rows.bluestein() ? rows : cols;
-    EXPECT_GT(direct.plan.pre_radix, 1u) << direct.describe();
-    EXPECT_EQ(direct.plan.split_global, through_buffer) << direct.describe();
-    EXPECT_FALSE(padded.plan.split_global) << padded.describe();
-    if (padded.n == 257) {
-      EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
-    }
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, tuning, 11 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
-    }
-  }
+  test::expect_bluestein_beside_a_split_axis_matches_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
 TEST(ClFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {
