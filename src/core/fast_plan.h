@@ -1349,7 +1349,7 @@ inline std::pair<std::string, std::string> axis_choice(Axis axis, std::size_t wi
 
 /// The real-input display's columns: H points over the image's pair columns (display_pair_columns),
 /// as route_axis takes such columns (four-step included), from the image into a separate buffer
-/// (axis_passes out of place). Not through Bluestein: those sizes take the complex fallback.
+/// (axis_passes out of place). Not through Bluestein: plan_real_display routes those sizes.
 inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                    Tuning tuning) {
   if (width < 3 || height < 2 || height > (1u << 30) || width > (1u << 30)) return std::nullopt;
@@ -1372,7 +1372,8 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
 /// of the column FFTs apart from Z (the backends' display_unpack), those W-point rows in place by
 /// route_axis, and a pass colouring each bin and its mirror (display_half). Where the rows are
 /// routed the columns never run in place with Z's rows left swapped (AxisRoute::swap): only the
-/// fused display rows read them where they lie. Empty where an axis has neither.
+/// fused display rows read them where they lie. Empty where an axis has neither, or at 2^30 pixels
+/// and more (the display kernels' 32-bit indices).
 struct DisplayPasses {
   AxisRoute cols;
   std::optional<AxisPlan> rows;          ///< the fused display rows
@@ -1387,7 +1388,7 @@ struct DisplayPasses {
 };
 inline std::optional<DisplayPasses> plan_real_display(std::size_t width, std::size_t height,
                                                       const DeviceLimits& limits, Tuning tuning) {
-  if (width < 3 || height < 2 || width > (1u << 30) || height > (1u << 30)) return std::nullopt;
+  if (width < 3 || height < 2 || std::uint64_t{width} * height >= (std::uint64_t{1} << 30)) return std::nullopt;
   auto rows = plan_display_rows(width, height, limits, tuning);
   std::optional<AxisRoute> routed_rows;
   if (!rows) {
@@ -1405,13 +1406,13 @@ inline std::optional<DisplayPasses> plan_real_display(std::size_t width, std::si
 }
 
 /// What makes two real display paths the same programs (measure_display_candidates): the
-/// columns' route, the display rows' plan and their #defines; empty where the path does not plan.
+/// columns' route, the display rows' plan and their #defines; empty where the fused passes do not
+/// plan both axes (measured planning times the fused display only).
 inline std::string display_identity(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                     const Tuning& tuning) {
-  const auto cols = route_real_columns(width, height, limits, tuning);
-  const auto rows = plan_display_rows(width, height, limits, tuning);
-  if (!cols || !rows) return {};
-  std::string id = route_identity(*cols) + " || " + plan_identity(*rows);
+  const auto passes = plan_real_display(width, height, limits, tuning);
+  if (!passes || !passes->fused()) return {};
+  std::string id = route_identity(passes->cols) + " || " + plan_identity(*passes->rows);
   for (const auto& [name, value] : display_rows_defines(width, height, tuning)) id += ' ' + name + '=' + value;
   return id;
 }

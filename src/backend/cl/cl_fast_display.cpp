@@ -56,7 +56,6 @@ bool ClFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
 
 std::optional<fast::DisplayPasses> ClFastDisplay::passes(std::size_t width, std::size_t height,
                                                          const fast::Tuning& tuning) const {
-  if (width * height >= (std::size_t{1} << 30)) return std::nullopt;  // 32-bit indices
   auto p = fast::plan_real_display(width, height, limits_, tuning);
   if (p && max_alloc_ != 0 && p->scratch_elements(width, height) * sizeof(Complex) > max_alloc_) return std::nullopt;
   return p;
@@ -88,14 +87,17 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
     throw BackendError("OpenCL fast display: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (a width under 3, a height under 2, or more than 2^30 pixels)");
   tuning_ = measure_.enabled() ? fastest_tuning(width, height) : base_;
+  // Each axis fused where it plans, else routed (a prime factor above 13).
+  auto planned = passes(width, height, tuning_);
+  if (!planned) {  // a measured tuning this device does not take: supports() took the base
+    tuning_ = base_;
+    planned = passes(width, height, tuning_);
+  }
+  const fast::DisplayPasses& plan = *planned;
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half spectrum's, built on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
   const std::size_t pairs = fast::display_pair_columns(width);
   const ClDeviceQueue device{context_, device_, queue_, &programs_};
-  // Each axis fused where it plans, else routed (a prime factor above 13).
-  auto planned = passes(width, height, tuning_);
-  if (!planned) planned = passes(width, height, tuning_ = base_);  // supports() took the base
-  const fast::DisplayPasses& plan = *planned;
   real_cols_.emplace(device, plan.cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = plan.rows;
   if (display_rows_) {

@@ -104,8 +104,8 @@ class ClFastDisplay {
   /// of five displays after two untimed; or the one the wisdom remembers. Only the base tuning's
   /// build failure throws.
   fast::Tuning fastest_tuning(std::size_t width, std::size_t height);
-  /// The display's passes under `tuning` where the device takes them (2^30 pixels, the scratch
-  /// within one allocation).
+  /// The display's passes under `tuning` where the device takes them (the scratch within one
+  /// allocation).
   std::optional<fast::DisplayPasses> passes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
 
   cl_context context_;

@@ -121,7 +121,6 @@ bool GlFastDisplay::fused_plans(std::size_t width, std::size_t height) const {
 
 std::optional<fast::DisplayPasses> GlFastDisplay::passes(std::size_t width, std::size_t height,
                                                          const fast::Tuning& tuning) const {
-  if (width * height >= (std::size_t{1} << 30)) return std::nullopt;
   auto p = fast::plan_real_display(width, height, limits_, tuning);
   if (!p) return std::nullopt;
   // GL guarantees 65535 groups per dimension; the shaders flatten x and y.
@@ -223,7 +222,10 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   const std::size_t pairs = fast::display_pair_columns(width);
   // Each axis fused where it plans, else routed (a prime factor above 13).
   auto planned = passes(width, height, tuning_);
-  if (!planned) planned = passes(width, height, tuning_ = base_);  // supports() took the base
+  if (!planned) {  // a measured tuning this context does not take: supports() took the base
+    tuning_ = base_;
+    planned = passes(width, height, tuning_);
+  }
   const fast::DisplayPasses& plan = *planned;
   real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = plan.rows;

@@ -119,8 +119,8 @@ class GlFastDisplay {
   void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
                 std::size_t row_pitch, const char* name, std::uint64_t bytes);
   void release();
-  /// The display's passes under `tuning` where this context takes them (2^30 pixels, group
-  /// counts, the largest storage block).
+  /// The display's passes under `tuning` where this context takes them (group counts, the
+  /// largest storage block).
   std::optional<fast::DisplayPasses> passes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;
   /// The fastest of the measure tunings that plan the display path differently (the base
   /// first), each timed beside the base by paired_median_ms on a zero image with a fixed range
