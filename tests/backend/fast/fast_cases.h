@@ -531,4 +531,48 @@ void expect_bluestein_beside_a_split_axis_matches_fftw(const fast::Tuning& base,
   }
 }
 
+/// Bluestein splits with their padded lines' live part (AxisPlan::live_blocks, live_inputs) and
+/// without, the first stage from the registers or through local memory, from the API's `base`
+/// tuning (max_radix 8, one padded row per group), both directions: none is prune_padding 0;
+/// bins 2 (pass 2 of every split accumulates only the live bins); inputs 1 (only where the lines
+/// fit no other way), under a register budget only the live inputs fit.
+template <class MakePath, class Run>
+void expect_live_blocks_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool accumulated = false, inputs_from_registers = false, inputs_through_local = false;
+  enum class Live { none, bins, inputs };
+  for (const auto& [w, h] : fast_live_blocks_cases) {
+    for (const Live live : {Live::none, Live::bins, Live::inputs}) {
+      for (const std::uint32_t stage0 : {0u, 1u}) {
+        fast::Tuning tuning = base;
+        tuning.max_radix = 8;
+        tuning.local_bytes_cap = fast_split_local_bytes;
+        tuning.row_elements = 1024;  // one padded row per group
+        tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
+        if (live == Live::inputs) tuning.max_pre_hold = fast_live_inputs_hold;
+        tuning.stage0_from_registers = stage0;
+        auto probe = make_path(tuning);
+        probe.prepare(w, h);
+        const Axis axis = w < h ? Axis::cols : Axis::rows;
+        ASSERT_TRUE(probe.route(axis).bluestein());
+        const fast::AxisPlan& plan = probe.plan(axis);
+        ASSERT_GT(plan.pre_radix, 1u) << plan.describe();
+        EXPECT_EQ(plan.live_blocks, live != Live::none ? (probe.route(axis).n + plan.m - 1) / plan.m : 0u)
+            << plan.describe();
+        EXPECT_EQ(plan.live_inputs, live == Live::inputs) << plan.describe();
+        EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
+        accumulated |= live == Live::bins && plan.live_blocks > 0;
+        if (plan.live_inputs) (plan.stage0_from_registers ? inputs_from_registers : inputs_through_local) = true;
+        for (const Direction d : {Direction::forward, Direction::inverse}) {
+          double tolerance = 0;
+          const double err = run(w, h, d, tuning, 29 + w + 2 * static_cast<int>(live) + stage0, &tolerance);
+          EXPECT_LT(err, tolerance) << w << "x" << h << " live " << static_cast<int>(live) << " stage0 " << stage0;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(accumulated) << "no split accumulated its live bins";
+  EXPECT_TRUE(inputs_from_registers) << "no split held its live inputs with the first stage from the registers";
+  EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
+}
+
 }  // namespace fftscope::test

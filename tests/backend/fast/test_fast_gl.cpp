@@ -348,46 +348,11 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool accumulated = false, inputs_from_registers = false, inputs_through_local = false;
-  // none: prune_padding 0; bins: 2 (pass 2 of every split); inputs: 1 (only where the lines fit
-  // no other way), under a register budget only the live inputs fit.
-  enum class Live { none, bins, inputs };
-  for (const auto& [w, h] : test::fast_live_blocks_cases) {
-    for (const Live live : {Live::none, Live::bins, Live::inputs}) {
-      for (const std::uint32_t stage0 : {0u, 1u}) {
-        fast::Tuning tuning = fast::gl_default_tuning();
-        tuning.max_radix = 8;
-        tuning.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-        tuning.local_bytes_cap = test::fast_split_local_bytes;
-        tuning.row_elements = 1024;  // one padded row per group
-        tuning.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
-        tuning.bluestein_row_one_round_threads = 0;
-        tuning.prune_padding = live == Live::none ? 0 : live == Live::bins ? 2 : 1;
-        if (live == Live::inputs) tuning.max_pre_hold = test::fast_live_inputs_hold;
-        tuning.stage0_from_registers = stage0;
-        GlFastPath probe(*env->programs, nullptr, tuning);
-        probe.prepare(w, h);
-        const Axis axis = w < h ? Axis::cols : Axis::rows;
-        ASSERT_TRUE(probe.route(axis).bluestein());
-        const fast::AxisPlan& plan = probe.plan(axis);
-        ASSERT_GT(plan.pre_radix, 1u) << plan.describe();
-        EXPECT_EQ(plan.live_blocks, live != Live::none ? (probe.route(axis).n + plan.m - 1) / plan.m : 0u)
-            << plan.describe();
-        EXPECT_EQ(plan.live_inputs, live == Live::inputs) << plan.describe();
-        EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
-        accumulated |= live == Live::bins && plan.live_blocks > 0;
-        if (plan.live_inputs) (plan.stage0_from_registers ? inputs_from_registers : inputs_through_local) = true;
-        for (const Direction d : {Direction::forward, Direction::inverse}) {
-          double tolerance = 0;
-          const double err = run_fast(*env, w, h, d, tuning, 29 + w + 2 * static_cast<int>(live) + stage0, &tolerance);
-          EXPECT_LT(err, tolerance) << w << "x" << h << " live " << static_cast<int>(live) << " stage0 " << stage0;
-        }
-      }
-    }
-  }
-  EXPECT_TRUE(accumulated) << "no split accumulated its live bins";
-  EXPECT_TRUE(inputs_from_registers) << "no split held its live inputs with the first stage from the registers";
-  EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
+  fast::Tuning base = fast::gl_default_tuning();
+  base.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
+  base.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
+  base.bluestein_row_one_round_threads = 0;
+  test::expect_live_blocks_match_fftw(base, make_path(*env), runner(*env));
 }
 
 // The exchange through half the shared memory and the plain complex exchange (fast_cases.h).
