@@ -575,4 +575,45 @@ void expect_live_blocks_match_fftw(const fast::Tuning& base, MakePath make_path,
   EXPECT_TRUE(inputs_through_local) << "no split held its live inputs with the first stage through local memory";
 }
 
+/// The split for lines longer than local memory (decimation in frequency by PRE_RADIX, then the
+/// sub-transforms one after another), forced on small sizes by capping local memory: both ways
+/// of splitting (through registers, the default, and through the buffer), the stage twiddles
+/// from powers of one table entry (the default) and all from the table, both directions.
+template <class MakePath, class Run>
+void expect_split_lines_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.local_bytes_cap = fast_split_local_bytes;
+  for (const auto& [w, h, through_buffer, powers] : fast_split_cases) {
+    tuning.split_global = through_buffer ? 1 : 0;
+    tuning.twiddle_powers = powers ? 1 : 0;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
+    EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 7 + w, &tolerance);
+      EXPECT_LT(err, float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
+    }
+  }
+}
+
+/// Radix-25 stages (5 x 5 in registers) from the API's `base` tuning, both directions.
+template <class MakePath, class Run>
+void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto& [w, h] : fast_radix25_cases) {
+    fast::Tuning tuning = base;
+    tuning.max_radix = 25;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
+    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run(w, h, d, tuning, 41 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h;
+    }
+  }
+}
+
 }  // namespace fftscope::test

@@ -154,22 +154,7 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = test::fast_split_local_bytes;
-  // Both ways of splitting (through registers, the default, and through the buffer), and the
-  // stage twiddles both from powers of one table entry (the default) and all from the table.
-  for (const auto& [w, h, through_buffer, powers] : test::fast_split_cases) {
-    tuning.split_global = through_buffer ? 1 : 0;
-    tuning.twiddle_powers = powers ? 1 : 0;
-    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-    probe.prepare(w, h);
-    EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
-    EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      const double err = run_fast(*env, w, h, d, tuning, 7 + w);
-      EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
-    }
-  }
+  test::expect_split_lines_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
 // The scheduling options on and off (test::expect_schedule_options_match_fftw).
@@ -199,19 +184,7 @@ TEST(ClFastSchedule, Radix25MatchesFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const auto& [w, h] : test::fast_radix25_cases) {
-    fast::Tuning tuning;
-    tuning.max_radix = 25;
-    ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
-    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, tuning, 41 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h;
-    }
-  }
+  test::expect_radix25_matches_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
 // Radix-10 and radix-15 stages (2 x 5 and 3 x 5 in registers) against FFTW, unsplit and split.

@@ -138,22 +138,7 @@ TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = test::fast_split_local_bytes;
-  // Both ways of splitting (through registers, the default, and through the buffer), and the
-  // stage twiddles both from powers of one table entry (the default) and all from the table.
-  for (const auto& [w, h, through_buffer, powers] : test::fast_split_cases) {
-    tuning.split_global = through_buffer ? 1 : 0;
-    tuning.twiddle_powers = powers ? 1 : 0;
-    GlFastPath probe(*env->programs, nullptr, tuning);
-    probe.prepare(w, h);
-    EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
-    EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      const double err = run_fast(*env, w, h, d, tuning, 7 + w);
-      EXPECT_LT(err, test::float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
-    }
-  }
+  test::expect_split_lines_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
 }
 
 // The scheduling options on and off (test::expect_schedule_options_match_fftw).
@@ -185,19 +170,7 @@ TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  for (const auto& [w, h] : test::fast_radix25_cases) {
-    fast::Tuning tuning = fast::gl_default_tuning();
-    tuning.max_radix = 25;
-    GlFastPath probe(*env->programs, nullptr, tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
-    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, tuning, 41 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h;
-    }
-  }
+  test::expect_radix25_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
 // Radix-10 and radix-15 stages (2 x 5 and 3 x 5 in registers) against FFTW, unsplit and split.
