@@ -97,26 +97,15 @@ double relative_error(const ComplexImage& got, const std::vector<std::complex<do
   return std::sqrt(num / den);
 }
 
-// Runs batches of 8 runs (not the entry's) for at least `min_ms` (0: none), then on until two
-// batches in a row take their fastest run within 5 % of each other, for at most 8 x min_ms or
-// min_ms + 3 s: the device's clocks are up and steady before the timed runs.
-// A GL context leaves the clocks to the driver's governor, which on the H100 held them at
-// 345 MHz for seconds after the CPU-only stretch of the FFTW reference; after a plain 300 ms of
-// warm-up whole rounds of GL 4096^2 ran at 728-920 us against 267 (docs/performance.md).
+// Batches of 8 runs (not the entry's), their fastest within 5 % of the batch before, for at least
+// `min_ms` and at most 8 x min_ms or min_ms + 3 s (core's warm_until_steady: why).
 void warm_until_steady(detail::Implementation& impl, int min_ms) {
-  if (min_ms <= 0) return;
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  const auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
-  const double most_ms = std::max(8.0 * min_ms, static_cast<double>(min_ms) + 3000.0);
-  double previous = -1;
-  while (elapsed_ms() < most_ms) {
-    const std::vector<double> batch = impl.time_runs(0, 8);
-    const double fastest = batch.empty() ? 0 : *std::min_element(batch.begin(), batch.end());
-    const bool steady = previous > 0 && std::abs(fastest - previous) <= 0.05 * previous;
-    if (elapsed_ms() >= min_ms && steady) break;
-    previous = fastest;
-  }
+  fftscope::warm_until_steady(
+      [&impl] {
+        const std::vector<double> batch = impl.time_runs(0, 8);
+        return batch.empty() ? 0.0 : *std::min_element(batch.begin(), batch.end());
+      },
+      min_ms, std::max(8.0 * min_ms, min_ms + 3000.0), 0.05);
 }
 
 BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& input,

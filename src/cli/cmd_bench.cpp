@@ -1,5 +1,6 @@
 // fftscope-cli bench: per-kernel median times of repeated 2D transforms of one size.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -34,7 +35,8 @@ CommandSpec bench_spec() {
       {"--copy-bandwidth", "", "GBS", "with --sweep --json: the measured copy bandwidth in whole GB/s, for the plot's limit line"},
       {"--repeat", "", "R", "measured runs (default 10)"},
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
-      {"--warmup-ms", "", "MS", "with --sweep: also warm each implementation up for MS milliseconds (default 300)"},
+      {"--warmup-ms", "", "MS", "before the warm-up runs, keep the device busy for at least MS milliseconds and on "
+                                "until its times are steady (default 300; 0: no such warming)"},
       {"--rounds", "", "N", "with --sweep: time each entry N times, each with a fresh instance, the implementations "
                             "taking turns, and keep the round with the median time (default 1)"},
       {"--inverse", "", "", "time the inverse transform"},
@@ -167,6 +169,7 @@ int run_bench(const ParsedArgs& args) {
   const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));
   const std::size_t repeat = parse_integer(args.get_or("--repeat", "10"), "--repeat", 1, 100000);
   const std::size_t warmup = parse_integer(args.get_or("--warmup", "2"), "--warmup", 0, 100000);
+  const auto warmup_ms = static_cast<double>(parse_integer(args.get_or("--warmup-ms", "300"), "--warmup-ms", 0, 600000));
   const PlanOptions plan_options = parse_plan_options(args);
   BackendChoice choice = parse_backend_choice(args);
   const Direction direction = args.has("--inverse") ? Direction::inverse : Direction::forward;
@@ -193,14 +196,26 @@ int run_bench(const ParsedArgs& args) {
   // never left idle waiting for the host.
   const Direction opposite = direction == Direction::forward ? Direction::inverse : Direction::forward;
   backend->upload(input);
-  (void)backend->take_timings();
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t run = 0; run < warmup + repeat; ++run) {
+  const auto run_once = [&] {
     backend->execute(direction);
     if (display && !backend->render_to_gl_texture(target.texture(), display_settings))
       throw BackendError("backend '" + to_string(choice.kind) + "' cannot deliver its display to a GL texture");
     backend->execute(opposite);
-  }
+  };
+  // The device's clocks up and steady first (batches of 4 runs by the host clock, as the sweep
+  // warms each entry), its records dropped.
+  const Warming warming = warm_until_steady(
+      [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < 4; ++i) run_once();
+        backend->finish();
+        (void)backend->take_timings();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      },
+      warmup_ms, std::max(8 * warmup_ms, warmup_ms + 3000), 0.05);
+  (void)backend->take_timings();
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t run = 0; run < warmup + repeat; ++run) run_once();
   backend->finish();  // every timer is ready, and the wall clock holds no copy back
   const double wall_mean_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
@@ -239,7 +254,8 @@ int run_bench(const ParsedArgs& args) {
               << ", \"device\": " << json_string(backend->device_name()) << ", \"width\": " << width
               << ", \"height\": " << height << ", \"variant\": " << json_string(to_string(choice.variant))
               << ", \"direction\": " << json_string(to_string(direction)) << ", \"repeat\": " << repeat
-              << ", \"warmup\": " << warmup << ",\n\"kernels\": " << kernels
+              << ", \"warmup\": " << warmup << ", \"warmed_ms\": " << format("%.6g", warming.spent_ms)
+              << ",\n\"kernels\": " << kernels
               << ",\n\"total_median_ms\": " << format("%.6g", total_ms)
               << ", \"wall_mean_ms\": " << format("%.6g", wall_mean_ms) << "}\n";
     return 0;
@@ -248,7 +264,8 @@ int run_bench(const ParsedArgs& args) {
   std::ostringstream out;
   out << "backend " << to_string(choice.kind) << ": " << backend->device_name() << "\n"
       << "size " << width << " x " << height << ", variant " << to_string(choice.variant) << ", "
-      << to_string(direction) << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)\n\n";
+      << to_string(direction) << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)"
+      << format(" and %.0f ms of warming", warming.spent_ms) << "\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-24s %-5s %5s %5s %16s %11s %11s %11s %8s %7s\n", "kernel", "axis", "stage",
                 "radix", "work items", "median ms", "min ms", "max ms", "GB/s", "per run");

@@ -4,6 +4,7 @@
 #include "core/json.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +111,22 @@ std::string timings_to_json(const std::vector<TimingSummary>& rows) {
   }
   out << (rows.empty() ? "]\n" : "\n]\n");
   return out.str();
+}
+
+Warming warm_until_steady(const std::function<double()>& batch, double min_ms, double max_ms, double tolerance) {
+  Warming out;
+  if (min_ms <= 0) return out;
+  const auto start = std::chrono::steady_clock::now();
+  double previous = -1;
+  for (;;) {
+    out.batch_ms = batch();
+    out.spent_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (out.batch_ms < 0) break;
+    const bool steady = previous > 0 && std::abs(out.batch_ms - previous) <= tolerance * previous;
+    if ((steady && out.spent_ms >= min_ms) || out.spent_ms >= max_ms) break;
+    previous = out.batch_ms;
+  }
+  return out;
 }
 
 }  // namespace fftscope

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,23 @@ struct TimingSummary {
 std::vector<TimingSummary> summarize_timings(const std::vector<TimingRecord>& records);
 
 double median(std::vector<double> values);
+
+/// What warm_until_steady did: milliseconds spent (host clock), and the last batch's time as the
+/// batch measured it (negative where it could not: llvmpipe's GPU timer, a GL error).
+struct Warming {
+  double spent_ms = 0;
+  double batch_ms = -1;
+};
+
+/// Keeps a device busy until its clocks are steady before anything is timed: calls `batch` (a
+/// batch of the work to be timed, returning how long it took in milliseconds, or a negative
+/// value where it cannot tell) until two batches in a row take within `tolerance` (a fraction)
+/// of each other and at least `min_ms` have passed, or until `max_ms` have passed, or a batch
+/// measured nothing. A GPU left idle (compiles, host work such as an FFTW reference) runs at
+/// idle clocks for a while: NVIDIA's driver held the H100 at 345 MHz for seconds, and a plain
+/// 300 ms of warm-up left whole rounds of GL 4096^2 at 728-920 us against 267
+/// (docs/performance.md). min_ms <= 0: no warming.
+Warming warm_until_steady(const std::function<double()>& batch, double min_ms, double max_ms, double tolerance);
 
 /// CSV with a header row (kernel, axis, stage, radix, global_x/y/z, count, min/median/max/last_ms,
 /// bytes, gb_per_s, host_measured, note); gb_per_s is bytes over the median time.

@@ -620,6 +620,24 @@ TEST_F(Cli, BenchPrintsPerKernelMediansAndTheTotal) {
   EXPECT_NE(r.out.find("\"total_median_ms\": "), std::string::npos) << r.out;
 }
 
+// The device warmed first: at least --warmup-ms of batches (core's warm_until_steady), none at 0.
+TEST_F(Cli, BenchWarmsTheDeviceForWarmupMs) {
+  const auto warmed_ms = [](const std::string& out) {
+    const std::size_t at = out.find("\"warmed_ms\": ");
+    return at == std::string::npos ? -1.0 : std::stod(out.substr(at + 13));
+  };
+  CliResult r = cli({"bench", "--backend", "cpu", "--size", "16x8", "--repeat", "2", "--warmup-ms", "60", "--json"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_GE(warmed_ms(r.out), 60.0) << r.out;
+  r = cli({"bench", "--backend", "cpu", "--size", "16x8", "--repeat", "2", "--warmup-ms", "0", "--json"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(warmed_ms(r.out), 0.0) << r.out;
+  r = cli({"bench", "--backend", "cpu", "--size", "16x8", "--repeat", "2", "--warmup-ms", "0"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("after 2 warm-up run(s) and 0 ms of warming"), std::string::npos) << r.out;
+  expect_failure({"bench", "--size", "8x8", "--warmup-ms", "-1"}, 2, "--warmup-ms");
+}
+
 TEST_F(Cli, BenchRefusesBadSizes) {
   for (const std::string size : {"0x5", "5x0", "axb", "12x", "x12", "3x4x5", "-3x4", "", "1.5x2", "99999999999x2"}) {
     SCOPED_TRACE("--size '" + size + "'");

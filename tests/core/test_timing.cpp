@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/timing.h"
 
@@ -85,6 +87,46 @@ TEST(Export, JsonEscapesAndHandlesNonFinite) {
   auto third = record("k", Axis::rows, 0, 2, 1.0 / 3.0);
   const std::string j3 = timings_to_json(summarize_timings({third}));
   EXPECT_NE(j3.find("\"last_ms\": 0.3333333333333333,"), std::string::npos) << j3;
+}
+
+// warm_until_steady: batches until two in a row agree and min_ms has passed, at most max_ms,
+// never after a batch that measured nothing.
+TEST(WarmUntilSteady, StopsOnceTwoBatchesAgreeAfterTheMinimum) {
+  int calls = 0;
+  const Warming w = warm_until_steady(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        return calls < 3 ? 10.0 * calls : 5.0;  // 10, 20, then steady at 5
+      },
+      15, 5000, 0.05);
+  EXPECT_GE(w.spent_ms, 15.0);
+  EXPECT_LT(w.spent_ms, 1000.0);
+  EXPECT_GE(calls, 4);  // 10, 20, 5 and a 5 that agrees
+  EXPECT_EQ(w.batch_ms, 5.0);
+}
+
+TEST(WarmUntilSteady, GivesUpAtTheMaximumAndOnANegativeTime) {
+  int calls = 0;
+  Warming w = warm_until_steady(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        return calls % 2 == 0 ? 1.0 : 2.0;  // never within 5 %
+      },
+      1, 30, 0.05);
+  EXPECT_GE(w.spent_ms, 30.0);
+  EXPECT_LT(w.spent_ms, 1000.0);
+  EXPECT_GE(calls, 2);
+
+  calls = 0;
+  w = warm_until_steady([&] { return ++calls, -1.0; }, 100, 5000, 0.05);
+  EXPECT_EQ(calls, 1);
+  EXPECT_LT(w.batch_ms, 0.0);
+
+  calls = 0;
+  w = warm_until_steady([&] { return ++calls, 1.0; }, 0, 5000, 0.05);
+  EXPECT_EQ(calls, 0) << "min_ms 0: no warming";
 }
 
 }  // namespace

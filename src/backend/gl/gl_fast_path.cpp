@@ -136,7 +136,7 @@ unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage
 FastestBeside::FastestBeside(std::string what, std::function<void()> planned, std::string planned_description)
     : what_(std::move(what)), planned_(std::move(planned)), planned_description_(std::move(planned_description)) {
   const Warming warming = warm_until_steady(planned_);
-  fast::log_warming(what_, warming.spent_ms, warming.median_ms);
+  fast::log_warming(what_, warming.spent_ms, warming.batch_ms);
 }
 
 void FastestBeside::time(std::size_t index, const std::function<void()>& candidate, const std::string& description) {

@@ -103,34 +103,29 @@ std::vector<TimingRecord> DispatchTimers::take() {
 
 Warming warm_until_steady(const std::function<void()>& work, double min_ms) {
   constexpr int kBatch = 16;
-  constexpr double kMaxMs = 5000, kSteady = 0.03;
-  Warming out;
   GLuint queries[kBatch];
   glGenQueries(kBatch, queries);
   glFinish();
-  const auto start = std::chrono::steady_clock::now();
-  double previous = -1;
-  for (;;) {
-    for (GLuint q : queries) {
-      glBeginQuery(GL_TIME_ELAPSED, q);
-      work();
-      glEndQuery(GL_TIME_ELAPSED);
-    }
-    std::vector<double> ms;
-    bool meaningful = true;
-    for (GLuint q : queries) {
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-      if (ns < kMeaningfulNs) meaningful = false;
-      ms.push_back(static_cast<double>(ns) * 1e-6);
-    }
-    out.spent_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!meaningful || glGetError() != GL_NO_ERROR) break;
-    out.median_ms = median_of(std::move(ms));
-    const bool steady = previous > 0 && std::abs(out.median_ms - previous) <= kSteady * previous;
-    if ((steady && out.spent_ms >= min_ms) || out.spent_ms >= kMaxMs) break;
-    previous = out.median_ms;
-  }
+  // Each batch's median, or -1 where the queries measure nothing (llvmpipe) or GL failed.
+  const Warming out = fftscope::warm_until_steady(
+      [&] {
+        for (GLuint q : queries) {
+          glBeginQuery(GL_TIME_ELAPSED, q);
+          work();
+          glEndQuery(GL_TIME_ELAPSED);
+        }
+        std::vector<double> ms;
+        bool meaningful = true;
+        for (GLuint q : queries) {
+          GLuint64 ns = 0;
+          glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+          if (ns < kMeaningfulNs) meaningful = false;
+          ms.push_back(static_cast<double>(ns) * 1e-6);
+        }
+        if (!meaningful || glGetError() != GL_NO_ERROR) return -1.0;
+        return median_of(std::move(ms));
+      },
+      min_ms, 5000, 0.03);
   glDeleteQueries(kBatch, queries);
   return out;
 }

@@ -64,18 +64,11 @@ struct PairedTimes {
   bool ok() const { return base_ms >= 0 && candidate_ms >= 0; }
 };
 
-/// What warm_until_steady did: host milliseconds spent, and its last batch's median (negative
-/// where the GPU timer measures nothing, as on llvmpipe, which needs no warming).
-struct Warming {
-  double spent_ms = 0;
-  double median_ms = -1;
-};
-
 /// For measured planning, after every candidate has been compiled and run once: `work` in
 /// batches of 16 calls queued back to back, each in a GL_TIME_ELAPSED query, until two batches in
-/// a row have medians within 3 % and at least `min_ms` have passed (at most 5 s). NVIDIA's GL on
-/// the H100 (driver 580) runs at idle clocks after a spell without GPU work, such as compiles,
-/// and sometimes held them through 300 ms of work (docs/fast_path.md).
+/// a row have medians within 3 % and at least `min_ms` have passed (at most 5 s; core's
+/// warm_until_steady). Warming::batch_ms: the last batch's median, negative where the GPU timer
+/// measures nothing (llvmpipe, which needs no warming).
 Warming warm_until_steady(const std::function<void()>& work, double min_ms = 1000);
 
 /// For measured planning, after warm_until_steady: `base` and `candidate` timed side by side, so
