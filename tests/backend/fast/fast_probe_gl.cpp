@@ -443,6 +443,48 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
   glDeleteQueries(runs, queries.data());
 }
 
+// FFTSCOPE_GL_TIMELINE=S: a W x H fast transform kept running for S seconds from the moment its
+// programs are built, a sample every ~100 ms: the median of 16 forward + inverse pairs, each in
+// a GL_TIME_ELAPSED query, and the time since the build. Whether a process's first timings of a
+// size are slow for a while (GL's slow processes, docs/fast_path.md), and when that ends.
+void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, double seconds) {
+  constexpr int kPairs = 16;
+  std::vector<GLuint> queries(kPairs);
+  glGenQueries(kPairs, queries.data());
+  const auto built = std::chrono::steady_clock::now();
+  GlFastPath path(programs, nullptr);
+  path.prepare(w, h);
+  const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
+  const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(w * h * sizeof(Complex)), nullptr);
+  const auto since_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
+  };
+  std::printf("GL timeline %zux%zu: built in %.0f ms\n", w, h, build_ms);
+  double next_ms = since_ms();
+  while (since_ms() < seconds * 1000) {
+    for (GLuint q : queries) {
+      glBeginQuery(GL_TIME_ELAPSED, q);
+      path.dispatch(buffer, Direction::forward);
+      path.dispatch(buffer, Direction::inverse);
+      glEndQuery(GL_TIME_ELAPSED);
+    }
+    std::vector<double> us;
+    for (GLuint q : queries) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+      us.push_back(static_cast<double>(ns) * 1e-3);
+    }
+    std::sort(us.begin(), us.end());
+    if (since_ms() >= next_ms) {
+      std::printf("  %7.0f ms  %8.1f us per forward + inverse (min %.1f, max %.1f)\n", since_ms(), us[kPairs / 2],
+                  us.front(), us.back());
+      next_ms += 100;
+    }
+  }
+  glDeleteBuffers(1, &buffer);
+  glDeleteQueries(kPairs, queries.data());
+}
+
 // FFTSCOPE_GL_STRIDED=placement: the four-step passes' and a row pass's patterns (strided_probe.h)
 // timed by warmed_median_us: in place, into a second buffer, and into the upper half of the same
 // buffer (two ranges of one buffer object); whole rows in place where the image fits the L2; the
@@ -1230,6 +1272,10 @@ int main(int argc, char** argv) {
       : std::string(strided) == "paired"  ? measure_paired(runs)
       : std::string(strided) == "columns" ? measure_strided(runs, test::column_pattern_cases())
                                           : measure_strided(runs);
+    if (const char* timeline = std::getenv("FFTSCOPE_GL_TIMELINE")) {
+      for (auto [w, h] : sizes) measure_timeline(programs, w, h, std::atof(timeline) > 0 ? std::atof(timeline) : 5);
+      return 0;
+    }
     if (std::getenv("FFTSCOPE_GL_AFTER")) {
       for (auto [w, h] : sizes) measure_after(programs, w, h, runs);
       return 0;
