@@ -97,15 +97,14 @@ double relative_error(const ComplexImage& got, const std::vector<std::complex<do
   return std::sqrt(num / den);
 }
 
-// Batches of 8 runs (not the entry's), their fastest within 5 % of the batch before, for at least
-// `min_ms` and at most 8 x min_ms or min_ms + 3 s (core's warm_until_steady: why).
-void warm_until_steady(detail::Implementation& impl, int min_ms) {
-  fftscope::warm_until_steady(
+// Batches of 8 runs (not the entry's), by their fastest.
+void warm_entry(detail::Implementation& impl, int min_ms) {
+  warm_device(
       [&impl] {
         const std::vector<double> batch = impl.time_runs(0, 8);
         return batch.empty() ? 0.0 : *std::min_element(batch.begin(), batch.end());
       },
-      min_ms, std::max(8.0 * min_ms, min_ms + 3000.0), 0.05);
+      min_ms);
 }
 
 BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& input,
@@ -117,7 +116,7 @@ BenchEntry measure(const std::string& name, BenchSize size, const ComplexImage& 
     auto impl = make_implementation(name, size, options);
     e.device = impl->device();
     impl->upload(input);
-    warm_until_steady(*impl, options.warmup_ms);
+    warm_entry(*impl, options.warmup_ms);
     const std::vector<double> times = impl->time_runs(options.warmup, options.repeats);
     e.timer = impl->timer();
     e.plan = impl->plan();
@@ -261,6 +260,10 @@ std::string sweep_to_table(const std::vector<BenchEntry>& entries) {
     out << std::scientific << std::setprecision(1) << std::setw(11) << e.rel_error << std::defaultfloat << "\n";
   }
   return out.str();
+}
+
+Warming warm_device(const std::function<double()>& batch, double min_ms) {
+  return fftscope::warm_until_steady(batch, min_ms, std::max(8 * min_ms, min_ms + 3000), 0.05);
 }
 
 }  // namespace fftscope::bench

@@ -1,6 +1,5 @@
 // fftscope-cli bench: per-kernel median times of repeated 2D transforms of one size.
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -203,8 +202,8 @@ int run_bench(const ParsedArgs& args) {
     backend->execute(opposite);
   };
   // The device's clocks up and steady first (batches of 4 runs by the host clock, as the sweep
-  // warms each entry), its records dropped.
-  const Warming warming = warm_until_steady(
+  // warms each entry: bench::warm_device), their records dropped.
+  const Warming warming = bench::warm_device(
       [&] {
         const auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < 4; ++i) run_once();
@@ -212,7 +211,7 @@ int run_bench(const ParsedArgs& args) {
         (void)backend->take_timings();
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       },
-      warmup_ms, std::max(8 * warmup_ms, warmup_ms + 3000), 0.05);
+      warmup_ms);
   (void)backend->take_timings();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t run = 0; run < warmup + repeat; ++run) run_once();

@@ -1140,12 +1140,12 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
-/// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines)
-/// where tuning.tiled_columns_min_bytes allows it and both axes are direct passes through the
-/// registers (no Bluestein, four steps, row pairs or split through the buffer), the columns at
-/// least 2 per group, a whole number of groups across the image. A column pass that reads row segments of a few columns over every
-/// row ran slower than one that reads its lines whole (H100, run207). Called again after measured
-/// planning has chosen each axis on its own.
+/// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
+/// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
+/// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
+/// buffer), the tiles at least 2 columns wide and whole across the image. A column pass that
+/// reads row segments of a few columns over every row ran slower than one that reads its lines
+/// whole (H100, run207). Called again after measured planning has chosen each axis on its own.
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
