@@ -93,6 +93,15 @@ struct FastSplitCase {
 };
 inline constexpr std::size_t fast_split_local_bytes = 4096;
 inline constexpr FastSplitCase fast_split_cases[] = {{512, 960, false, true}, {960, 512, false, false}, {960, 512, true, true}};
+/// `base` for a split case: local memory capped so that the case's lines split, through the
+/// buffer or the registers, the stage twiddles from powers of one table entry or all from it.
+inline fast::Tuning split_case_tuning(const fast::Tuning& base, const FastSplitCase& c) {
+  fast::Tuning tuning = base;
+  tuning.local_bytes_cap = fast_split_local_bytes;
+  tuning.split_global = c.through_buffer ? 1 : 0;
+  tuning.twiddle_powers = c.twiddle_powers ? 1 : 0;
+  return tuning;
+}
 
 /// The kernels' scheduling options against their defaults (each changes code, not results):
 /// stage twiddles read a stage ahead in every plan or in none, and the split's first stage from
@@ -391,10 +400,11 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
 inline constexpr FastSize fast_tiled_cases[] = {{64, 48}, {72, 36}, {96, 30}, {24, 1080}, {64, 40}};
 template <class MakePath, class Run>
 void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto [w, h] : fast_tiled_cases) {
+  for (std::size_t c = 0; c < std::size(fast_tiled_cases); ++c) {
+    const auto [w, h] = fast_tiled_cases[c];
     fast::Tuning tuning = base;
     tuning.tiled_columns_min_bytes = 1;
-    const bool wide = w == fast_tiled_cases[std::size(fast_tiled_cases) - 1].width;
+    const bool wide = c + 1 == std::size(fast_tiled_cases);  // the last: tiles two groups wide
     if (wide) {
       auto groups = make_path(tuning);
       groups.prepare(w, h);
@@ -505,11 +515,9 @@ inline constexpr FastSplitCase fast_bluestein_split_cases[] = {
 /// API's `base` tuning, both directions.
 template <class MakePath, class Run>
 void expect_bluestein_beside_a_split_axis_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  fast::Tuning tuning = base;
-  tuning.local_bytes_cap = fast_split_local_bytes;
-  for (const auto& [w, h, through_buffer, powers] : fast_bluestein_split_cases) {
-    tuning.split_global = through_buffer ? 1 : 0;
-    tuning.twiddle_powers = powers ? 1 : 0;
+  for (const FastSplitCase& c : fast_bluestein_split_cases) {
+    const std::size_t w = c.width, h = c.height;
+    const fast::Tuning tuning = split_case_tuning(base, c);
     auto probe = make_path(tuning);
     probe.prepare(w, h);
     const fast::AxisRoute& rows = probe.route(Axis::rows);
@@ -518,7 +526,7 @@ void expect_bluestein_beside_a_split_axis_matches_fftw(const fast::Tuning& base,
     const fast::AxisRoute& direct = rows.bluestein() ? cols : rows;
     const fast::AxisRoute& padded = rows.bluestein() ? rows : cols;
     EXPECT_GT(direct.plan.pre_radix, 1u) << direct.describe();
-    EXPECT_EQ(direct.plan.split_global, through_buffer) << direct.describe();
+    EXPECT_EQ(direct.plan.split_global, c.through_buffer) << direct.describe();
     EXPECT_FALSE(padded.plan.split_global) << padded.describe();
     if (padded.n == 257) {
       EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
@@ -581,11 +589,9 @@ void expect_live_blocks_match_fftw(const fast::Tuning& base, MakePath make_path,
 /// from powers of one table entry (the default) and all from the table, both directions.
 template <class MakePath, class Run>
 void expect_split_lines_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  fast::Tuning tuning = base;
-  tuning.local_bytes_cap = fast_split_local_bytes;
-  for (const auto& [w, h, through_buffer, powers] : fast_split_cases) {
-    tuning.split_global = through_buffer ? 1 : 0;
-    tuning.twiddle_powers = powers ? 1 : 0;
+  for (const FastSplitCase& c : fast_split_cases) {
+    const std::size_t w = c.width, h = c.height;
+    const fast::Tuning tuning = split_case_tuning(base, c);
     auto probe = make_path(tuning);
     probe.prepare(w, h);
     EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
