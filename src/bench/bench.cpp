@@ -262,8 +262,4 @@ std::string sweep_to_table(const std::vector<BenchEntry>& entries) {
   return out.str();
 }
 
-Warming warm_device(const std::function<double()>& batch, double min_ms) {
-  return fftscope::warm_until_steady(batch, min_ms, std::max(8 * min_ms, min_ms + 3000), 0.05);
-}
-
 }  // namespace fftscope::bench

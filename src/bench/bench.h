@@ -39,11 +39,6 @@ struct BenchEntry {
   std::vector<double> round_medians_us;
 };
 
-/// The benchmarks' warming (the sweep's entries, the one-size bench): `batch` (a few runs,
-/// returning how long they took in ms) until two batches in a row agree within 5 %, for at least
-/// `min_ms` and at most 8 x min_ms or min_ms + 3 s (core's warm_until_steady: why).
-Warming warm_device(const std::function<double()>& batch, double min_ms);
-
 struct SweepOptions {
   std::vector<BenchSize> sizes;
   /// Implementation names to run (empty: all known). See implementation_names().

@@ -18,6 +18,7 @@
 #endif
 #include "cli/cli_common.h"
 #include "core/json.h"
+#include "core/timing.h"
 #include "cli/commands.h"
 
 namespace fftscope::cli {
@@ -202,8 +203,8 @@ int run_bench(const ParsedArgs& args) {
     backend->execute(opposite);
   };
   // The device's clocks up and steady first (batches of 4 runs by the host clock, as the sweep
-  // warms each entry: bench::warm_device), their records dropped.
-  const Warming warming = bench::warm_device(
+  // warms each entry: warm_device), their records dropped.
+  const Warming warming = warm_device(
       [&] {
         const auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < 4; ++i) run_once();

@@ -129,4 +129,8 @@ Warming warm_until_steady(const std::function<double()>& batch, double min_ms, d
   return out;
 }
 
+Warming warm_device(const std::function<double()>& batch, double min_ms) {
+  return warm_until_steady(batch, min_ms, std::max(8 * min_ms, min_ms + 3000), 0.05);
+}
+
 }  // namespace fftscope

@@ -61,6 +61,10 @@ struct Warming {
 /// (docs/performance.md). min_ms <= 0: no warming.
 Warming warm_until_steady(const std::function<double()>& batch, double min_ms, double max_ms, double tolerance);
 
+/// The benchmarks' warming (the sweep's entries, the one-size bench): warm_until_steady with
+/// batches within 5 %, for at least `min_ms` and at most 8 x min_ms or min_ms + 3 s.
+Warming warm_device(const std::function<double()>& batch, double min_ms);
+
 /// CSV with a header row (kernel, axis, stage, radix, global_x/y/z, count, min/median/max/last_ms,
 /// bytes, gb_per_s, host_measured, note); gb_per_s is bytes over the median time.
 std::string timings_to_csv(const std::vector<TimingSummary>& rows);
