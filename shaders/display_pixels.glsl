@@ -119,13 +119,13 @@ void display_store(uint ky, uint kx, vec2 x) {
 
 void display_end() {
   if ((display_flags & 256u) != 0u) {  // uniform over the dispatch
-    memoryBarrierShared();  // range_local's first values (a one-stage pass has no barrier)
+    // barrier() alone orders shared memory (fast_fft.comp's sync_shared says why no
+    // memoryBarrierShared()): range_local's first values (a one-stage pass has no barrier).
     barrier();
     if (g_ep_lo <= g_ep_hi) {
       atomicMin(range_local[0], ordered_int(g_ep_lo));
       atomicMax(range_local[1], ordered_int(g_ep_hi));
     }
-    memoryBarrierShared();
     barrier();
     if (gl_LocalInvocationID.x == 0u && range_local[0] <= range_local[1]) {
       atomicMin(range_out[0], range_local[0]);
