@@ -48,7 +48,7 @@ def sass_sections(cache_dir):
                 continue
             for table in range(SECTION_TABLE, min(len(content), 0x400), SECTION_ENTRY):
                 kind, length, where = struct.unpack_from("<III", content, table)
-                if kind == SECTION_SASS and where + length <= len(content):
+                if kind == SECTION_SASS and 0x10 <= where and where + length <= len(content):
                     registers = struct.unpack_from("<I", content, where - 0x10)[0]
                     name = os.path.basename(toc_path)[:8] + "_" + str(i)
                     yield name, registers, content[where:where + length]

@@ -152,6 +152,19 @@ inline constexpr std::uint64_t fast_four_step_local_bytes = 4096;
 /// (direct columns unsplit within llvmpipe's 32 KiB too).
 inline constexpr FastSize fast_four_step_divisor_cases[] = {{45, 1715}, {49, 1225}};
 
+/// Both directions of a w x h image through `run` (as the schedule checks below take it) under
+/// `tuning`, each within the error bound of the routes it ran (fast_tolerance); `what` names the
+/// case where one fails.
+template <class Run>
+void expect_both_directions_match(Run& run, std::size_t w, std::size_t h, const fast::Tuning& tuning,
+                                  std::uint64_t seed, const std::string& what) {
+  for (const Direction d : {Direction::forward, Direction::inverse}) {
+    double tolerance = 0;
+    const double err = run(w, h, d, tuning, seed, &tolerance);
+    EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " " << what;
+  }
+}
+
 /// Schedule checks both suites run the same way. `make_path(tuning)` returns an unprepared fast
 /// path of the suite's API; `run(w, h, direction, tuning, seed, &tolerance)` transforms random
 /// data on it and returns the relative L2 error against FFTW.
@@ -170,11 +183,7 @@ void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_p
       path.prepare(w, h);
       threads[balance][0] = path.plan(Axis::rows).threads;
       threads[balance][1] = path.plan(Axis::cols).threads;
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run(w, h, d, tuning, 53 + w + balance, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " balance " << balance;
-      }
+      expect_both_directions_match(run, w, h, tuning, 53 + w + balance, "balance " + std::to_string(balance));
     }
     balanced |= threads[1][0] < threads[0][0] || threads[1][1] < threads[0][1];
   }
@@ -196,11 +205,7 @@ void expect_composite_radices_match_fftw(const fast::Tuning& base, MakePath make
     EXPECT_TRUE(has(10) || has(15)) << plan.describe();
     saw_10 = saw_10 || has(10);
     saw_15 = saw_15 || has(15);
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 43 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
-    }
+    expect_both_directions_match(run, w, h, tuning, 43 + w, plan.describe());
   }
   EXPECT_TRUE(saw_10 && saw_15) << "no case planned a radix-10 or no case a radix-15 stage";
 }
@@ -386,11 +391,7 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
       EXPECT_EQ(cols.plan.lines_per_group, w) << cols.describe();
       EXPECT_EQ(cols.second->lines_per_group, w) << cols.describe();
     }
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 61 + w + h, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
-    }
+    expect_both_directions_match(run, w, h, tuning, 61 + w + h, cols.describe());
   }
 }
 
@@ -418,11 +419,7 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
       EXPECT_EQ(cols.tile_lines, 2 * cols.plan.lines_per_group) << cols.describe();
     }
     EXPECT_EQ(path.route(Axis::rows).tile_lines, cols.tile_lines) << w << "x" << h;
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 71 + w + h, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " " << cols.describe();
-    }
+    expect_both_directions_match(run, w, h, tuning, 71 + w + h, cols.describe());
   }
 }
 
@@ -460,11 +457,7 @@ void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath 
       EXPECT_EQ(rows.swap.has_value(), pairs && in_place != 0 && c.pairs) << rows.describe();
       EXPECT_EQ(cols.swap.has_value(), pairs && in_place != 0 && c.pairs) << cols.describe();
       EXPECT_EQ(rows.swap, cols.swap);
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run(c.w, c.h, d, tuning, 71 + c.h + in_place, &tolerance);
-        EXPECT_LT(err, tolerance) << c.w << "x" << c.h << " " << to_string(d) << " " << rows.describe();
-      }
+      expect_both_directions_match(run, c.w, c.h, tuning, 71 + c.h + in_place, rows.describe());
     }
   }
 }
@@ -494,11 +487,7 @@ void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path
       if (halves && w == 4) {  // four columns that fit only by their halves
         EXPECT_EQ(path.plan(Axis::cols).lines_per_group, 4u) << path.plan(Axis::cols).describe();
       }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run(w, h, d, tuning, 11 + w + halves, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " halves " << halves;
-      }
+      expect_both_directions_match(run, w, h, tuning, 11 + w + halves, "halves " + std::to_string(halves));
     }
   }
 }
@@ -531,11 +520,7 @@ void expect_bluestein_beside_a_split_axis_matches_fftw(const fast::Tuning& base,
     if (padded.n == 257) {
       EXPECT_GT(padded.plan.pre_radix, 1u) << padded.describe();
     }
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 11 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d);
-    }
+    expect_both_directions_match(run, w, h, tuning, 11 + w, "beside a split axis");
   }
 }
 
@@ -570,11 +555,9 @@ void expect_live_blocks_match_fftw(const fast::Tuning& base, MakePath make_path,
         EXPECT_EQ(plan.stage0_from_registers, stage0 != 0) << plan.describe();
         accumulated |= live == Live::bins && plan.live_blocks > 0;
         if (plan.live_inputs) (plan.stage0_from_registers ? inputs_from_registers : inputs_through_local) = true;
-        for (const Direction d : {Direction::forward, Direction::inverse}) {
-          double tolerance = 0;
-          const double err = run(w, h, d, tuning, 29 + w + 2 * static_cast<int>(live) + stage0, &tolerance);
-          EXPECT_LT(err, tolerance) << w << "x" << h << " live " << static_cast<int>(live) << " stage0 " << stage0;
-        }
+        expect_both_directions_match(run, w, h, tuning, 29 + w + 2 * static_cast<int>(live) + stage0,
+                                     "live " + std::to_string(static_cast<int>(live)) + " stage0 " +
+                                         std::to_string(stage0));
       }
     }
   }
@@ -596,11 +579,7 @@ void expect_split_lines_match_fftw(const fast::Tuning& base, MakePath make_path,
     probe.prepare(w, h);
     EXPECT_GT(probe.plan(Axis::rows).pre_radix, 1u) << probe.plan(Axis::rows).describe();
     EXPECT_GT(probe.plan(Axis::cols).pre_radix, 1u) << probe.plan(Axis::cols).describe();
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 7 + w, &tolerance);
-      EXPECT_LT(err, float_fft_tolerance(w * h)) << w << "x" << h << " " << to_string(d);
-    }
+    expect_both_directions_match(run, w, h, tuning, 7 + w, "split");
   }
 }
 
@@ -614,11 +593,7 @@ void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, R
     probe.prepare(w, h);
     const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
     EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run(w, h, d, tuning, 41 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h;
-    }
+    expect_both_directions_match(run, w, h, tuning, 41 + w, "radix 25");
   }
 }
 
