@@ -63,7 +63,8 @@ def main():
     if not shutil.which("zstd") or not os.path.exists(nvdisasm):
         sys.exit("nvidia_gl_sass.py: needs zstd and nvdisasm")
     os.makedirs(out_dir, exist_ok=True)
-    instruction = re.compile(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T]\s+)?([A-Z0-9_.]+)")
+    # nvdisasm prints each address in at least 4 hex digits: past 0xfff0 (4 096 instructions) in more.
+    instruction = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[0-9T]\s+)?([A-Z0-9_.]+)")
     found = 0
     for name, registers, code in sass_sections(cache_dir):
         code_path = os.path.join(out_dir, name + ".bin")
