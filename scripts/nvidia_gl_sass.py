@@ -55,6 +55,24 @@ def sass_sections(cache_dir):
                     break
 
 
+# nvdisasm prints each address in at least 4 hex digits: past 0xfff0 (4 096 instructions) in more.
+INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[0-9T]\s+)?([A-Z0-9_.]+)")
+
+
+def opcodes(sass):
+    """The opcode (with its modifiers) of every instruction in nvdisasm's text, predicates dropped."""
+    return INSTRUCTION.findall(sass)
+
+
+def summary(name, registers, ops):
+    """One line: instructions, registers, barriers, shared and global accesses by their modifiers."""
+    base = collections.Counter(op.split(".")[0] for op in ops)
+    memory = collections.Counter(op for op in ops if op.split(".")[0] in ("LDG", "STG", "MEMBAR", "TLD", "SUST"))
+    return (f"{name}: {len(ops)} instructions, {registers} registers, BAR {base['BAR']}, LDS {base['LDS']}, "
+            f"STS {base['STS']}, ISETP {base['ISETP']}, CS2R {base['CS2R']}, "
+            + ", ".join(f"{op} {n}" for op, n in sorted(memory.items())))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: nvidia_gl_sass.py CACHE_DIR OUT_DIR")
@@ -63,8 +81,6 @@ def main():
     if not shutil.which("zstd") or not os.path.exists(nvdisasm):
         sys.exit("nvidia_gl_sass.py: needs zstd and nvdisasm")
     os.makedirs(out_dir, exist_ok=True)
-    # nvdisasm prints each address in at least 4 hex digits: past 0xfff0 (4 096 instructions) in more.
-    instruction = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[0-9T]\s+)?([A-Z0-9_.]+)")
     found = 0
     for name, registers, code in sass_sections(cache_dir):
         code_path = os.path.join(out_dir, name + ".bin")
@@ -73,12 +89,7 @@ def main():
         sass = subprocess.run([nvdisasm, "-b", "SM90", code_path], capture_output=True, text=True).stdout
         with open(os.path.join(out_dir, name + ".sass"), "w") as f:
             f.write(sass)
-        ops = instruction.findall(sass)
-        base = collections.Counter(op.split(".")[0] for op in ops)
-        memory = collections.Counter(op for op in ops if op.split(".")[0] in ("LDG", "STG", "MEMBAR"))
-        print(f"{name}: {len(ops)} instructions, {registers} registers, BAR {base['BAR']}, LDS {base['LDS']}, "
-              f"STS {base['STS']}, ISETP {base['ISETP']}, CS2R {base['CS2R']}, "
-              + ", ".join(f"{op} {n}" for op, n in sorted(memory.items())))
+        print(summary(name, registers, opcodes(sass)))
         found += 1
     if found == 0:
         sys.exit(f"nvidia_gl_sass.py: no machine code found under {cache_dir}")
