@@ -115,6 +115,61 @@ void measure_empty(cl_context context, cl_device_id device, cl_command_queue que
   }
 }
 
+// FFTSCOPE_CL_MICRO: fast_probe_gl's FFTSCOPE_GL_MICRO kernels in OpenCL C (see there).
+void measure_micro(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+  const char* text =
+      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
+      "void fma4(__global float* d, __global const uint* t, uint n) { uint l = get_local_id(0);\n"
+      "  float a = (float)l, b = a + 1.0f, c = a + 2.0f, e = a + 3.0f;\n"
+      "  for (uint i = 0; i < n; ++i) { a = fma(a, 0.9999f, 0.0001f); b = fma(b, 0.9999f, 0.0001f);\n"
+      "    c = fma(c, 0.9999f, 0.0001f); e = fma(e, 0.9999f, 0.0001f); }\n"
+      "  float x = a + b + c + e; if (x == -1.0f) d[l] = x; }\n"
+      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
+      "void exchange(__global float* d, __global const uint* t, uint n) { uint l = get_local_id(0);\n"
+      "  __local float s[256]; float x = (float)l;\n"
+      "  for (uint i = 0; i < n; ++i) { s[l] = x; barrier(CLK_LOCAL_MEM_FENCE); x += s[(l + 1) & 255] * 0.5f;\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE); }\n"
+      "  if (x == -1.0f) d[l] = x; }\n"
+      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
+      "void chase(__global float* d, __global const uint* restrict t, uint n) { uint l = get_local_id(0);\n"
+      "  uint k = l; for (uint i = 0; i < n; ++i) k = t[k];\n"
+      "  if (k == 0xffffffffu) d[l] = (float)k; }\n";
+  cl_int err = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context, 1, &text, nullptr, &err));
+  check(err, "clCreateProgramWithSource");
+  check(clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram (micro)");
+  std::vector<cl_uint> table(4096);
+  for (cl_uint i = 0; i < table.size(); ++i) table[i] = (i * 1021u + 7u) % 4096u;
+  Mem data(clCreateBuffer(context, CL_MEM_READ_WRITE, 65536, nullptr, &err));
+  check(err, "clCreateBuffer");
+  Mem tab(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, table.size() * sizeof(cl_uint), table.data(), &err));
+  check(err, "clCreateBuffer");
+  const cl_uint units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  const char* kernels[3] = {"fma4", "exchange", "chase"};
+  const char* names[3] = {"4 FMA chains", "shared exchange + 2 barriers", "dependent table loads"};
+  for (int k = 0; k < 3; ++k) {
+    Kernel kernel(clCreateKernel(program.get(), kernels[k], &err));
+    check(err, "clCreateKernel");
+    cl_mem d = data.get(), t = tab.get();
+    check(clSetKernelArg(kernel.get(), 0, sizeof d, &d), "clSetKernelArg");
+    check(clSetKernelArg(kernel.get(), 1, sizeof t, &t), "clSetKernelArg");
+    for (const cl_uint n : {4096u, 16384u}) {
+      check(clSetKernelArg(kernel.get(), 2, sizeof n, &n), "clSetKernelArg");
+      const std::size_t global = std::size_t{256} * units, local = 256;
+      std::vector<double> us;
+      for (int r = 0; r < runs + 20; ++r) {
+        cl_event ev = nullptr;
+        check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+        check(clWaitForEvents(1, &ev), "wait");
+        if (r >= 20) us.push_back(event_ms(ev) * 1e3);
+        clReleaseEvent(ev);
+      }
+      const double time = median(us);
+      std::printf("CL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, time, time * 1e3 / n);
+    }
+  }
+}
+
 }  // namespace
 
 // FFTSCOPE_CL_DISPLAY=1: the real-input display path (ClFastDisplay) instead of the complex
@@ -233,6 +288,7 @@ int main(int argc, char** argv) {
 
     if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_EMPTY")) measure_empty(context.get(), dev.device, queue.get(), runs);
+    if (std::getenv("FFTSCOPE_CL_MICRO")) measure_micro(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_DISPLAY")) {
       measure_display(context.get(), dev.device, queue.get(), programs, sizes, runs);
       return 0;

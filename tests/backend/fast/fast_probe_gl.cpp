@@ -789,6 +789,64 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
+// FFTSCOPE_GL_MICRO: the same three small kernels as fast_probe_cl's FFTSCOPE_CL_MICRO, to tell
+// where GL's column passes lose against OpenCL's with nearly the same machine code: arithmetic (4
+// independent FMA chains), a shared-memory exchange between two barriers, and a chain of dependent
+// loads from a 16 KiB table (L1-resident); one group of 256 per multiprocessor, u_n iterations.
+void measure_micro(int runs) {
+  const std::string head = std::string(kVersion) +
+                           "layout(local_size_x = 256) in;\n"
+                           "layout(std430, binding = 0) buffer D { float d[]; };\n"
+                           "layout(std430, binding = 1) readonly buffer T { uint t[]; };\n"
+                           "uniform uint u_n;\nshared float s[256];\n";
+  const char* bodies[3] = {
+      "void main() { uint l = gl_LocalInvocationID.x; float a = float(l), b = a + 1.0, c = a + 2.0, e = a + 3.0;\n"
+      "  for (uint i = 0u; i < u_n; ++i) { a = fma(a, 0.9999, 0.0001); b = fma(b, 0.9999, 0.0001);\n"
+      "    c = fma(c, 0.9999, 0.0001); e = fma(e, 0.9999, 0.0001); }\n"
+      "  float x = a + b + c + e; if (x == -1.0) d[l] = x; }\n",
+      "void main() { uint l = gl_LocalInvocationID.x; float x = float(l);\n"
+      "  for (uint i = 0u; i < u_n; ++i) { s[l] = x; barrier(); x += s[(l + 1u) & 255u] * 0.5; barrier(); }\n"
+      "  if (x == -1.0) d[l] = x; }\n",
+      "void main() { uint l = gl_LocalInvocationID.x; uint k = l;\n"
+      "  for (uint i = 0u; i < u_n; ++i) k = t[k];\n"
+      "  if (k == 0xffffffffu) d[l] = float(k); }\n"};
+  const char* names[3] = {"4 FMA chains", "shared exchange + 2 barriers", "dependent table loads"};
+  std::vector<GLuint> table(4096);
+  for (GLuint i = 0; i < table.size(); ++i) table[i] = (i * 1021u + 7u) % 4096u;
+  const GLuint data = make_buffer(65536, nullptr);
+  const GLuint tab = make_storage_buffer(table.size() * sizeof(GLuint), table.data(), GL_STATIC_DRAW);
+  GLint sms = 132;
+  glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  for (int k = 0; k < 3; ++k) {
+    const GLuint program = compute_program(head + bodies[k], names[k]);
+    if (!program) continue;
+    for (const GLuint n : {4096u, 16384u}) {
+      std::vector<double> us;
+      for (int r = 0; r < runs + 20; ++r) {
+        glBeginQuery(GL_TIME_ELAPSED, query);
+        glUseProgram(program);
+        glUniform1ui(glGetUniformLocation(program, "u_n"), n);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, tab);
+        glDispatchCompute(static_cast<GLuint>(sms), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glEndQuery(GL_TIME_ELAPSED);
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+        if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+      }
+      const double t = median(us);
+      std::printf("GL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, t, t * 1e3 / n);
+    }
+    glDeleteProgram(program);
+  }
+  glDeleteQueries(1, &query);
+  glDeleteBuffers(1, &data);
+  glDeleteBuffers(1, &tab);
+}
+
 // FFTSCOPE_GL_HEADSTART: forward transforms timed behind one long dispatch, so that the GPU never
 // waits for the host to queue the next command: by a GL_TIME_ELAPSED query around each, and by a
 // GL_TIMESTAMP pair. If these read less than the spans without the head start, those spans
@@ -1281,6 +1339,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
+    if (std::getenv("FFTSCOPE_GL_MICRO")) measure_micro(runs);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
