@@ -41,6 +41,20 @@ void print_build_log(cl_kernel kernel, cl_device_id device) {
   if (!log.empty()) std::printf("  build log:\n%s\n", log.c_str());
 }
 
+// Event times (µs) of `runs` launches of `kernel`, after 20 untimed ones.
+std::vector<double> kernel_times_us(cl_command_queue queue, cl_kernel kernel, std::size_t global, std::size_t local,
+                                    int runs) {
+  std::vector<double> us;
+  for (int r = 0; r < runs + 20; ++r) {
+    cl_event ev = nullptr;
+    check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+    check(clWaitForEvents(1, &ev), "wait");
+    if (r >= 20) us.push_back(event_ms(ev) * 1e3);
+    clReleaseEvent(ev);
+  }
+  return us;
+}
+
 // FFTSCOPE_CL_STRIDED=1: strided_probe.h's access patterns in OpenCL.
 void measure_strided(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
   for (const test::StridedCase& c : test::strided_cases()) {
@@ -64,14 +78,7 @@ void measure_strided(cl_context context, cl_device_id device, cl_command_queue q
     check(clSetKernelArg(kernel.get(), 0, sizeof mem, &mem), "clSetKernelArg");
     check(clSetKernelArg(kernel.get(), 1, sizeof out, &out), "clSetKernelArg");
     const std::size_t global = std::size_t{c.groups()} * c.threads, local = c.threads;
-    std::vector<double> us;
-    for (int r = 0; r < runs + 20; ++r) {
-      cl_event ev = nullptr;
-      check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
-      check(clWaitForEvents(1, &ev), "wait");
-      if (r >= 20) us.push_back(event_ms(ev) * 1e3);
-      clReleaseEvent(ev);
-    }
+    const std::vector<double> us = kernel_times_us(queue, kernel.get(), global, local, runs);
     const double m = median(us);
     std::printf("CL strided: %s: %.1f us, %.0f GB/s\n", c.describe().c_str(), m, c.bytes_moved() / (m * 1e3));
   }
@@ -103,14 +110,7 @@ void measure_empty(cl_context context, cl_device_id device, cl_command_queue que
                        Case{8192, 8192, "32 groups, 64 KiB read and written"}}) {
     check(clSetKernelArg(kernel.get(), 1, sizeof c.n, &c.n), "clSetKernelArg");
     const std::size_t local = 256;
-    std::vector<double> us;
-    for (int r = 0; r < runs + 20; ++r) {
-      cl_event ev = nullptr;
-      check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &c.global, &local, 0, nullptr, &ev), "enqueue");
-      check(clWaitForEvents(1, &ev), "wait");
-      if (r >= 20) us.push_back(event_ms(ev) * 1e3);
-      clReleaseEvent(ev);
-    }
+    const std::vector<double> us = kernel_times_us(queue, kernel.get(), c.global, local, runs);
     std::printf("CL kernel, %s: %.2f us (event start to end, median)\n", c.what, median(us));
   }
 }
@@ -156,14 +156,7 @@ void measure_micro(cl_context context, cl_device_id device, cl_command_queue que
     for (const cl_uint n : {4096u, 16384u}) {
       check(clSetKernelArg(kernel.get(), 2, sizeof n, &n), "clSetKernelArg");
       const std::size_t global = std::size_t{256} * units, local = 256;
-      std::vector<double> us;
-      for (int r = 0; r < runs + 20; ++r) {
-        cl_event ev = nullptr;
-        check(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
-        check(clWaitForEvents(1, &ev), "wait");
-        if (r >= 20) us.push_back(event_ms(ev) * 1e3);
-        clReleaseEvent(ev);
-      }
+      const std::vector<double> us = kernel_times_us(queue, kernel.get(), global, local, runs);
       const double time = median(us);
       std::printf("CL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, time, time * 1e3 / n);
     }
