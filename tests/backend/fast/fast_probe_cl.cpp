@@ -14,6 +14,7 @@
 #include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/timing.h"
+#include "ladder_probe.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -163,6 +164,53 @@ void measure_micro(cl_context context, cl_device_id device, cl_command_queue que
   }
 }
 
+// FFTSCOPE_CL_LADDER: ladder_probe.h's steps at 4096^2 (see fast_probe_gl's FFTSCOPE_GL_LADDER).
+void measure_ladder(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+  constexpr cl_uint n = 4096;
+  const std::size_t bytes = std::size_t{n} * n * 8;
+  cl_int err = CL_SUCCESS;
+  Mem src(clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  check(err, "clCreateBuffer");
+  Mem dst(clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err));
+  check(err, "clCreateBuffer");
+  std::vector<float> twiddles(128);
+  for (int k = 0; k < 64; ++k) {
+    twiddles[2 * k] = static_cast<float>(std::cos(-2.0 * M_PI * k / 64));
+    twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
+  }
+  Mem tw(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, twiddles.size() * sizeof(float), twiddles.data(), &err));
+  check(err, "clCreateBuffer");
+  for (int step = 0; step <= 3; ++step) {
+    const std::string text =
+        "#define STEP " + std::to_string(step) +
+        "\n#define KERNEL_HEAD __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void ladder(__global const float2* "
+        "restrict src, __global float2* restrict dst, __global const float2* restrict tw, const uint N)\n"
+        "#define LOCAL_DECL __local float2 sh[4096];\n#define LID ((uint)get_local_id(0))\n#define GID ((uint)get_group_id(0))\n"
+        "#define LOAD(i) src[i]\n#define STORE(i, x) dst[i] = x\n#define TW(i) tw[i]\n#define SH(i) sh[i]\n"
+        "#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n#define VEC2 float2\n#define MAKE2(x, y) ((float2)(x, y))\n"
+        "#define UNROLL _Pragma(\"unroll\")\n" +
+        std::string(test::ladder_body());
+    const char* source = text.c_str();
+    Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &err));
+    check(err, "clCreateProgramWithSource");
+    if (clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+      std::string log(1 << 16, '\0');
+      clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, log.size(), log.data(), nullptr);
+      std::printf("CL ladder step %d failed to build: %s\n", step, log.c_str());
+      continue;
+    }
+    Kernel kernel(clCreateKernel(program.get(), "ladder", &err));
+    check(err, "clCreateKernel");
+    cl_mem s = src.get(), d = dst.get(), t = tw.get();
+    check(clSetKernelArg(kernel.get(), 0, sizeof s, &s), "clSetKernelArg");
+    check(clSetKernelArg(kernel.get(), 1, sizeof d, &d), "clSetKernelArg");
+    check(clSetKernelArg(kernel.get(), 2, sizeof t, &t), "clSetKernelArg");
+    check(clSetKernelArg(kernel.get(), 3, sizeof n, &n), "clSetKernelArg");
+    const std::vector<double> us = kernel_times_us(queue, kernel.get(), std::size_t{n} / 4 * 256, 256, runs);
+    std::printf("CL ladder 4096^2, step %d: %.1f us\n", step, median(us));
+  }
+}
+
 }  // namespace
 
 // FFTSCOPE_CL_DISPLAY=1: the real-input display path (ClFastDisplay) instead of the complex
@@ -282,6 +330,7 @@ int main(int argc, char** argv) {
     if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_EMPTY")) measure_empty(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_MICRO")) measure_micro(context.get(), dev.device, queue.get(), runs);
+    if (std::getenv("FFTSCOPE_CL_LADDER")) measure_ladder(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_DISPLAY")) {
       measure_display(context.get(), dev.device, queue.get(), programs, sizes, runs);
       return 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "backend/gl/gl_fast_path.h"
 #include "core/spectrum.h"
 #include "core/timing.h"
+#include "ladder_probe.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -847,6 +849,57 @@ void measure_micro(int runs) {
   glDeleteBuffers(1, &tab);
 }
 
+// FFTSCOPE_GL_LADDER: ladder_probe.h's steps at 4096^2 (fast_probe_cl's FFTSCOPE_CL_LADDER beside it).
+void measure_ladder(int runs) {
+  constexpr GLuint n = 4096;
+  const std::size_t bytes = std::size_t{n} * n * 8;
+  const GLuint src = make_buffer(static_cast<GLsizeiptr>(bytes), nullptr);
+  const GLuint dst = make_buffer(static_cast<GLsizeiptr>(bytes), nullptr);
+  std::vector<float> twiddles(128);
+  for (int k = 0; k < 64; ++k) {
+    twiddles[2 * k] = static_cast<float>(std::cos(-2.0 * M_PI * k / 64));
+    twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
+  }
+  const GLuint tw = make_storage_buffer(twiddles.size() * sizeof(float), twiddles.data(), GL_STATIC_DRAW);
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  for (int step = 0; step <= 3; ++step) {
+    const std::string text = std::string(kVersion) + "#pragma optionNV(unroll all)\n#define STEP " + std::to_string(step) +
+                             "\nlayout(local_size_x = 256) in;\n"
+                             "layout(std430, binding = 0) readonly buffer S { vec2 src[]; };\n"
+                             "layout(std430, binding = 1) writeonly buffer D { vec2 dst[]; };\n"
+                             "layout(std430, binding = 2) readonly buffer T { vec2 tw[]; };\n"
+                             "uniform uint u_n;\nshared vec2 sh[4096];\n"
+                             "#define KERNEL_HEAD void main()\n#define LOCAL_DECL\n#define LID gl_LocalInvocationID.x\n"
+                             "#define GID gl_WorkGroupID.x\n#define LOAD(i) src[i]\n#define STORE(i, x) dst[i] = x\n"
+                             "#define TW(i) tw[i]\n#define SH(i) sh[i]\n#define BARRIER() barrier()\n#define VEC2 vec2\n"
+                             "#define MAKE2(x, y) vec2(x, y)\n#define UNROLL\n#define N u_n\n" +
+                             test::ladder_body();
+    const GLuint program = compute_program(text, "ladder");
+    if (!program) continue;
+    std::vector<double> us;
+    for (int r = 0; r < runs + 20; ++r) {
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      glUseProgram(program);
+      glUniform1ui(glGetUniformLocation(program, "u_n"), n);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, src);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, dst);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, tw);
+      glDispatchCompute(n / 4, 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      glEndQuery(GL_TIME_ELAPSED);
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+    }
+    std::printf("GL ladder 4096^2, step %d: %.1f us\n", step, median(us));
+    glDeleteProgram(program);
+  }
+  glDeleteQueries(1, &query);
+  const GLuint buffers[] = {src, dst, tw};
+  glDeleteBuffers(3, buffers);
+}
+
 // FFTSCOPE_GL_HEADSTART: forward transforms timed behind one long dispatch, so that the GPU never
 // waits for the host to queue the next command: by a GL_TIME_ELAPSED query around each, and by a
 // GL_TIMESTAMP pair. If these read less than the spans without the head start, those spans
@@ -1340,6 +1393,7 @@ int main(int argc, char** argv) {
     }
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (std::getenv("FFTSCOPE_GL_MICRO")) measure_micro(runs);
+    if (std::getenv("FFTSCOPE_GL_LADDER")) measure_ladder(runs);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
