@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -755,14 +756,36 @@ constexpr const char* kNegate =
     "layout(local_size_x = 256) in;\nlayout(std430, binding = 0) buffer D { vec2 d[]; };\n"
     "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n";
 
+// GL_TIME_ELAPSED times (µs) of `runs` dispatches of `program` over `groups` groups, after 20
+// untimed ones: its u_n set to `n` and `buffers` bound to storage bindings 0, 1, ...
+std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer_list<GLuint> buffers, GLuint groups,
+                                      int runs) {
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  std::vector<double> us;
+  for (int r = 0; r < runs + 20; ++r) {
+    glBeginQuery(GL_TIME_ELAPSED, query);
+    glUseProgram(program);
+    glUniform1ui(glGetUniformLocation(program, "u_n"), n);
+    GLuint binding = 0;
+    for (const GLuint buffer : buffers) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding++, buffer);
+    glDispatchCompute(groups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+  }
+  glDeleteQueries(1, &query);
+  return us;
+}
+
 // FFTSCOPE_GL_EMPTY=1: GL_TIME_ELAPSED of a dispatch that does nothing (1 group, and 8 per
 // multiprocessor) and of one that reads and writes 64 KiB, as fast_probe_cl's measure_empty.
 void measure_empty(int runs) {
   const GLuint program = compute_program(std::string(kVersion) + kNegate, "empty");
   if (!program) return;
   const GLuint buffer = make_buffer(65536, nullptr);
-  GLuint query = 0;
-  glGenQueries(1, &query);
   GLint sms = 132;
   glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
   struct Case {
@@ -771,22 +794,9 @@ void measure_empty(int runs) {
   };
   for (const Case c : {Case{1, 0, "1 group, no access"}, Case{8 * static_cast<GLuint>(sms), 0, "8 groups per SM, no access"},
                        Case{32, 8192, "32 groups, 64 KiB read and written"}}) {
-    std::vector<double> us;
-    for (int r = 0; r < runs + 20; ++r) {
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      glUseProgram(program);
-      glUniform1ui(glGetUniformLocation(program, "u_n"), c.n);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-      glDispatchCompute(c.groups, 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      glEndQuery(GL_TIME_ELAPSED);
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
-    }
+    const std::vector<double> us = dispatch_times_us(program, c.n, {buffer}, c.groups, runs);
     std::printf("GL dispatch, %s: %.2f us (GL_TIME_ELAPSED, median)\n", c.what, median(us));
   }
-  glDeleteQueries(1, &query);
   glDeleteBuffers(1, &buffer);
   glDeleteProgram(program);
 }
@@ -819,32 +829,16 @@ void measure_micro(int runs) {
   const GLuint tab = make_storage_buffer(table.size() * sizeof(GLuint), table.data(), GL_STATIC_DRAW);
   GLint sms = 132;
   glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
-  GLuint query = 0;
-  glGenQueries(1, &query);
   for (int k = 0; k < 3; ++k) {
     const GLuint program = compute_program(head + bodies[k], names[k]);
     if (!program) continue;
     for (const GLuint n : {4096u, 16384u}) {
-      std::vector<double> us;
-      for (int r = 0; r < runs + 20; ++r) {
-        glBeginQuery(GL_TIME_ELAPSED, query);
-        glUseProgram(program);
-        glUniform1ui(glGetUniformLocation(program, "u_n"), n);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, tab);
-        glDispatchCompute(static_cast<GLuint>(sms), 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glEndQuery(GL_TIME_ELAPSED);
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-        if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
-      }
+      const std::vector<double> us = dispatch_times_us(program, n, {data, tab}, static_cast<GLuint>(sms), runs);
       const double t = median(us);
       std::printf("GL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, t, t * 1e3 / n);
     }
     glDeleteProgram(program);
   }
-  glDeleteQueries(1, &query);
   glDeleteBuffers(1, &data);
   glDeleteBuffers(1, &tab);
 }
@@ -861,8 +855,6 @@ void measure_ladder(int runs) {
     twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
   }
   const GLuint tw = make_storage_buffer(twiddles.size() * sizeof(float), twiddles.data(), GL_STATIC_DRAW);
-  GLuint query = 0;
-  glGenQueries(1, &query);
   for (int step = 0; step <= 3; ++step) {
     const std::string text = std::string(kVersion) + "#pragma optionNV(unroll all)\n#define STEP " + std::to_string(step) +
                              "\nlayout(local_size_x = 256) in;\n"
@@ -877,25 +869,10 @@ void measure_ladder(int runs) {
                              test::ladder_body();
     const GLuint program = compute_program(text, "ladder");
     if (!program) continue;
-    std::vector<double> us;
-    for (int r = 0; r < runs + 20; ++r) {
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      glUseProgram(program);
-      glUniform1ui(glGetUniformLocation(program, "u_n"), n);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, src);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, dst);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, tw);
-      glDispatchCompute(n / 4, 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      glEndQuery(GL_TIME_ELAPSED);
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
-    }
+    const std::vector<double> us = dispatch_times_us(program, n, {src, dst, tw}, n / 4, runs);
     std::printf("GL ladder 4096^2, step %d: %.1f us\n", step, median(us));
     glDeleteProgram(program);
   }
-  glDeleteQueries(1, &query);
   const GLuint buffers[] = {src, dst, tw};
   glDeleteBuffers(3, buffers);
 }
