@@ -8,13 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/timing.h"
-#include "ladder_probe.h"
+#include "api_probe_kernels.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -116,98 +117,82 @@ void measure_empty(cl_context context, cl_device_id device, cl_command_queue que
   }
 }
 
-// FFTSCOPE_CL_MICRO: fast_probe_gl's FFTSCOPE_GL_MICRO kernels in OpenCL C (see there).
-void measure_micro(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
-  const char* text =
-      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
-      "void fma4(__global float* d, __global const uint* t, uint n) { uint l = get_local_id(0);\n"
-      "  float a = (float)l, b = a + 1.0f, c = a + 2.0f, e = a + 3.0f;\n"
-      "  for (uint i = 0; i < n; ++i) { a = fma(a, 0.9999f, 0.0001f); b = fma(b, 0.9999f, 0.0001f);\n"
-      "    c = fma(c, 0.9999f, 0.0001f); e = fma(e, 0.9999f, 0.0001f); }\n"
-      "  float x = a + b + c + e; if (x == -1.0f) d[l] = x; }\n"
-      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
-      "void exchange(__global float* d, __global const uint* t, uint n) { uint l = get_local_id(0);\n"
-      "  __local float s[256]; float x = (float)l;\n"
-      "  for (uint i = 0; i < n; ++i) { s[l] = x; barrier(CLK_LOCAL_MEM_FENCE); x += s[(l + 1) & 255] * 0.5f;\n"
-      "    barrier(CLK_LOCAL_MEM_FENCE); }\n"
-      "  if (x == -1.0f) d[l] = x; }\n"
-      "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n"
-      "void chase(__global float* d, __global const uint* restrict t, uint n) { uint l = get_local_id(0);\n"
-      "  uint k = l; for (uint i = 0; i < n; ++i) k = t[k];\n"
-      "  if (k == 0xffffffffu) d[l] = (float)k; }\n";
+// The OpenCL C side of api_probe_kernels.h's macros, built as kernel "probe" with `arguments`;
+// nullptr (and the build log printed) when it does not build.
+Kernel build_api_probe_kernel(cl_context context, cl_device_id device, const std::string& arguments,
+                              const std::string& defines, const char* body) {
+  const std::string text =
+      "#define KERNEL_HEAD __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void probe(" + arguments +
+      ", const uint N)\n#define LID ((uint)get_local_id(0))\n#define GID ((uint)get_group_id(0))\n"
+      "#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n#define UNROLL _Pragma(\"unroll\")\n"
+      "#define VEC2 float2\n#define MAKE2(x, y) ((float2)(x, y))\n" +
+      defines + body;
+  const char* source = text.c_str();
   cl_int err = CL_SUCCESS;
-  Program program(clCreateProgramWithSource(context, 1, &text, nullptr, &err));
+  Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &err));
   check(err, "clCreateProgramWithSource");
-  check(clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram (micro)");
-  std::vector<cl_uint> table(4096);
-  for (cl_uint i = 0; i < table.size(); ++i) table[i] = (i * 1021u + 7u) % 4096u;
+  if (clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+    std::string log(1 << 16, '\0');
+    clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, log.size(), log.data(), nullptr);
+    std::printf("probe kernel failed to build (%s): %s\n", defines.c_str(), log.c_str());
+    return Kernel();
+  }
+  Kernel kernel(clCreateKernel(program.get(), "probe", &err));
+  check(err, "clCreateKernel");
+  return kernel;
+}
+
+// Sets the kernel's buffer arguments in order, then the uint n after them.
+void set_probe_arguments(cl_kernel kernel, std::initializer_list<cl_mem> buffers, cl_uint n) {
+  cl_uint index = 0;
+  for (cl_mem buffer : buffers) check(clSetKernelArg(kernel, index++, sizeof buffer, &buffer), "clSetKernelArg");
+  check(clSetKernelArg(kernel, index, sizeof n, &n), "clSetKernelArg");
+}
+
+// FFTSCOPE_CL_MICRO: api_probe_kernels.h's small kernels (see fast_probe_gl's FFTSCOPE_GL_MICRO).
+void measure_micro(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+  std::vector<std::uint32_t> table = test::micro_chase_table();
+  cl_int err = CL_SUCCESS;
   Mem data(clCreateBuffer(context, CL_MEM_READ_WRITE, 65536, nullptr, &err));
   check(err, "clCreateBuffer");
-  Mem tab(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, table.size() * sizeof(cl_uint), table.data(), &err));
+  Mem tab(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, table.size() * sizeof(std::uint32_t),
+                         table.data(), &err));
   check(err, "clCreateBuffer");
   const cl_uint units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-  const char* kernels[3] = {"fma4", "exchange", "chase"};
-  const char* names[3] = {"4 FMA chains", "shared exchange + 2 barriers", "dependent table loads"};
-  for (int k = 0; k < 3; ++k) {
-    Kernel kernel(clCreateKernel(program.get(), kernels[k], &err));
-    check(err, "clCreateKernel");
-    cl_mem d = data.get(), t = tab.get();
-    check(clSetKernelArg(kernel.get(), 0, sizeof d, &d), "clSetKernelArg");
-    check(clSetKernelArg(kernel.get(), 1, sizeof t, &t), "clSetKernelArg");
+  for (int kind = 0; kind < 3; ++kind) {
+    Kernel kernel = build_api_probe_kernel(context, device, "__global float* d, __global const uint* restrict t",
+                                           "#define KIND " + std::to_string(kind) + "\n#define LOCAL_DECL __local float s[256];\n",
+                                           test::micro_body());
+    if (!kernel) continue;
     for (const cl_uint n : {4096u, 16384u}) {
-      check(clSetKernelArg(kernel.get(), 2, sizeof n, &n), "clSetKernelArg");
-      const std::size_t global = std::size_t{256} * units, local = 256;
-      const std::vector<double> us = kernel_times_us(queue, kernel.get(), global, local, runs);
-      const double time = median(us);
-      std::printf("CL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, time, time * 1e3 / n);
+      set_probe_arguments(kernel.get(), {data.get(), tab.get()}, n);
+      const double time = median(kernel_times_us(queue, kernel.get(), std::size_t{256} * units, 256, runs));
+      std::printf("CL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", test::micro_names[kind], n, time, time * 1e3 / n);
     }
   }
 }
 
-// FFTSCOPE_CL_LADDER: ladder_probe.h's steps at 4096^2 (see fast_probe_gl's FFTSCOPE_GL_LADDER).
+// FFTSCOPE_CL_LADDER: api_probe_kernels.h's ladder at 4096^2 (see fast_probe_gl's FFTSCOPE_GL_LADDER).
 void measure_ladder(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
   constexpr cl_uint n = 4096;
   const std::size_t bytes = std::size_t{n} * n * 8;
+  std::vector<float> twiddles = test::ladder_twiddles();
   cl_int err = CL_SUCCESS;
   Mem src(clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err));
   check(err, "clCreateBuffer");
   Mem dst(clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err));
   check(err, "clCreateBuffer");
-  std::vector<float> twiddles(128);
-  for (int k = 0; k < 64; ++k) {
-    twiddles[2 * k] = static_cast<float>(std::cos(-2.0 * M_PI * k / 64));
-    twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
-  }
   Mem tw(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, twiddles.size() * sizeof(float), twiddles.data(), &err));
   check(err, "clCreateBuffer");
   for (int step = 0; step <= 3; ++step) {
-    const std::string text =
-        "#define STEP " + std::to_string(step) +
-        "\n#define KERNEL_HEAD __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void ladder(__global const float2* "
-        "restrict src, __global float2* restrict dst, __global const float2* restrict tw, const uint N)\n"
-        "#define LOCAL_DECL __local float2 sh[4096];\n#define LID ((uint)get_local_id(0))\n#define GID ((uint)get_group_id(0))\n"
-        "#define LOAD(i) src[i]\n#define STORE(i, x) dst[i] = x\n#define TW(i) tw[i]\n#define SH(i) sh[i]\n"
-        "#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n#define VEC2 float2\n#define MAKE2(x, y) ((float2)(x, y))\n"
-        "#define UNROLL _Pragma(\"unroll\")\n" +
-        std::string(test::ladder_body());
-    const char* source = text.c_str();
-    Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &err));
-    check(err, "clCreateProgramWithSource");
-    if (clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
-      std::string log(1 << 16, '\0');
-      clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, log.size(), log.data(), nullptr);
-      std::printf("CL ladder step %d failed to build: %s\n", step, log.c_str());
-      continue;
-    }
-    Kernel kernel(clCreateKernel(program.get(), "ladder", &err));
-    check(err, "clCreateKernel");
-    cl_mem s = src.get(), d = dst.get(), t = tw.get();
-    check(clSetKernelArg(kernel.get(), 0, sizeof s, &s), "clSetKernelArg");
-    check(clSetKernelArg(kernel.get(), 1, sizeof d, &d), "clSetKernelArg");
-    check(clSetKernelArg(kernel.get(), 2, sizeof t, &t), "clSetKernelArg");
-    check(clSetKernelArg(kernel.get(), 3, sizeof n, &n), "clSetKernelArg");
-    const std::vector<double> us = kernel_times_us(queue, kernel.get(), std::size_t{n} / 4 * 256, 256, runs);
-    std::printf("CL ladder 4096^2, step %d: %.1f us\n", step, median(us));
+    Kernel kernel = build_api_probe_kernel(
+        context, device,
+        "__global const float2* restrict src, __global float2* restrict dst, __global const float2* restrict tw",
+        "#define STEP " + std::to_string(step) + "\n#define LOCAL_DECL __local float2 sh[4096];\n", test::ladder_body());
+    if (!kernel) continue;
+    set_probe_arguments(kernel.get(), {src.get(), dst.get(), tw.get()}, n);
+    std::printf("CL ladder 4096^2, step %d: %.1f us\n", step,
+                median(kernel_times_us(queue, kernel.get(), std::size_t{n} / 4 * 256, 256, runs)));
   }
 }
 

@@ -21,7 +21,7 @@
 #include "backend/gl/gl_fast_path.h"
 #include "core/spectrum.h"
 #include "core/timing.h"
-#include "ladder_probe.h"
+#include "api_probe_kernels.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -801,41 +801,33 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
-// FFTSCOPE_GL_MICRO: the same three small kernels as fast_probe_cl's FFTSCOPE_CL_MICRO, to tell
-// where GL's column passes lose against OpenCL's with nearly the same machine code: arithmetic (4
-// independent FMA chains), a shared-memory exchange between two barriers, and a chain of dependent
-// loads from a 16 KiB table (L1-resident); one group of 256 per multiprocessor, u_n iterations.
+// The GLSL side of api_probe_kernels.h's macros; `buffers` declares its storage blocks.
+std::string api_probe_program_text(const std::string& buffers, const std::string& defines, const char* body) {
+  return std::string(kVersion) + "#pragma optionNV(unroll all)\nlayout(local_size_x = 256) in;\n" + buffers +
+         "uniform uint u_n;\n#define N u_n\n#define KERNEL_HEAD void main()\n#define LOCAL_DECL\n"
+         "#define LID gl_LocalInvocationID.x\n#define GID gl_WorkGroupID.x\n#define BARRIER() barrier()\n"
+         "#define UNROLL\n#define VEC2 vec2\n#define MAKE2(x, y) vec2(x, y)\n" +
+         defines + body;
+}
+
+// FFTSCOPE_GL_MICRO: api_probe_kernels.h's small kernels (fast_probe_cl's FFTSCOPE_CL_MICRO beside
+// it): one group of 256 per multiprocessor, 4 096 and 16 384 iterations.
 void measure_micro(int runs) {
-  const std::string head = std::string(kVersion) +
-                           "layout(local_size_x = 256) in;\n"
-                           "layout(std430, binding = 0) buffer D { float d[]; };\n"
-                           "layout(std430, binding = 1) readonly buffer T { uint t[]; };\n"
-                           "uniform uint u_n;\nshared float s[256];\n";
-  const char* bodies[3] = {
-      "void main() { uint l = gl_LocalInvocationID.x; float a = float(l), b = a + 1.0, c = a + 2.0, e = a + 3.0;\n"
-      "  for (uint i = 0u; i < u_n; ++i) { a = fma(a, 0.9999, 0.0001); b = fma(b, 0.9999, 0.0001);\n"
-      "    c = fma(c, 0.9999, 0.0001); e = fma(e, 0.9999, 0.0001); }\n"
-      "  float x = a + b + c + e; if (x == -1.0) d[l] = x; }\n",
-      "void main() { uint l = gl_LocalInvocationID.x; float x = float(l);\n"
-      "  for (uint i = 0u; i < u_n; ++i) { s[l] = x; barrier(); x += s[(l + 1u) & 255u] * 0.5; barrier(); }\n"
-      "  if (x == -1.0) d[l] = x; }\n",
-      "void main() { uint l = gl_LocalInvocationID.x; uint k = l;\n"
-      "  for (uint i = 0u; i < u_n; ++i) k = t[k];\n"
-      "  if (k == 0xffffffffu) d[l] = float(k); }\n"};
-  const char* names[3] = {"4 FMA chains", "shared exchange + 2 barriers", "dependent table loads"};
-  std::vector<GLuint> table(4096);
-  for (GLuint i = 0; i < table.size(); ++i) table[i] = (i * 1021u + 7u) % 4096u;
+  const std::vector<std::uint32_t> table = test::micro_chase_table();
   const GLuint data = make_buffer(65536, nullptr);
-  const GLuint tab = make_storage_buffer(table.size() * sizeof(GLuint), table.data(), GL_STATIC_DRAW);
+  const GLuint tab = make_storage_buffer(table.size() * sizeof(std::uint32_t), table.data(), GL_STATIC_DRAW);
   GLint sms = 132;
   glGetIntegerv(0x933B /* GL_SM_COUNT_NV */, &sms);
-  for (int k = 0; k < 3; ++k) {
-    const GLuint program = compute_program(head + bodies[k], names[k]);
+  for (int kind = 0; kind < 3; ++kind) {
+    const GLuint program = compute_program(
+        api_probe_program_text("layout(std430, binding = 0) buffer D { float d[]; };\n"
+                               "layout(std430, binding = 1) readonly buffer T { uint t[]; };\nshared float s[256];\n",
+                               "#define KIND " + std::to_string(kind) + "\n", test::micro_body()),
+        test::micro_names[kind]);
     if (!program) continue;
     for (const GLuint n : {4096u, 16384u}) {
-      const std::vector<double> us = dispatch_times_us(program, n, {data, tab}, static_cast<GLuint>(sms), runs);
-      const double t = median(us);
-      std::printf("GL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", names[k], n, t, t * 1e3 / n);
+      const double t = median(dispatch_times_us(program, n, {data, tab}, static_cast<GLuint>(sms), runs));
+      std::printf("GL micro, %s, n=%u: %.1f us, %.2f ns per iteration\n", test::micro_names[kind], n, t, t * 1e3 / n);
     }
     glDeleteProgram(program);
   }
@@ -843,34 +835,24 @@ void measure_micro(int runs) {
   glDeleteBuffers(1, &tab);
 }
 
-// FFTSCOPE_GL_LADDER: ladder_probe.h's steps at 4096^2 (fast_probe_cl's FFTSCOPE_CL_LADDER beside it).
+// FFTSCOPE_GL_LADDER: api_probe_kernels.h's ladder at 4096^2 (fast_probe_cl's FFTSCOPE_CL_LADDER beside it).
 void measure_ladder(int runs) {
   constexpr GLuint n = 4096;
-  const std::size_t bytes = std::size_t{n} * n * 8;
-  const GLuint src = make_buffer(static_cast<GLsizeiptr>(bytes), nullptr);
-  const GLuint dst = make_buffer(static_cast<GLsizeiptr>(bytes), nullptr);
-  std::vector<float> twiddles(128);
-  for (int k = 0; k < 64; ++k) {
-    twiddles[2 * k] = static_cast<float>(std::cos(-2.0 * M_PI * k / 64));
-    twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
-  }
+  const auto bytes = static_cast<GLsizeiptr>(std::size_t{n} * n * 8);
+  const std::vector<float> twiddles = test::ladder_twiddles();
+  const GLuint src = make_buffer(bytes, nullptr);
+  const GLuint dst = make_buffer(bytes, nullptr);
   const GLuint tw = make_storage_buffer(twiddles.size() * sizeof(float), twiddles.data(), GL_STATIC_DRAW);
   for (int step = 0; step <= 3; ++step) {
-    const std::string text = std::string(kVersion) + "#pragma optionNV(unroll all)\n#define STEP " + std::to_string(step) +
-                             "\nlayout(local_size_x = 256) in;\n"
-                             "layout(std430, binding = 0) readonly buffer S { vec2 src[]; };\n"
-                             "layout(std430, binding = 1) writeonly buffer D { vec2 dst[]; };\n"
-                             "layout(std430, binding = 2) readonly buffer T { vec2 tw[]; };\n"
-                             "uniform uint u_n;\nshared vec2 sh[4096];\n"
-                             "#define KERNEL_HEAD void main()\n#define LOCAL_DECL\n#define LID gl_LocalInvocationID.x\n"
-                             "#define GID gl_WorkGroupID.x\n#define LOAD(i) src[i]\n#define STORE(i, x) dst[i] = x\n"
-                             "#define TW(i) tw[i]\n#define SH(i) sh[i]\n#define BARRIER() barrier()\n#define VEC2 vec2\n"
-                             "#define MAKE2(x, y) vec2(x, y)\n#define UNROLL\n#define N u_n\n" +
-                             test::ladder_body();
-    const GLuint program = compute_program(text, "ladder");
+    const GLuint program = compute_program(
+        api_probe_program_text("layout(std430, binding = 0) readonly buffer S { vec2 src[]; };\n"
+                               "layout(std430, binding = 1) writeonly buffer D { vec2 dst[]; };\n"
+                               "layout(std430, binding = 2) readonly buffer T { vec2 tw[]; };\nshared vec2 sh[4096];\n",
+                               "#define STEP " + std::to_string(step) + "\n", test::ladder_body()),
+        "ladder");
     if (!program) continue;
-    const std::vector<double> us = dispatch_times_us(program, n, {src, dst, tw}, n / 4, runs);
-    std::printf("GL ladder 4096^2, step %d: %.1f us\n", step, median(us));
+    std::printf("GL ladder 4096^2, step %d: %.1f us\n", step,
+                median(dispatch_times_us(program, n, {src, dst, tw}, n / 4, runs)));
     glDeleteProgram(program);
   }
   const GLuint buffers[] = {src, dst, tw};
