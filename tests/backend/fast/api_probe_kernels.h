@@ -4,9 +4,16 @@
 // session: GL's 4096-point columns take 163 µs where OpenCL's same plan takes 115 on the H100).
 // Both sides define KERNEL_HEAD (the entry point and, in OpenCL, its arguments), LOCAL_DECL (the
 // shared array where OpenCL C must declare it), LID, GID, N (uint), BARRIER(), and UNROLL.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "core/timing.h"
 
 namespace fftscope::test {
 
@@ -56,9 +63,33 @@ inline std::vector<std::uint32_t> micro_chase_table() {
 //   per round).  3: the rounds and the exchanges interleaved (three rounds, an exchange; four times),
 //   as the FFT's stages and exchanges are.
 // Buffers src, dst (N x N VEC2), tw (ladder_twiddles), shared VEC2 sh[4096]; also VEC2, MAKE2(x, y).
+// With RECORD_GROUPS (FFTSCOPE_*_LADDER=residency: 1, =phases: 2) each group's first invocation
+// writes a record into uint rec[] (GroupRecord, or PhaseRecord: a barrier after the loads have
+// arrived and another after the work, the clock at each), through SM_ID, SM_CLOCK(),
+// TAKE_SLOT() and NUM_GROUPS that each API defines.
 
 inline const char* ladder_body() {
   return R"(
+#if defined(RECORD_GROUPS)
+#define REC_WORDS (RECORD_GROUPS == 2 ? 8u : 4u)
+#define GROUP_BEGIN uint slot_ = 0u; if (LID == 0u) { slot_ = TAKE_SLOT(); rec[4u + REC_WORDS * slot_] = SM_ID; \
+    rec[5u + REC_WORDS * slot_] = SM_CLOCK(); rec[3u + REC_WORDS * (slot_ + 1u)] = NUM_GROUPS; }
+#if RECORD_GROUPS == 2
+#define GROUP_END BARRIER(); if (LID == 0u) rec[8u + 8u * slot_] = SM_CLOCK();
+#else
+#define GROUP_END if (LID == 0u) rec[6u + 4u * slot_] = SM_CLOCK();
+#endif
+#if RECORD_GROUPS == 2
+#define PHASE(k) { float s_ = 0.0f; UNROLL for (uint m = 0u; m < 64u; ++m) s_ += v[m].x; sh[LID].x = s_; BARRIER(); \
+    if (LID == 0u) rec[5u + 8u * slot_ + (k)] = SM_CLOCK(); }
+#endif
+#else
+#define GROUP_BEGIN
+#define GROUP_END
+#endif
+#ifndef PHASE
+#define PHASE(k)
+#endif
 VEC2 cmul2(VEC2 a, VEC2 b) { return MAKE2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 
 #define ROUND(r) { VEC2 w = tw[(LID + (r)) & 63u]; UNROLL for (uint m = 0u; m < 64u; ++m) { \
@@ -68,8 +99,13 @@ VEC2 cmul2(VEC2 a, VEC2 b) { return MAKE2(a.x * b.x - a.y * b.y, a.x * b.y + a.y
 
 KERNEL_HEAD {
   LOCAL_DECL
+  GROUP_BEGIN
   VEC2 v[64];
   UNROLL for (uint m = 0u; m < 64u; ++m) v[m] = src[GID * 16384u + m * 256u + LID];
+#ifdef BARRIER_AFTER_LOADS
+  BARRIER();
+#endif
+  PHASE(1)
 #if STEP == 1
   UNROLL for (uint q = 0u; q < 4u; ++q) EXCHANGE(q)
 #elif STEP == 2
@@ -77,12 +113,49 @@ KERNEL_HEAD {
 #elif STEP == 3
   UNROLL for (uint q = 0u; q < 4u; ++q) { ROUND(3u * q) ROUND(3u * q + 1u) ROUND(3u * q + 2u) EXCHANGE(q) }
 #endif
+  PHASE(2)
+#ifdef BARRIER_BEFORE_STORES
+  BARRIER();
+#endif
   UNROLL for (uint m = 0u; m < 64u; ++m) {
     uint e = m * 256u + LID;
+#if defined(STORE_CONTIGUOUS)
+    dst[GID * 16384u + e] = v[m];
+#elif defined(STORE_COLUMNS)
+    // Tiles of STORE_COLUMNS columns: N / STORE_COLUMNS groups side by side, each 16384 / STORE_COLUMNS rows.
+    uint across = N / uint(STORE_COLUMNS), rows = 16384u / uint(STORE_COLUMNS);
+    dst[((GID / across) * rows + e / uint(STORE_COLUMNS)) * N + (GID % across) * uint(STORE_COLUMNS) + e % uint(STORE_COLUMNS)] = v[m];
+#elif defined(STORE_SWIZZLE)
+    // The group's 4 columns at tile (GID * STORE_SWIZZLE) mod N / 4: neighbouring groups, which run at
+    // the same time, then write different 128-byte lines.
+    dst[(e >> 2u) * N + 4u * ((GID * uint(STORE_SWIZZLE)) % (N / 4u)) + (e & 3u)] = v[m];
+#else
     dst[(e >> 2u) * N + 4u * GID + (e & 3u)] = v[m];
+#endif
   }
+  GROUP_END
 }
 )";
+}
+
+/// FFTSCOPE_LADDER_DEFINES=A,B=1,...: more #defines for the ladder in both APIs (BARRIER_AFTER_LOADS:
+/// a barrier between the loads and the rest, so that every load is issued before any arithmetic;
+/// BARRIER_BEFORE_STORES: one between the work and the stores; STORE_CONTIGUOUS: the stores as the
+/// loads, whole lines, instead of 32 bytes in each of 4 096 rows; STORE_COLUMNS=k: k columns' values
+/// in each row (8 k bytes) of 16 384 / k rows; STORE_SWIZZLE=s (odd): group g writes the columns of
+/// tile g s mod N / 4; in OpenCL only, STRONG_LOADS /
+/// STRONG_STORES: through volatile pointers, as strong as GL's).
+inline std::string ladder_extra_defines() {
+  std::string defines;
+  const char* env = std::getenv("FFTSCOPE_LADDER_DEFINES");
+  for (std::string rest = env ? env : ""; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    std::string item = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    if (const std::size_t eq = item.find('='); eq != std::string::npos) item[eq] = ' ';
+    if (!item.empty()) defines += "#define " + item + "\n";
+  }
+  return defines;
 }
 
 /// The ladder's twiddles: the 64th roots of unity, w^k = exp(-2 pi i k / 64), as (re, im) pairs.
@@ -93,6 +166,87 @@ inline std::vector<float> ladder_twiddles() {
     twiddles[2 * k + 1] = static_cast<float>(std::sin(-2.0 * M_PI * k / 64));
   }
   return twiddles;
+}
+
+// Work-group residency: each group's first invocation takes a slot from rec[0] and writes one
+// record at rec[4 + 4 * slot]: its multiprocessor, the clock (low 32 bits) at its start and its
+// end, and its dispatch's group count. The clocks are the multiprocessor's own, so they compare
+// only within one multiprocessor.
+struct GroupRecord {
+  std::uint32_t sm, start, end, groups;
+};
+inline constexpr std::uint32_t max_group_records = 1u << 16;
+
+/// The ladder's RECORD_GROUPS 2: the clocks at the start, once the loads have arrived, after the
+/// step's work, and at the end (a barrier after the stores: every invocation's last store issued).
+struct PhaseRecord {
+  std::uint32_t sm, start, loaded, worked, end, unused[2], groups;
+};
+
+/// Median cycles of each phase over the groups.
+inline void report_phases(const std::string& what, const std::vector<PhaseRecord>& records) {
+  std::vector<double> load, work, store, whole;
+  for (const auto& r : records) {
+    load.push_back(static_cast<double>(r.loaded - r.start));
+    work.push_back(static_cast<double>(r.worked - r.loaded));
+    store.push_back(static_cast<double>(r.end - r.worked));
+    whole.push_back(static_cast<double>(r.end - r.start));
+  }
+  if (records.empty()) {
+    std::printf("phases %s: no records\n", what.c_str());
+    return;
+  }
+  std::printf("phases %s: %zu groups, median cycles: loads %.0f, work %.0f, stores %.0f, whole %.0f\n", what.c_str(),
+              records.size(), median(load), median(work), median(store), median(whole));
+}
+
+/// Per multiprocessor: the most groups that ran at once, how long one took, and how much of
+/// the multiprocessor's span (first start to last end) had none running.
+inline void report_residency(const std::string& what, const std::vector<GroupRecord>& records) {
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> per_sm;
+  std::vector<double> lengths;
+  for (const auto& r : records) {
+    if (r.sm >= per_sm.size()) per_sm.resize(r.sm + 1);
+    per_sm[r.sm].emplace_back(r.start, r.end);
+    lengths.push_back(static_cast<double>(r.end - r.start));
+  }
+  std::vector<double> concurrency, groups_per_sm, spans, idle;
+  for (auto& intervals : per_sm) {
+    if (intervals.empty()) continue;
+    std::uint32_t base = intervals[0].first;
+    for (auto& [a, b] : intervals)
+      if (static_cast<std::int32_t>(a - base) < 0) base = a;
+    std::vector<std::pair<std::int64_t, int>> events;  // (time, +1 start / -1 end); ends first on ties
+    std::int64_t last = 0;
+    for (auto& [a, b] : intervals) {
+      events.emplace_back(static_cast<std::int64_t>(a - base), 1);
+      events.emplace_back(static_cast<std::int64_t>(b - base), -1);
+      last = std::max<std::int64_t>(last, b - base);
+    }
+    std::sort(events.begin(), events.end());
+    int now = 0, most = 0;
+    std::int64_t empty = 0, previous = 0;
+    for (auto& e : events) {
+      if (now == 0) empty += e.first - previous;
+      previous = e.first;
+      most = std::max(most, now += e.second);
+    }
+    concurrency.push_back(most);
+    groups_per_sm.push_back(static_cast<double>(intervals.size()));
+    spans.push_back(static_cast<double>(last));
+    idle.push_back(last > 0 ? 100.0 * static_cast<double>(empty) / static_cast<double>(last) : 0.0);
+  }
+  if (concurrency.empty()) {
+    std::printf("residency %s: no records\n", what.c_str());
+    return;
+  }
+  std::sort(concurrency.begin(), concurrency.end());
+  std::printf("residency %s: %zu groups on %zu SMs (ids up to %zu; %.1f each); most at once per SM: min %.0f median "
+              "%.0f max %.0f; group length median %.0f cycles; SM span median %.0f cycles, %.1f %% of it with no "
+              "group\n",
+              what.c_str(), records.size(), concurrency.size(), per_sm.size() - 1, median(groups_per_sm),
+              concurrency.front(), median(concurrency), concurrency.back(), median(lengths), median(spans),
+              median(idle));
 }
 
 }  // namespace fftscope::test

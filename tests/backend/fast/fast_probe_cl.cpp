@@ -128,10 +128,11 @@ Kernel build_api_probe_kernel(cl_context context, cl_device_id device, const std
       "#define VEC2 float2\n#define MAKE2(x, y) ((float2)(x, y))\n" +
       defines + body;
   const char* source = text.c_str();
+  const char* options = std::getenv("FFTSCOPE_CL_FAST_OPTIONS");
   cl_int err = CL_SUCCESS;
   Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &err));
   check(err, "clCreateProgramWithSource");
-  if (clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+  if (clBuildProgram(program.get(), 1, &device, options ? options : "", nullptr, nullptr) != CL_SUCCESS) {
     std::string log(1 << 16, '\0');
     clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, log.size(), log.data(), nullptr);
     std::printf("probe kernel failed to build (%s): %s\n", defines.c_str(), log.c_str());
@@ -139,6 +140,7 @@ Kernel build_api_probe_kernel(cl_context context, cl_device_id device, const std
   }
   Kernel kernel(clCreateKernel(program.get(), "probe", &err));
   check(err, "clCreateKernel");
+  if (options) print_build_log(kernel.get(), device);
   return kernel;
 }
 
@@ -172,8 +174,25 @@ void measure_micro(cl_context context, cl_device_id device, cl_command_queue que
   }
 }
 
-// FFTSCOPE_CL_LADDER: api_probe_kernels.h's ladder at 4096^2 (see fast_probe_gl's FFTSCOPE_GL_LADDER).
-void measure_ladder(cl_context context, cl_device_id device, cl_command_queue queue, int runs) {
+// The program binary of `kernel` (NVIDIA's is PTX) into `path`, to read the compiler's code.
+void dump_program_binary(cl_kernel kernel, const std::string& path) {
+  cl_program program = nullptr;
+  check(clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, nullptr), "clGetKernelInfo");
+  std::size_t size = 0;
+  check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "binary sizes");
+  std::vector<unsigned char> binary(size);
+  unsigned char* data = binary.data();
+  check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr), "binaries");
+  if (FILE* f = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(binary.data(), 1, binary.size(), f);
+    std::fclose(f);
+  }
+}
+
+// FFTSCOPE_CL_LADDER: api_probe_kernels.h's ladder at 4096^2 (see fast_probe_gl's FFTSCOPE_GL_LADDER);
+// =residency / =phases also reports each step's residency or phases (NVIDIA only: the records
+// read the multiprocessor and its clock through inline PTX). FFTSCOPE_CL_DUMP=dir: each step's PTX.
+void measure_ladder(cl_context context, cl_device_id device, cl_command_queue queue, int runs, const std::string& mode) {
   constexpr cl_uint n = 4096;
   const std::size_t bytes = std::size_t{n} * n * 8;
   std::vector<float> twiddles = test::ladder_twiddles();
@@ -184,15 +203,64 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
   check(err, "clCreateBuffer");
   Mem tw(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, twiddles.size() * sizeof(float), twiddles.data(), &err));
   check(err, "clCreateBuffer");
+  const std::size_t record_bytes = 16 + sizeof(test::PhaseRecord) * (n / 4);
+  Mem records(clCreateBuffer(context, CL_MEM_READ_WRITE, record_bytes, nullptr, &err));
+  check(err, "clCreateBuffer");
+  const std::string arguments =
+      "__global const float2* restrict src_, __global float2* restrict dst_, __global const float2* restrict tw";
+  const std::string pointers =
+      "#ifdef STRONG_LOADS\n#define src ((volatile __global const float2*)src_)\n#else\n#define src src_\n#endif\n"
+      "#ifdef STRONG_STORES\n#define dst ((volatile __global float2*)dst_)\n#else\n#define dst dst_\n#endif\n";
+  int record_groups = mode == "residency" ? 1 : mode == "phases" ? 2 : 0;
+  const std::string recording =
+      "uint sm_id(void) { uint r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
+      "uint sm_clock(void) { uint r; asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(r)); return r; }\n"
+      "#define SM_ID sm_id()\n#define SM_CLOCK() sm_clock()\n#define TAKE_SLOT() atomic_inc(&rec[0])\n"
+      "#define NUM_GROUPS ((uint)get_num_groups(0))\n#define RECORD_GROUPS " + std::to_string(record_groups) + "\n";
+  if (record_groups && device_string(device, CL_DEVICE_VENDOR).find("NVIDIA") == std::string::npos) {
+    std::printf("CL ladder %s: needs NVIDIA's OpenCL (inline PTX); not recorded\n", mode.c_str());
+    record_groups = 0;
+  }
+  const char* dump = std::getenv("FFTSCOPE_CL_DUMP");
   for (int step = 0; step <= 3; ++step) {
-    Kernel kernel = build_api_probe_kernel(
-        context, device,
-        "__global const float2* restrict src, __global float2* restrict dst, __global const float2* restrict tw",
-        "#define STEP " + std::to_string(step) + "\n#define LOCAL_DECL __local float2 sh[4096];\n", test::ladder_body());
+    const std::string defines = "#define STEP " + std::to_string(step) + "\n#define LOCAL_DECL __local float2 sh[4096];\n" +
+                                test::ladder_extra_defines() + pointers;
+    Kernel kernel = build_api_probe_kernel(context, device, arguments, defines, test::ladder_body());
     if (!kernel) continue;
+    if (dump) dump_program_binary(kernel.get(), std::string(dump) + "/ladder_step" + std::to_string(step) + ".ptx");
     set_probe_arguments(kernel.get(), {src.get(), dst.get(), tw.get()}, n);
     std::printf("CL ladder 4096^2, step %d: %.1f us\n", step,
                 median(kernel_times_us(queue, kernel.get(), std::size_t{n} / 4 * 256, 256, runs)));
+    if (!record_groups) continue;
+    Kernel recorded = build_api_probe_kernel(context, device, arguments + ", __global uint* rec", recording + defines,
+                                             test::ladder_body());
+    if (!recorded) continue;
+    set_probe_arguments(recorded.get(), {src.get(), dst.get(), tw.get(), records.get()}, n);
+    // Each launch takes its slots afresh: the count is zeroed before it, and the last launch's records are read.
+    std::vector<double> us;
+    const std::size_t global = std::size_t{n} / 4 * 256, local = 256;
+    for (int r = 0; r < runs + 20; ++r) {
+      const cl_uint zero = 0;
+      check(clEnqueueFillBuffer(queue, records.get(), &zero, sizeof zero, 0, 16, 0, nullptr, nullptr), "fill");
+      cl_event ev = nullptr;
+      check(clEnqueueNDRangeKernel(queue, recorded.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+      check(clWaitForEvents(1, &ev), "wait");
+      if (r >= 20) us.push_back(event_ms(ev) * 1e3);
+      clReleaseEvent(ev);
+    }
+    char what[96];
+    std::snprintf(what, sizeof what, "CL ladder step %d (%.1f us with the records)", step, median(us));
+    if (record_groups == 1) {
+      std::vector<test::GroupRecord> all(n / 4);
+      check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, all.size() * sizeof all[0], all.data(), 0, nullptr, nullptr),
+            "read");
+      test::report_residency(what, all);
+    } else {
+      std::vector<test::PhaseRecord> all(n / 4);
+      check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, all.size() * sizeof all[0], all.data(), 0, nullptr, nullptr),
+            "read");
+      test::report_phases(what, all);
+    }
   }
 }
 
@@ -315,7 +383,8 @@ int main(int argc, char** argv) {
     if (std::getenv("FFTSCOPE_CL_STRIDED")) measure_strided(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_EMPTY")) measure_empty(context.get(), dev.device, queue.get(), runs);
     if (std::getenv("FFTSCOPE_CL_MICRO")) measure_micro(context.get(), dev.device, queue.get(), runs);
-    if (std::getenv("FFTSCOPE_CL_LADDER")) measure_ladder(context.get(), dev.device, queue.get(), runs);
+    if (const char* ladder = std::getenv("FFTSCOPE_CL_LADDER"))
+      measure_ladder(context.get(), dev.device, queue.get(), runs, ladder);
     if (std::getenv("FFTSCOPE_CL_DISPLAY")) {
       measure_display(context.get(), dev.device, queue.get(), programs, sizes, runs);
       return 0;
@@ -338,22 +407,9 @@ int main(int argc, char** argv) {
       // FFTSCOPE_CL_DUMP=dir: write each axis's program binary (NVIDIA's is PTX), as
       // fast_probe_gl's FFTSCOPE_GL_DUMP, to compare the two compilers' code.
       if (const char* dump = std::getenv("FFTSCOPE_CL_DUMP")) {
-        for (Axis axis : {Axis::rows, Axis::cols}) {
-          cl_program program = nullptr;
-          check(clGetKernelInfo(fast_path.kernel(axis), CL_KERNEL_PROGRAM, sizeof program, &program, nullptr),
-                "clGetKernelInfo");
-          std::size_t size = 0;
-          check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "binary sizes");
-          std::vector<unsigned char> binary(size);
-          unsigned char* data = binary.data();
-          check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr), "binaries");
-          const std::string path =
-              std::string(dump) + "/" + to_string(axis) + "_" + std::to_string(w) + "x" + std::to_string(h) + ".ptx";
-          if (FILE* f = std::fopen(path.c_str(), "wb")) {
-            std::fwrite(binary.data(), 1, binary.size(), f);
-            std::fclose(f);
-          }
-        }
+        for (Axis axis : {Axis::rows, Axis::cols})
+          dump_program_binary(fast_path.kernel(axis), std::string(dump) + "/" + to_string(axis) + "_" + std::to_string(w) +
+                                                          "x" + std::to_string(h) + ".ptx");
       }
       const auto input = test::random_complex(w * h, w + 7 * h);
       std::vector<Complex> data = test::to_float(input);

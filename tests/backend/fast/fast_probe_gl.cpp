@@ -3,6 +3,7 @@
 // (double). A measurement tool, not a test:  fast_probe_gl [--runs N] WxH...
 #include <glad/gl.h>
 #include <glad/egl.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,17 +32,121 @@ using namespace fftscope::detail;
 
 namespace {
 
+// FFTSCOPE_GL_BUFFER=cuda[:compressible]: a buffer whose memory CUDA allocated (cuMemCreate, exported
+// as a file descriptor) and GL imported (EXT_memory_object_fd), to tell a GL buffer's own memory
+// from the way GL reaches it (the ladder's scattered stores, docs/fast_path.md, thirtieth session).
+// The CUDA driver API is declared here: the probe builds without CUDA, and loads it only then.
+struct CudaAllocationProp {
+  int type, handle_types;
+  struct {
+    int type, id;
+  } location;
+  void* win32;
+  struct {
+    unsigned char compression, rdma;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } flags;
+};
+
+GLuint make_cuda_buffer(GLsizeiptr bytes, const void* data, bool compressible) {
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!cuda) throw std::runtime_error("FFTSCOPE_GL_BUFFER=cuda: no libcuda.so.1");
+  const auto symbol = [&](const char* name) {
+    void* f = dlsym(cuda, name);
+    if (!f) throw std::runtime_error(std::string("FFTSCOPE_GL_BUFFER=cuda: no ") + name);
+    return f;
+  };
+  const auto check_cuda = [](int result, const char* what) {
+    if (result != 0) throw std::runtime_error(std::string("FFTSCOPE_GL_BUFFER=cuda: ") + what + " failed: " + std::to_string(result));
+  };
+  using Handle = unsigned long long;
+  static bool ready = false;
+  if (!ready) {
+    check_cuda(reinterpret_cast<int (*)(unsigned)>(symbol("cuInit"))(0), "cuInit");
+    void* context = nullptr;
+    check_cuda(reinterpret_cast<int (*)(void**, int)>(symbol("cuDevicePrimaryCtxRetain"))(&context, 0), "cuDevicePrimaryCtxRetain");
+    check_cuda(reinterpret_cast<int (*)(void*)>(symbol("cuCtxSetCurrent"))(context), "cuCtxSetCurrent");
+    ready = true;
+  }
+  CudaAllocationProp prop{};
+  prop.type = 1;          // CU_MEM_ALLOCATION_TYPE_PINNED
+  prop.handle_types = 1;  // CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+  prop.location.type = 1;  // CU_MEM_LOCATION_TYPE_DEVICE, device 0
+  prop.flags.compression = compressible ? 1 : 0;  // CU_MEM_ALLOCATION_COMP_GENERIC
+  std::size_t granularity = 0;
+  check_cuda(reinterpret_cast<int (*)(std::size_t*, const CudaAllocationProp*, int)>(
+                 symbol("cuMemGetAllocationGranularity"))(&granularity, &prop, 0),
+             "cuMemGetAllocationGranularity");
+  const std::size_t size = (static_cast<std::size_t>(bytes) + granularity - 1) / granularity * granularity;
+  Handle handle = 0;
+  check_cuda(reinterpret_cast<int (*)(Handle*, std::size_t, const CudaAllocationProp*, Handle)>(symbol("cuMemCreate"))(
+                 &handle, size, &prop, 0),
+             "cuMemCreate");
+  int fd = -1;
+  check_cuda(reinterpret_cast<int (*)(void*, Handle, int, Handle)>(symbol("cuMemExportToShareableHandle"))(&fd, handle, 1, 0),
+             "cuMemExportToShareableHandle");
+  const auto create_memory = reinterpret_cast<void (*)(GLsizei, GLuint*)>(eglGetProcAddress("glCreateMemoryObjectsEXT"));
+  const auto import_fd = reinterpret_cast<void (*)(GLuint, GLuint64, GLenum, GLint)>(eglGetProcAddress("glImportMemoryFdEXT"));
+  const auto buffer_storage =
+      reinterpret_cast<void (*)(GLuint, GLsizeiptr, GLuint, GLuint64)>(eglGetProcAddress("glNamedBufferStorageMemEXT"));
+  if (!create_memory || !import_fd || !buffer_storage) throw std::runtime_error("FFTSCOPE_GL_BUFFER=cuda: no EXT_memory_object_fd");
+  GLuint memory = 0, buffer = 0;
+  create_memory(1, &memory);
+  import_fd(memory, size, 0x9586 /* GL_HANDLE_TYPE_OPAQUE_FD_EXT */, fd);
+  glCreateBuffers(1, &buffer);
+  buffer_storage(buffer, bytes, memory, 0);
+  // Storage from a memory object takes no glBufferSubData: the data comes through a copy.
+  const GLuint staging = make_storage_buffer(static_cast<std::size_t>(bytes), data, GL_STATIC_DRAW);
+  if (data) glCopyNamedBufferSubData(staging, buffer, 0, 0, bytes);
+  else glClearNamedBufferData(buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  glDeleteBuffers(1, &staging);
+  if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+    throw std::runtime_error("FFTSCOPE_GL_BUFFER=cuda: GL error " + std::to_string(error));
+  return buffer;
+}
+
 // The image buffer: glBufferData(GL_DYNAMIC_COPY) as the backend does, or, with
-// FFTSCOPE_GL_BUFFER=storage, immutable storage (where the driver places it is then its choice
-// for a buffer the host never maps).
+// FFTSCOPE_GL_BUFFER=data:USAGE, another usage (e.g. 0x88E0, GL_STREAM_DRAW); =oversized, four
+// times the size; =storage, immutable storage; =storage:FLAGS, immutable storage of those flags
+// (e.g. 0xC3, mapped persistently and coherently); =sparse, sparse storage (ARB_sparse_buffer),
+// all committed; =cuda[:compressible], memory from CUDA. Where the driver places a buffer and how
+// it lays it out may follow these.
 GLuint make_buffer(GLsizeiptr bytes, const void* data) {
-  const char* kind = std::getenv("FFTSCOPE_GL_BUFFER");
-  if (!kind || std::string(kind) != "storage")
-    return make_storage_buffer(static_cast<std::size_t>(bytes), data, GL_DYNAMIC_COPY);
+  const std::string kind = std::getenv("FFTSCOPE_GL_BUFFER") ? std::getenv("FFTSCOPE_GL_BUFFER") : "";
+  if (kind.rfind("cuda", 0) == 0) return make_cuda_buffer(bytes, data, kind == "cuda:compressible");
+  if (kind == "sparse") {  // ARB_sparse_buffer storage, every page committed
+    const auto commit = reinterpret_cast<void (*)(GLenum, GLintptr, GLsizeiptr, GLboolean)>(
+        eglGetProcAddress("glBufferPageCommitmentARB"));
+    GLint page = 65536;
+    glGetIntegerv(0x82F8 /* GL_SPARSE_BUFFER_PAGE_SIZE_ARB */, &page);
+    const GLsizeiptr size = (bytes + page - 1) / page * page;
+    GLuint buffer = 0;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glBufferStorage(GL_SHADER_STORAGE_BUFFER, size, nullptr, 0x0400 /* GL_SPARSE_STORAGE_BIT_ARB */ | GL_DYNAMIC_STORAGE_BIT);
+    if (!commit) throw std::runtime_error("FFTSCOPE_GL_BUFFER=sparse: no ARB_sparse_buffer");
+    commit(GL_SHADER_STORAGE_BUFFER, 0, size, GL_TRUE);
+    if (data) glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, data);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+      throw std::runtime_error("FFTSCOPE_GL_BUFFER=sparse: GL error " + std::to_string(error));
+    return buffer;
+  }
+  if (kind == "oversized") {  // four times the bytes asked for, as glBufferData(GL_DYNAMIC_COPY)
+    const GLuint buffer = make_storage_buffer(static_cast<std::size_t>(bytes) * 4, nullptr, GL_DYNAMIC_COPY);
+    if (data) glNamedBufferSubData(buffer, 0, bytes, data);
+    return buffer;
+  }
+  if (kind.rfind("data:", 0) == 0)
+    return make_storage_buffer(static_cast<std::size_t>(bytes), data, static_cast<GLenum>(std::stoul(kind.substr(5), nullptr, 0)));
+  if (kind.rfind("storage", 0) != 0) return make_storage_buffer(static_cast<std::size_t>(bytes), data, GL_DYNAMIC_COPY);
+  const GLbitfield flags =
+      kind.size() > 8 ? static_cast<GLbitfield>(std::stoul(kind.substr(8), nullptr, 0)) : GL_DYNAMIC_STORAGE_BIT;
   GLuint buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferStorage(GL_SHADER_STORAGE_BUFFER, bytes, data, GL_DYNAMIC_STORAGE_BIT);
+  glBufferStorage(GL_SHADER_STORAGE_BUFFER, bytes, data, flags);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return buffer;
 }
@@ -801,13 +907,15 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
-// The GLSL side of api_probe_kernels.h's macros; `buffers` declares its storage blocks.
+// The GLSL side of api_probe_kernels.h's macros; `buffers` declares its storage blocks. `defines`
+// come first, as they may name extensions.
 std::string api_probe_program_text(const std::string& buffers, const std::string& defines, const char* body) {
-  return std::string(kVersion) + "#pragma optionNV(unroll all)\nlayout(local_size_x = 256) in;\n" + buffers +
+  return std::string(kVersion) + defines + "#pragma optionNV(unroll all)\nlayout(local_size_x = 256) in;\n" +
+         buffers +
          "uniform uint u_n;\n#define N u_n\n#define KERNEL_HEAD void main()\n#define LOCAL_DECL\n"
          "#define LID gl_LocalInvocationID.x\n#define GID gl_WorkGroupID.x\n#define BARRIER() barrier()\n"
          "#define UNROLL\n#define VEC2 vec2\n#define MAKE2(x, y) vec2(x, y)\n" +
-         defines + body;
+         body;
 }
 
 // FFTSCOPE_GL_MICRO: api_probe_kernels.h's small kernels (fast_probe_cl's FFTSCOPE_CL_MICRO beside
@@ -835,28 +943,95 @@ void measure_micro(int runs) {
   glDeleteBuffers(1, &tab);
 }
 
-// FFTSCOPE_GL_LADDER: api_probe_kernels.h's ladder at 4096^2 (fast_probe_cl's FFTSCOPE_CL_LADDER beside it).
-void measure_ladder(int runs) {
+// Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, the
+// synthetic kernels of measure_occupancy, or the ladder's FFTSCOPE_GL_LADDER=residency): records
+// as api_probe_kernels.h's GroupRecord, the multiprocessor from gl_SMIDNV and the clocks from
+// clock2x32ARB's low word.
+using test::GroupRecord;
+using test::max_group_records;
+using test::report_residency;
+constexpr GLuint residency_binding = 7;
+
+GLuint make_record_buffer() {
+  const GLuint buffer = make_storage_buffer(16 + 16 * std::size_t{max_group_records}, nullptr, GL_DYNAMIC_COPY);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, residency_binding, buffer);
+  return buffer;
+}
+
+void clear_records(GLuint buffer) {
+  const GLuint zero[4] = {0, 0, 0, 0};
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
+}
+
+// The records of the slots taken since clear_records (GroupRecord, or the ladder's PhaseRecord).
+template <class Record = GroupRecord>
+std::vector<Record> read_records(GLuint buffer) {
+  glFinish();
+  GLuint count = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
+  std::vector<Record> records(std::min<std::size_t>(count, max_group_records * sizeof(GroupRecord) / sizeof(Record)));
+  if (!records.empty())
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(Record)),
+                       records.data());
+  return records;
+}
+
+// FFTSCOPE_GL_LADDER: api_probe_kernels.h's ladder at 4096^2 (fast_probe_cl's FFTSCOPE_CL_LADDER
+// beside it); =residency / =phases also reports each step's work-group residency or phases
+// (report_residency, report_phases), from a build of the step that records them.
+void measure_ladder(int runs, const std::string& mode) {
   constexpr GLuint n = 4096;
   const auto bytes = static_cast<GLsizeiptr>(std::size_t{n} * n * 8);
   const std::vector<float> twiddles = test::ladder_twiddles();
   const GLuint src = make_buffer(bytes, nullptr);
   const GLuint dst = make_buffer(bytes, nullptr);
   const GLuint tw = make_storage_buffer(twiddles.size() * sizeof(float), twiddles.data(), GL_STATIC_DRAW);
+  const std::string buffers =
+      "layout(std430, binding = 0) readonly buffer S { vec2 src[]; };\n"
+      "layout(std430, binding = 1) writeonly buffer D { vec2 dst[]; };\n"
+      "layout(std430, binding = 2) readonly buffer T { vec2 tw[]; };\nshared vec2 sh[4096];\n";
+  const int record_groups = mode == "residency" ? 1 : mode == "phases" ? 2 : 0;
+  const std::string recording =
+      "#extension GL_ARB_shader_clock : require\n#extension GL_NV_shader_thread_group : enable\n"
+      "#ifdef GL_NV_shader_thread_group\n#define SM_ID gl_SMIDNV\n#else\n#define SM_ID 0u\n#endif\n"
+      "#define SM_CLOCK() clock2x32ARB().x\n#define TAKE_SLOT() atomicAdd(rec[0], 1u)\n"
+      "#define NUM_GROUPS gl_NumWorkGroups.x\n#define RECORD_GROUPS " + std::to_string(record_groups) + "\n";
+  const GLuint records = record_groups ? make_record_buffer() : 0;
   for (int step = 0; step <= 3; ++step) {
-    const GLuint program = compute_program(
-        api_probe_program_text("layout(std430, binding = 0) readonly buffer S { vec2 src[]; };\n"
-                               "layout(std430, binding = 1) writeonly buffer D { vec2 dst[]; };\n"
-                               "layout(std430, binding = 2) readonly buffer T { vec2 tw[]; };\nshared vec2 sh[4096];\n",
-                               "#define STEP " + std::to_string(step) + "\n", test::ladder_body()),
-        "ladder");
+    const std::string step_define = "#define STEP " + std::to_string(step) + "\n" + test::ladder_extra_defines();
+    const GLuint program =
+        compute_program(api_probe_program_text(buffers, step_define, test::ladder_body()), "ladder");
     if (!program) continue;
     std::printf("GL ladder 4096^2, step %d: %.1f us\n", step,
                 median(dispatch_times_us(program, n, {src, dst, tw}, n / 4, runs)));
     glDeleteProgram(program);
+    if (!records) continue;
+    const GLuint recorded = compute_program(
+        api_probe_program_text(buffers + "layout(std430, binding = 7) buffer R { uint rec[]; };\n",
+                               recording + step_define, test::ladder_body()),
+        "ladder with records");
+    if (!recorded) continue;
+    const double us = median(dispatch_times_us(recorded, n, {src, dst, tw}, n / 4, runs));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, residency_binding, records);
+    clear_records(records);
+    dispatch_times_us(recorded, n, {src, dst, tw}, n / 4, 0);
+    // dispatch_times_us's 20 untimed dispatches took slots in turn: the last one's are reported.
+    char what[96];
+    std::snprintf(what, sizeof what, "GL ladder step %d (%.1f us with the records)", step, us);
+    if (record_groups == 1) {
+      const std::vector<GroupRecord> all = read_records<GroupRecord>(records);
+      report_residency(what, std::vector<GroupRecord>(all.end() - std::min<std::ptrdiff_t>(n / 4, std::ssize(all)), all.end()));
+    } else {
+      const std::vector<test::PhaseRecord> all = read_records<test::PhaseRecord>(records);
+      test::report_phases(what, std::vector<test::PhaseRecord>(all.end() - std::min<std::ptrdiff_t>(n / 4, std::ssize(all)), all.end()));
+    }
+    glDeleteProgram(recorded);
   }
-  const GLuint buffers[] = {src, dst, tw};
-  glDeleteBuffers(3, buffers);
+  if (records) glDeleteBuffers(1, &records);
+  const GLuint buffer_names[] = {src, dst, tw};
+  glDeleteBuffers(3, buffer_names);
 }
 
 // FFTSCOPE_GL_HEADSTART: forward transforms timed behind one long dispatch, so that the GPU never
@@ -1193,80 +1368,6 @@ void measure_display_trigger(ProgramCache& programs, DispatchTimers& timers, std
   }
 }
 
-// Work-group residency (FFTSCOPE_GL_RESIDENCY=1, with a fast_fft.comp that records it, or the
-// synthetic kernels of measure_occupancy): each group's invocation 0 writes its multiprocessor
-// (gl_SMIDNV), its start and end clock (clock2x32ARB, low word) and its dispatch's group count
-// at a slot it takes from rec[0]. Clocks compare only within one multiprocessor.
-struct GroupRecord {
-  GLuint sm, start, end, groups;
-};
-constexpr GLuint max_group_records = 1u << 16;
-constexpr GLuint residency_binding = 7;
-
-GLuint make_record_buffer() {
-  const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(16 + 16 * std::size_t{max_group_records}), nullptr);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, residency_binding, buffer);
-  return buffer;
-}
-
-void clear_records(GLuint buffer) {
-  const GLuint zero[4] = {0, 0, 0, 0};
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
-}
-
-std::vector<GroupRecord> read_records(GLuint buffer) {
-  glFinish();
-  GLuint count = 0;
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
-  std::vector<GroupRecord> records(std::min(count, max_group_records));
-  if (!records.empty())
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(GroupRecord)),
-                       records.data());
-  return records;
-}
-
-// Per multiprocessor: the most groups that ran at once (start/end intervals), and group length.
-void report_residency(const std::string& what, const std::vector<GroupRecord>& records) {
-  std::vector<std::vector<std::pair<GLuint, GLuint>>> per_sm;
-  std::vector<double> lengths;
-  for (const auto& r : records) {
-    if (r.sm >= per_sm.size()) per_sm.resize(r.sm + 1);
-    per_sm[r.sm].emplace_back(r.start, r.end);
-    lengths.push_back(static_cast<double>(r.end - r.start));
-  }
-  std::vector<double> concurrency, groups_per_sm, spans;
-  for (auto& intervals : per_sm) {
-    if (intervals.empty()) continue;
-    GLuint base = intervals[0].first;
-    for (auto& [a, b] : intervals)
-      if (static_cast<std::int32_t>(a - base) < 0) base = a;
-    std::vector<std::pair<std::int64_t, int>> events;  // (time, +1 start / -1 end); ends first on ties
-    std::int64_t last = 0;
-    for (auto& [a, b] : intervals) {
-      events.emplace_back(static_cast<std::int64_t>(a - base), 1);
-      events.emplace_back(static_cast<std::int64_t>(b - base), -1);
-      last = std::max<std::int64_t>(last, b - base);
-    }
-    std::sort(events.begin(), events.end());
-    int now = 0, most = 0;
-    for (auto& e : events) most = std::max(most, now += e.second);
-    concurrency.push_back(most);
-    groups_per_sm.push_back(static_cast<double>(intervals.size()));
-    spans.push_back(static_cast<double>(last));
-  }
-  if (concurrency.empty()) {
-    std::printf("residency %s: no records\n", what.c_str());
-    return;
-  }
-  std::sort(concurrency.begin(), concurrency.end());
-  std::printf("residency %s: %zu groups on %zu SMs (ids up to %zu; %.1f each); most at once per SM: min %.0f median "
-              "%.0f max %.0f; group length median %.0f cycles; SM busy median %.0f cycles\n",
-              what.c_str(), records.size(), concurrency.size(), per_sm.size() - 1, median(groups_per_sm),
-              concurrency.front(), median(concurrency), concurrency.back(), median(lengths), median(spans));
-}
-
 // Synthetic groups that hold `shared_bytes` of shared memory and spin ~20k cycles: how many GL
 // keeps resident per multiprocessor for a given group size and shared-memory use.
 void measure_occupancy() {
@@ -1352,7 +1453,7 @@ int main(int argc, char** argv) {
     }
     if (std::getenv("FFTSCOPE_GL_EMPTY")) measure_empty(runs);
     if (std::getenv("FFTSCOPE_GL_MICRO")) measure_micro(runs);
-    if (std::getenv("FFTSCOPE_GL_LADDER")) measure_ladder(runs);
+    if (const char* ladder = std::getenv("FFTSCOPE_GL_LADDER")) measure_ladder(runs, ladder);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
