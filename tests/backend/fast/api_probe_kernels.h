@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -247,6 +248,18 @@ inline void report_residency(const std::string& what, const std::vector<GroupRec
               what.c_str(), records.size(), concurrency.size(), per_sm.size() - 1, median(groups_per_sm),
               concurrency.front(), median(concurrency), concurrency.back(), median(lengths), median(spans),
               median(idle));
+}
+
+/// The ladder's records as its RECORD_GROUPS wrote them (1: GroupRecord, 2: PhaseRecord), whole
+/// records from the start of `words`, reported by report_residency or report_phases.
+inline void report_records(const std::string& what, int record_groups, const std::vector<std::uint32_t>& words) {
+  const auto records = [&](auto record) {
+    std::vector<decltype(record)> out(words.size() * sizeof words[0] / sizeof record);
+    std::memcpy(out.data(), words.data(), out.size() * sizeof record);
+    return out;
+  };
+  if (record_groups == 1) report_residency(what, records(GroupRecord{}));
+  else report_phases(what, records(PhaseRecord{}));
 }
 
 }  // namespace fftscope::test

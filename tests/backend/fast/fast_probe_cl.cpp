@@ -250,17 +250,11 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
     }
     char what[96];
     std::snprintf(what, sizeof what, "CL ladder step %d (%.1f us with the records)", step, median(us));
-    if (record_groups == 1) {
-      std::vector<test::GroupRecord> all(n / 4);
-      check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, all.size() * sizeof all[0], all.data(), 0, nullptr, nullptr),
-            "read");
-      test::report_residency(what, all);
-    } else {
-      std::vector<test::PhaseRecord> all(n / 4);
-      check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, all.size() * sizeof all[0], all.data(), 0, nullptr, nullptr),
-            "read");
-      test::report_phases(what, all);
-    }
+    std::vector<std::uint32_t> words(std::size_t{n} / 4 * (record_groups == 2 ? 8 : 4));
+    check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, words.size() * sizeof words[0], words.data(), 0, nullptr,
+                              nullptr),
+          "read");
+    test::report_records(what, record_groups, words);
   }
 }
 

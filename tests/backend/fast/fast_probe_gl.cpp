@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -964,16 +965,16 @@ void clear_records(GLuint buffer) {
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
 }
 
-// The records of the slots taken since clear_records (GroupRecord, or the ladder's PhaseRecord).
-template <class Record = GroupRecord>
-std::vector<Record> read_records(GLuint buffer) {
+// The records of the slots taken since clear_records, as GroupRecords; the ladder's phases write
+// 8 words per slot (PhaseRecord), which then fill two GroupRecords each.
+std::vector<GroupRecord> read_records(GLuint buffer, std::size_t words_per_record = 4) {
   glFinish();
   GLuint count = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
   glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
-  std::vector<Record> records(std::min<std::size_t>(count, max_group_records * sizeof(GroupRecord) / sizeof(Record)));
+  std::vector<GroupRecord> records(std::min<std::size_t>(count * words_per_record / 4, max_group_records));
   if (!records.empty())
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(Record)),
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(GroupRecord)),
                        records.data());
   return records;
 }
@@ -1020,13 +1021,12 @@ void measure_ladder(int runs, const std::string& mode) {
     // dispatch_times_us's 20 untimed dispatches took slots in turn: the last one's are reported.
     char what[96];
     std::snprintf(what, sizeof what, "GL ladder step %d (%.1f us with the records)", step, us);
-    if (record_groups == 1) {
-      const std::vector<GroupRecord> all = read_records<GroupRecord>(records);
-      report_residency(what, std::vector<GroupRecord>(all.end() - std::min<std::ptrdiff_t>(n / 4, std::ssize(all)), all.end()));
-    } else {
-      const std::vector<test::PhaseRecord> all = read_records<test::PhaseRecord>(records);
-      test::report_phases(what, std::vector<test::PhaseRecord>(all.end() - std::min<std::ptrdiff_t>(n / 4, std::ssize(all)), all.end()));
-    }
+    const std::size_t words_per_record = record_groups == 2 ? 8 : 4;
+    const std::vector<GroupRecord> all = read_records(records, words_per_record);
+    std::vector<std::uint32_t> words(all.size() * 4);
+    std::memcpy(words.data(), all.data(), words.size() * sizeof words[0]);
+    words.erase(words.begin(), words.end() - std::min(words.size(), std::size_t{n} / 4 * words_per_record));
+    test::report_records(what, record_groups, words);
     glDeleteProgram(recorded);
   }
   if (records) glDeleteBuffers(1, &records);
