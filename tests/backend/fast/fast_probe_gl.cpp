@@ -37,6 +37,7 @@ namespace {
 // as a file descriptor) and GL imported (EXT_memory_object_fd), to tell a GL buffer's own memory
 // from the way GL reaches it (the ladder's scattered stores, docs/fast_path.md, thirtieth session).
 // The CUDA driver API is declared here: the probe builds without CUDA, and loads it only then.
+// The allocation and its context live until the process ends (GL holds the imported memory).
 struct CudaAllocationProp {
   int type, handle_types;
   struct {
