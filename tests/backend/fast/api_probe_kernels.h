@@ -124,12 +124,13 @@ KERNEL_HEAD {
     dst[GID * 16384u + e] = v[m];
 #elif defined(STORE_COLUMNS)
     // Tiles of STORE_COLUMNS columns: N / STORE_COLUMNS groups side by side, each 16384 / STORE_COLUMNS rows.
-    uint across = N / uint(STORE_COLUMNS), rows = 16384u / uint(STORE_COLUMNS);
-    dst[((GID / across) * rows + e / uint(STORE_COLUMNS)) * N + (GID % across) * uint(STORE_COLUMNS) + e % uint(STORE_COLUMNS)] = v[m];
+    uint k = STORE_COLUMNS, across = N / k, rows = 16384u / k;  // (no cast syntax common to GLSL and OpenCL C)
+    dst[((GID / across) * rows + e / k) * N + (GID % across) * k + e % k] = v[m];
 #elif defined(STORE_SWIZZLE)
     // The group's 4 columns at tile (GID * STORE_SWIZZLE) mod N / 4: neighbouring groups, which run at
     // the same time, then write different 128-byte lines.
-    dst[(e >> 2u) * N + 4u * ((GID * uint(STORE_SWIZZLE)) % (N / 4u)) + (e & 3u)] = v[m];
+    uint s = STORE_SWIZZLE;
+    dst[(e >> 2u) * N + 4u * ((GID * s) % (N / 4u)) + (e & 3u)] = v[m];
 #else
     dst[(e >> 2u) * N + 4u * GID + (e & 3u)] = v[m];
 #endif
