@@ -243,12 +243,22 @@ inline void report_residency(const std::string& what, const std::vector<GroupRec
     return;
   }
   std::sort(concurrency.begin(), concurrency.end());
+  // Slots are taken in the order the groups start: the first one per multiprocessor are the first wave.
+  const std::size_t first_wave = std::min(lengths.size(), concurrency.size());
+  const double first_median = median(std::vector<double>(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(first_wave)));
+  const double later_median = first_wave < lengths.size()
+                                  ? median(std::vector<double>(lengths.begin() + static_cast<std::ptrdiff_t>(first_wave), lengths.end()))
+                                  : 0.0;
+  std::sort(lengths.begin(), lengths.end());
+  double total = 0;
+  for (double length : lengths) total += length;
   std::printf("residency %s: %zu groups on %zu SMs (ids up to %zu; %.1f each); most at once per SM: min %.0f median "
-              "%.0f max %.0f; group length median %.0f cycles; SM span median %.0f cycles, %.1f %% of it with no "
-              "group\n",
+              "%.0f max %.0f; group length median %.0f cycles, mean %.0f, 90th percentile %.0f (median of the first "
+              "wave %.0f, of the rest %.0f); SM span median %.0f cycles, %.1f %% of it with no group\n",
               what.c_str(), records.size(), concurrency.size(), per_sm.size() - 1, median(groups_per_sm),
-              concurrency.front(), median(concurrency), concurrency.back(), median(lengths), median(spans),
-              median(idle));
+              concurrency.front(), median(concurrency), concurrency.back(), median(lengths),
+              total / static_cast<double>(lengths.size()), lengths[lengths.size() * 9 / 10], first_median, later_median,
+              median(spans), median(idle));
 }
 
 /// The ladder's records as its RECORD_GROUPS wrote them (1: GroupRecord, 2: PhaseRecord), whole

@@ -865,24 +865,33 @@ constexpr const char* kNegate =
     "uniform uint u_n;\nvoid main() { uint i = gl_GlobalInvocationID.x; if (i >= u_n) return; d[i] = -d[i]; }\n";
 
 // GL_TIME_ELAPSED times (µs) of `runs` dispatches of `program` over `groups` groups, after 20
-// untimed ones: its u_n set to `n` and `buffers` bound to storage bindings 0, 1, ...
+// untimed ones: its u_n set to `n` and `buffers` bound to storage bindings 0, 1, ... before each.
+// FFTSCOPE_GL_DISPATCH=once sets them before the first only; =twice dispatches twice in each
+// query (the time is per dispatch): whether GL's state changes or the first dispatch after them
+// cost the dispatch its time.
 std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer_list<GLuint> buffers, GLuint groups,
                                       int runs) {
+  const std::string mode = std::getenv("FFTSCOPE_GL_DISPATCH") ? std::getenv("FFTSCOPE_GL_DISPATCH") : "";
+  const int per_query = mode == "twice" ? 2 : 1;
   GLuint query = 0;
   glGenQueries(1, &query);
   std::vector<double> us;
   for (int r = 0; r < runs + 20; ++r) {
     glBeginQuery(GL_TIME_ELAPSED, query);
-    glUseProgram(program);
-    glUniform1ui(glGetUniformLocation(program, "u_n"), n);
-    GLuint binding = 0;
-    for (const GLuint buffer : buffers) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding++, buffer);
-    glDispatchCompute(groups, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (mode != "once" || r == 0) {
+      glUseProgram(program);
+      glUniform1ui(glGetUniformLocation(program, "u_n"), n);
+      GLuint binding = 0;
+      for (const GLuint buffer : buffers) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding++, buffer);
+    }
+    for (int d = 0; d < per_query; ++d) {
+      glDispatchCompute(groups, 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
     glEndQuery(GL_TIME_ELAPSED);
     GLuint64 ns = 0;
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-    if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3);
+    if (r >= 20) us.push_back(static_cast<double>(ns) * 1e-3 / per_query);
   }
   glDeleteQueries(1, &query);
   return us;
