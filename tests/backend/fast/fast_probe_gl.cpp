@@ -867,12 +867,13 @@ constexpr const char* kNegate =
 // GL_TIME_ELAPSED times (µs) of `runs` dispatches of `program` over `groups` groups, after 20
 // untimed ones: its u_n set to `n` and `buffers` bound to storage bindings 0, 1, ... before each.
 // FFTSCOPE_GL_DISPATCH=once sets them before the first only; =twice dispatches twice in each
-// query (the time is per dispatch): whether GL's state changes or the first dispatch after them
-// cost the dispatch its time.
+// query (the time is per dispatch), =twice_unbarriered without the barrier between the two,
+// =unbarriered without any: whether GL's state changes, or its memory barriers, cost the
+// dispatch after them its time.
 std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer_list<GLuint> buffers, GLuint groups,
                                       int runs) {
   const std::string mode = std::getenv("FFTSCOPE_GL_DISPATCH") ? std::getenv("FFTSCOPE_GL_DISPATCH") : "";
-  const int per_query = mode == "twice" ? 2 : 1;
+  const int per_query = mode.rfind("twice", 0) == 0 ? 2 : 1;
   GLuint query = 0;
   glGenQueries(1, &query);
   std::vector<double> us;
@@ -886,7 +887,8 @@ std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer
     }
     for (int d = 0; d < per_query; ++d) {
       glDispatchCompute(groups, 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      if (mode != "unbarriered" && (mode != "twice_unbarriered" || d + 1 == per_query))
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     glEndQuery(GL_TIME_ELAPSED);
     GLuint64 ns = 0;
