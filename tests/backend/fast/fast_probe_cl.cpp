@@ -203,7 +203,7 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
   check(err, "clCreateBuffer");
   Mem tw(clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, twiddles.size() * sizeof(float), twiddles.data(), &err));
   check(err, "clCreateBuffer");
-  const std::size_t record_bytes = 16 + sizeof(test::PhaseRecord) * (n / 4);
+  const std::size_t record_bytes = 16 + sizeof(test::PhaseRecord) * (n / 4) * 2;
   Mem records(clCreateBuffer(context, CL_MEM_READ_WRITE, record_bytes, nullptr, &err));
   check(err, "clCreateBuffer");
   const std::string arguments =
@@ -237,22 +237,29 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
     if (!recorded) continue;
     set_probe_arguments(recorded.get(), {src.get(), dst.get(), tw.get(), records.get()}, n);
     // Each launch takes its slots afresh: the count is zeroed before it, and the last launch's records are read.
+    // FFTSCOPE_CL_LAUNCH=pairs: two launches back to back in each wait (the second's records and time read), as
+    // fast_probe_gl's FFTSCOPE_GL_DISPATCH=twice.
+    const bool pairs = std::getenv("FFTSCOPE_CL_LAUNCH") && std::string(std::getenv("FFTSCOPE_CL_LAUNCH")) == "pairs";
     std::vector<double> us;
     const std::size_t global = std::size_t{n} / 4 * 256, local = 256;
     for (int r = 0; r < runs + 20; ++r) {
       const cl_uint zero = 0;
       check(clEnqueueFillBuffer(queue, records.get(), &zero, sizeof zero, 0, 16, 0, nullptr, nullptr), "fill");
       cl_event ev = nullptr;
-      check(clEnqueueNDRangeKernel(queue, recorded.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+      for (int launch = 0; launch < (pairs ? 2 : 1); ++launch) {
+        if (ev) clReleaseEvent(ev);
+        check(clEnqueueNDRangeKernel(queue, recorded.get(), 1, nullptr, &global, &local, 0, nullptr, &ev), "enqueue");
+      }
       check(clWaitForEvents(1, &ev), "wait");
       if (r >= 20) us.push_back(event_ms(ev) * 1e3);
       clReleaseEvent(ev);
     }
     char what[96];
     std::snprintf(what, sizeof what, "CL ladder step %d (%.1f us with the records)", step, median(us));
-    std::vector<std::uint32_t> words(std::size_t{n} / 4 * (record_groups == 2 ? 8 : 4));
-    check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16, words.size() * sizeof words[0], words.data(), 0, nullptr,
-                              nullptr),
+    const std::size_t record_words = record_groups == 2 ? 8 : 4;
+    std::vector<std::uint32_t> words(std::size_t{n} / 4 * record_words);
+    check(clEnqueueReadBuffer(queue, records.get(), CL_TRUE, 16 + (pairs ? words.size() * sizeof words[0] : 0),
+                              words.size() * sizeof words[0], words.data(), 0, nullptr, nullptr),
           "read");
     test::report_records(what, record_groups, words);
   }
