@@ -869,11 +869,14 @@ constexpr const char* kNegate =
 // FFTSCOPE_GL_DISPATCH=once sets them before the first only; =twice dispatches twice in each
 // query (the time is per dispatch), =twice_unbarriered without the barrier between the two,
 // =unbarriered without any: whether GL's state changes, or its memory barriers, cost the
-// dispatch after them its time.
+// dispatch after them its time. FFTSCOPE_GL_BARRIER_BITS=hex: the barriers' bits (for what a
+// barrier costs only: the fast path needs GL_SHADER_STORAGE_BARRIER_BIT between its passes).
 std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer_list<GLuint> buffers, GLuint groups,
                                       int runs) {
   const std::string mode = std::getenv("FFTSCOPE_GL_DISPATCH") ? std::getenv("FFTSCOPE_GL_DISPATCH") : "";
   const int per_query = mode.rfind("twice", 0) == 0 ? 2 : 1;
+  const char* bits_text = std::getenv("FFTSCOPE_GL_BARRIER_BITS");
+  const GLbitfield bits = bits_text ? static_cast<GLbitfield>(std::stoul(bits_text, nullptr, 16)) : GL_SHADER_STORAGE_BARRIER_BIT;
   GLuint query = 0;
   glGenQueries(1, &query);
   std::vector<double> us;
@@ -888,7 +891,7 @@ std::vector<double> dispatch_times_us(GLuint program, GLuint n, std::initializer
     for (int d = 0; d < per_query; ++d) {
       glDispatchCompute(groups, 1, 1);
       if (mode != "unbarriered" && (mode != "twice_unbarriered" || d + 1 == per_query))
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glMemoryBarrier(bits);
     }
     glEndQuery(GL_TIME_ELAPSED);
     GLuint64 ns = 0;
