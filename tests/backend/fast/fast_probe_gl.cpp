@@ -980,17 +980,27 @@ void clear_records(GLuint buffer) {
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
 }
 
-// The records of the slots taken since clear_records, as GroupRecords; the ladder's phases write
-// 8 words per slot (PhaseRecord), which then fill two GroupRecords each.
-std::vector<GroupRecord> read_records(GLuint buffer, std::size_t words_per_record = 4) {
+// The words of the last `last` of the slots taken since clear_records, `words_per_record` each
+// (4: GroupRecord; the ladder's phases, 8: PhaseRecord).
+std::vector<std::uint32_t> read_record_words(GLuint buffer, std::size_t words_per_record, std::size_t last) {
   glFinish();
   GLuint count = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
   glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
-  std::vector<GroupRecord> records(std::min<std::size_t>(count * words_per_record / 4, max_group_records));
-  if (!records.empty())
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 16, static_cast<GLsizeiptr>(records.size() * sizeof(GroupRecord)),
-                       records.data());
+  const std::size_t taken = std::min<std::size_t>(count, max_group_records * 4 / words_per_record);
+  const std::size_t first = taken - std::min(taken, last);
+  std::vector<std::uint32_t> words((taken - first) * words_per_record);
+  if (!words.empty())
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(16 + first * words_per_record * 4),
+                       static_cast<GLsizeiptr>(words.size() * 4), words.data());
+  return words;
+}
+
+// The records of the slots taken since clear_records.
+std::vector<GroupRecord> read_records(GLuint buffer) {
+  const std::vector<std::uint32_t> words = read_record_words(buffer, 4, max_group_records);
+  std::vector<GroupRecord> records(words.size() / 4);
+  std::memcpy(records.data(), words.data(), records.size() * sizeof(GroupRecord));
   return records;
 }
 
@@ -1036,12 +1046,7 @@ void measure_ladder(int runs, const std::string& mode) {
     // dispatch_times_us's 20 untimed dispatches took slots in turn: the last one's are reported.
     char what[96];
     std::snprintf(what, sizeof what, "GL ladder step %d (%.1f us with the records)", step, us);
-    const std::size_t words_per_record = record_groups == 2 ? 8 : 4;
-    const std::vector<GroupRecord> all = read_records(records, words_per_record);
-    std::vector<std::uint32_t> words(all.size() * 4);
-    std::memcpy(words.data(), all.data(), words.size() * sizeof words[0]);
-    words.erase(words.begin(), words.end() - std::min(words.size(), std::size_t{n} / 4 * words_per_record));
-    test::report_records(what, record_groups, words);
+    test::report_records(what, record_groups, read_record_words(records, record_groups == 2 ? 8 : 4, n / 4));
     glDeleteProgram(recorded);
   }
   if (records) glDeleteBuffers(1, &records);
