@@ -116,6 +116,11 @@
 #ifndef SPLIT_DIT
 #define SPLIT_DIT 0  // see below
 #endif
+// SUB_TRANSFORM_LOOP (fast_fft.comp's looped sub-transforms) is GL's alone: NVIDIA's OpenCL runs
+// the unrolled program as fast as a short one (docs/fast_path.md), so cl_tuning never plans it.
+#if defined(SUB_TRANSFORM_LOOP) && SUB_TRANSFORM_LOOP != 0
+#error "fast_fft.cl: SUB_TRANSFORM_LOOP is GL's only"
+#endif
 // The last stage leaves its outputs in local memory for an epilogue (a display split in time
 // sends its combined bins through local memory instead: DISPLAY_ROUNDS).
 #define LAST_TO_LOCAL (R2C_SPLIT || (DISPLAY_ROWS && DISPLAY_FROM_LOCAL && !SPLIT_DIT))

@@ -461,6 +461,16 @@ vec2 g_tw_b[HOLD];
 // The first stage reads the buffer unless the split holds its inputs in registers.
 #define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE)
 
+// SUB_TRANSFORM_LOOP 1 (the host's AxisPlan::sub_transform_loop): the split in frequency's
+// sub-transforms as one loop the compiler cannot unroll, each reading slot 0 of its element's
+// values, which the loop then shifts down by one (constant indices, so g_pre stays in
+// registers): a program about PRE_RADIX times shorter, which NVIDIA's GL runs faster.
+#ifndef SUB_TRANSFORM_LOOP
+#define SUB_TRANSFORM_LOOP 0
+#endif
+#if SUB_TRANSFORM_LOOP != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && SPLIT_DIT == 0 && LIVE_BLOCKS == 0)
+#error "fast_fft.comp: SUB_TRANSFORM_LOOP needs a split in frequency through registers, no LIVE_BLOCKS"
+#endif
 #if PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !SPLIT_ACCUMULATE
 vec2 g_pre[PRE_HOLD];  // this invocation's elements: PRE_PER values each
 
@@ -475,6 +485,8 @@ vec2 split_value(uint k, uint q) {
   }
   uint j = split_item(gl_LocalInvocationID.x + k * uint(THREADS), uint(M)).y;
   return q == 0u ? y : cmul_fast(y, tw[q * j]);
+#elif SUB_TRANSFORM_LOOP
+  return g_pre[k * uint(PRE_RADIX)];  // run_sub_transforms moves y_q into slot 0
 #else
   return g_pre[k * uint(PRE_RADIX) + q];
 #endif
@@ -755,6 +767,16 @@ void sub_transform(const uint q) {
 }
 
 // All sub-transforms, one after another.
+#if SUB_TRANSFORM_LOOP
+void run_sub_transforms() {
+  // gl_NumWorkGroups.z is 1 in every dispatch: a count the compiler cannot know keeps the loop.
+  for (uint q = 0u; q < uint(PRE_RADIX) * gl_NumWorkGroups.z; ++q) {
+    sub_transform(q);
+    for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k)
+      for (uint s = 1u; s < uint(PRE_RADIX); ++s) g_pre[k * uint(PRE_RADIX) + s - 1u] = g_pre[k * uint(PRE_RADIX) + s];
+  }
+}
+#else
 void run_sub_transforms() {
   sub_transform(0u);
   sub_transform(1u);
@@ -786,6 +808,7 @@ void run_sub_transforms() {
   sub_transform(12u);
 #endif
 }
+#endif
 
 #if (SPLIT_DIT == 0 || ROW_PAIRS != 0) && !LIVE_HELD && !SPLIT_ACCUMULATE
 // The split in frequency's loads: x[j + m M] for every m of this invocation's elements j, the

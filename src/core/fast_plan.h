@@ -138,6 +138,16 @@ struct Tuning {
   /// lines. H100, GL: 4099^2's columns (2 per group, 4 x 2304) 1075 -> 865 us (display 360 ->
   /// 258 for its first pass), 2053^2's (8 per group, 8 x 576) lost, 395 -> 495.
   std::uint32_t bluestein_cols_in_time = 0;
+  /// Splits in frequency through registers by at least this radix, in groups of at most 512
+  /// work-items, run their sub-transforms as one loop (AxisPlan::sub_transform_loop; 0: never).
+  /// NVIDIA's GL refetches a long program's instructions after each storage barrier, and runs
+  /// long programs slower besides (docs/fast_path.md, thirtieth session); the loop makes the
+  /// program about P times shorter. H100, GL (thirty-first session): 4096-point columns (8 x 512)
+  /// 163.4 -> 153.5 us, 2048-point (4 x 512) 37.0 -> 35.6; splits by 2 lost or gained nothing
+  /// (1024-point columns 12.2 -> 12.4, 1080-point 24.0 -> 23.8), and 1 024 work-items, held to 64
+  /// registers, spill (3125-point columns, 5 x 625: 120 -> 190). OpenCL runs long programs as
+  /// fast as short ones, so 0.
+  std::uint32_t sub_transform_loop_min_split = 0;
   /// Bluestein splits and the live part of their padded lines (AxisPlan::live_blocks,
   /// live_inputs): 0 never (they run as any split); 1 where the lines fit no other way (pass 1
   /// holds only its live inputs: padded lines of about twice as many points plan); 2 also pass 2
@@ -294,6 +304,7 @@ inline Tuning gl_default_tuning() {
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
   t.bluestein_cols_in_time = 2;      // GL 4099^2's Bluestein columns: 1075 -> 865 us
+  t.sub_transform_loop_min_split = 4;  // GL 4096-point columns (8 x 512): 163.4 -> 153.5 us
   t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
   t.four_step_min_pitch_bytes = 65536;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us
   t.four_step_uneven_split = 1;         // GL 4000^2 columns (8 x 500): 259 -> 208 us
@@ -341,6 +352,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("pow2_rows_radix16", &Tuning::pow2_rows_radix16);
     set("split_dit", &Tuning::split_dit);
     set("bluestein_cols_in_time", &Tuning::bluestein_cols_in_time);
+    set("sub_transform_loop_min_split", &Tuning::sub_transform_loop_min_split);
     set("prune_padding", &Tuning::prune_padding);
     set("split_global", &Tuning::split_global);
     set("min_groups_per_unit", &Tuning::min_groups_per_unit);
@@ -408,6 +420,7 @@ struct RowSwap {
 /// (cl_measuring); ClFastAxis refuses a route with AxisRoute::swap.
 inline Tuning cl_tuning(Tuning t) {
   t.four_step_in_place_min_bytes = 0;
+  t.sub_transform_loop_min_split = 0;
   return t;
 }
 
@@ -442,6 +455,10 @@ struct AxisPlan {
   /// sub-transform reading its inputs from the scratch (the next one's loads issued during the
   /// current one) and adding its share to accumulators of the live bins.
   std::uint32_t live_blocks = 0;
+  /// The split in frequency's sub-transforms run as one loop the compiler cannot unroll
+  /// (SUB_TRANSFORM_LOOP; Tuning::sub_transform_loop_min_split): a shorter program, its y_q
+  /// moved down the registers once per sub-transform.
+  bool sub_transform_loop = false;
   /// Pass 1 holds x[j + b m] for b < live_blocks only and forms each y_q when sub-transform q
   /// reads it (LIVE_INPUTS): live_blocks values per element instead of pre_radix (L >= 2n - 1,
   /// so about half). Only for lines that fit no other way (plan_axis).
@@ -475,6 +492,7 @@ struct AxisPlan {
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
         {"LOCAL_PAD", local_pad ? "1" : "0"},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
+        {"SUB_TRANSFORM_LOOP", sub_transform_loop ? "1" : "0"},
         {"LIVE_BLOCKS", std::to_string(live_blocks)},
         {"LIVE_INPUTS", live_inputs ? "1" : "0"},
         {"LINES", std::to_string(lines_per_group)},
@@ -498,7 +516,7 @@ struct AxisPlan {
             : split_dit             ? "split (registers, in time) "
             : stage0_from_registers ? "split (registers, stage 0 from them) "
                                     : "split (registers) ")
-        << pre_radix << " x " << m << ' ';
+        << pre_radix << " x " << m << (sub_transform_loop ? " looped " : " ");
     if (live_blocks > 0) s << (live_inputs ? "live " : "live bins ") << live_blocks << " x " << m << ' ';
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
@@ -708,6 +726,9 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers) ||
                         (axis == Axis::cols && live != 0 && b <= tuning.bluestein_cols_in_time));
+      plan.sub_transform_loop = tuning.sub_transform_loop_min_split != 0 && p >= tuning.sub_transform_loop_min_split &&
+                                !plan.split_global && !plan.split_dit && plan.live_blocks == 0 &&
+                                !plan.radices.empty() && plan.threads <= 512;
       // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;

@@ -115,6 +115,10 @@ struct FastScheduleCase {
 inline constexpr FastScheduleCase fast_schedule_cases[] = {{2048, 6, true}, {960, 512, true}, {96, 100, false}};
 inline constexpr std::uint32_t fast_schedule_prefetch[] = {0, 2};  // never, every plan (default: split plans)
 
+/// The split in frequency's sub-transforms as one loop (Tuning::sub_transform_loop_min_split, GL)
+/// against unrolled, under the split cap: rows and columns, splits by 2, 4 and 5.
+inline constexpr FastSize fast_sub_transform_loop_cases[] = {{2048, 6}, {6, 2048}, {960, 512}, {6, 1875}};
+
 /// The split in time (Tuning::split_dit) against the split in frequency: under the split
 /// cap, 2048 x 6 splits its rows and 960 x 512 its columns with the first stage from the
 /// registers (radix 8 at most), and 2 x 509 its Bluestein columns (509 padded to 1024 points,
@@ -360,6 +364,44 @@ void expect_split_in_time_matches_fftw(const fast::Tuning& base, MakePath make_p
   EXPECT_TRUE(rows_in_time) << "no case split rows in time";
   EXPECT_TRUE(cols_in_time) << "no case split columns in time";
   EXPECT_TRUE(bluestein_in_time) << "no case split a Bluestein axis's padded lines in time";
+}
+
+/// The split in frequency's sub-transforms looped (AxisPlan::sub_transform_loop, from splits by
+/// 2 on) and unrolled, both directions (fast_sub_transform_loop_cases), from `base`: a split plan
+/// loops exactly where its rule says, and the cases loop rows and columns and splits by at least
+/// two radices, an odd one among them.
+template <class MakePath, class Run>
+void expect_sub_transform_loop_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  bool rows_looped = false, cols_looped = false, odd_looped = false;
+  std::set<std::uint32_t> looped_radices;
+  for (const auto& [w, h] : fast_sub_transform_loop_cases) {
+    for (const std::uint32_t min_split : {0u, 2u}) {
+      fast::Tuning tuning = base;
+      tuning.local_bytes_cap = fast_split_local_bytes;
+      tuning.split_dit = 0;
+      tuning.sub_transform_loop_min_split = min_split;
+      auto probe = make_path(tuning);
+      probe.prepare(w, h);
+      for (const Axis axis : {Axis::rows, Axis::cols}) {
+        const fast::AxisPlan& plan = probe.plan(axis);
+        const bool loops = min_split != 0 && plan.pre_radix > 1 && !plan.split_global && !plan.split_dit &&
+                           plan.live_blocks == 0 && plan.threads <= 512;
+        EXPECT_EQ(plan.sub_transform_loop, loops) << plan.describe();
+        if (!plan.sub_transform_loop) continue;
+        (axis == Axis::rows ? rows_looped : cols_looped) = true;
+        looped_radices.insert(plan.pre_radix);
+        odd_looped |= plan.pre_radix % 2 == 1;
+      }
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        const double err = run(w, h, d, tuning, 29 + w + min_split, nullptr);
+        EXPECT_LT(err, float_fft_tolerance(w * h)) << w << "x" << h << " looped from " << min_split;
+      }
+    }
+  }
+  EXPECT_TRUE(rows_looped) << "no case looped a row split";
+  EXPECT_TRUE(cols_looped) << "no case looped a column split";
+  EXPECT_GE(looped_radices.size(), 2u) << "every looped split had the same radix";
+  EXPECT_TRUE(odd_looped) << "no case looped an odd split";
 }
 
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct

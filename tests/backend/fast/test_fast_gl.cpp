@@ -165,6 +165,15 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   test::expect_split_in_time_matches_fftw(base, make_path(*env), runner(*env));
 }
 
+// The split in frequency's sub-transforms looped and unrolled
+// (test::expect_sub_transform_loop_matches_fftw).
+TEST(GlFastSchedule, SubTransformLoopMatchesFftwEitherWay) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::expect_sub_transform_loop_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+}
+
 // Radix-25 stages (5 x 5 in registers) against FFTW.
 TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;

@@ -229,6 +229,30 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
             defines.end());
 }
 
+// GL loops the sub-transforms of splits in frequency by 4 or more in groups of at most 512
+// (Tuning::sub_transform_loop_min_split): the 4096- and 2048-point columns, not the 1024-point
+// ones (split by 2), nor the 3125-point ones (1 024 invocations), nor splits in time (8192-point
+// rows); OpenCL's tuning never loops.
+TEST(FastPlan, GlLoopsLongSplitsOnly) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto looped = [&](Axis axis, std::uint32_t n, const fast::Tuning& tuning) {
+    const auto plan = fast::plan_axis(axis, n, n, nvidia, tuning);
+    EXPECT_TRUE(plan.has_value()) << n;
+    return plan && plan->sub_transform_loop;
+  };
+  EXPECT_TRUE(looped(Axis::cols, 4096, gl));
+  EXPECT_TRUE(looped(Axis::cols, 2048, gl));
+  EXPECT_FALSE(looped(Axis::cols, 1024, gl));
+  EXPECT_FALSE(looped(Axis::cols, 3125, gl));
+  EXPECT_FALSE(looped(Axis::rows, 8192, gl));
+  const auto cols_4096 = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, gl);
+  const auto defines = cols_4096->defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SUB_TRANSFORM_LOOP", "1"}),
+            defines.end());
+  for (std::uint32_t n : {2048u, 4096u, 8192u})
+    for (Axis axis : {Axis::rows, Axis::cols}) EXPECT_FALSE(looped(axis, n, fast::cl_tuning(gl))) << n;
+}
+
 // GL's power-of-two rows of 2048 points and more take radix 16 in groups of 256, unsplit ones
 // through half the shared memory (Tuning::pow2_rows_radix16); its other rows and its columns keep
 // radix 8 and 512 invocations; OpenCL's plans are unchanged by the rule.
