@@ -726,9 +726,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers) ||
                         (axis == Axis::cols && live != 0 && b <= tuning.bluestein_cols_in_time));
-      plan.sub_transform_loop = tuning.sub_transform_loop_min_split != 0 && p >= tuning.sub_transform_loop_min_split &&
-                                !plan.split_global && !plan.split_dit && plan.live_blocks == 0 &&
-                                !plan.radices.empty() && plan.threads <= 512;
+      // At most 512 work-items: 128 registers each on NVIDIA, which hold the loop's values; 1 024
+      // (64 each) spill them.
+      plan.sub_transform_loop = tuning.sub_transform_loop_min_split != 0 && p > 1 &&
+                                p >= tuning.sub_transform_loop_min_split && !plan.split_global && !plan.split_dit &&
+                                plan.live_blocks == 0 && !plan.radices.empty() && plan.threads <= 512;
       // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;

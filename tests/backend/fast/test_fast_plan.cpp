@@ -232,7 +232,7 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
 // GL loops the sub-transforms of splits in frequency by 4 or more in groups of at most 512
 // (Tuning::sub_transform_loop_min_split): the 4096- and 2048-point columns, not the 1024-point
 // ones (split by 2), nor the 3125-point ones (1 024 invocations), nor splits in time (8192-point
-// rows); OpenCL's tuning never loops.
+// rows), nor unsplit plans whatever the bound; OpenCL's tuning never loops.
 TEST(FastPlan, GlLoopsLongSplitsOnly) {
   const fast::Tuning gl = fast::gl_default_tuning();
   const auto looped = [&](Axis axis, std::uint32_t n, const fast::Tuning& tuning) {
@@ -245,7 +245,12 @@ TEST(FastPlan, GlLoopsLongSplitsOnly) {
   EXPECT_FALSE(looped(Axis::cols, 1024, gl));
   EXPECT_FALSE(looped(Axis::cols, 3125, gl));
   EXPECT_FALSE(looped(Axis::rows, 8192, gl));
+  fast::Tuning from_one = gl;
+  from_one.sub_transform_loop_min_split = 1;
+  EXPECT_FALSE(looped(Axis::rows, 4096, from_one));  // unsplit: the shader refuses the loop there
+  EXPECT_TRUE(looped(Axis::cols, 4096, from_one));
   const auto cols_4096 = fast::plan_axis(Axis::cols, 4096, 4096, nvidia, gl);
+  ASSERT_TRUE(cols_4096.has_value());
   const auto defines = cols_4096->defines();
   EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SUB_TRANSFORM_LOOP", "1"}),
             defines.end());
