@@ -100,6 +100,16 @@ struct Tuning {
   /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; a split by 7 (2401)
   /// ran 1.8x slower, and GL lost with the split by 3 too (docs/fast_path.md).
   std::uint32_t first_split_odd_max = 3;
+  /// Above 1: the first round's odd splits are by at least this radix (GL: 7 alone), of columns
+  /// only, in groups of the full col_lines columns, and at least min_groups_per_unit groups per
+  /// compute unit where the units are known (one group per multiprocessor holds a split's
+  /// registers: fewer leave most of a last wave idle). H100, GL, 8 columns split by 7 (looped)
+  /// instead of four steps: 2401^2 127.4 -> 116.3 us (7 x 343), 3584^2 243.4 -> 206.4 (7 x 512);
+  /// 2401^2's display columns (1 204 pairs: 151 groups of 8, 1.1 waves) lost, 78.9 -> 84.9, and
+  /// 4 columns and rows split by 7 lost at 6125^2 (1 307 -> 1 346 us) and won at 7000^2 (1 856 ->
+  /// 1 797; columns only), so neither takes it. Splits by 3 and 5 lost (3000^2 174.8 -> 203.4,
+  /// 2560 x 1440 61.7 -> 66.0).
+  std::uint32_t first_split_odd_min = 0;
   /// Unsplit plans whose stages would exchange more than this many bytes of local memory as
   /// complex values exchange real and imaginary parts in turn through half of it
   /// (AxisPlan::local_halves; 0: never). GL's default: NVIDIA's GL keeps about 48 KiB of shared
@@ -198,7 +208,12 @@ struct Tuning {
   /// Four-step also where the direct split holds more columns, on rows of at least this many
   /// bytes (0: never; see four_step_min_bytes).
   std::uint32_t four_step_min_pitch_bytes = 0;
-  /// 1: four-step also where the direct split's sub-length is not a power of two.
+  /// Four-step also where the direct split's sub-length is not a power of two: 0 never, 1 always,
+  /// 2 the real display's columns only (route_real_columns). H100, GL: the complex columns ran
+  /// faster direct since the thirty-first session's looped splits (4000^2 301.1 -> 287.6 us,
+  /// 3200^2 209.6 -> 192.6, 4000 x 3000 238.0 -> 210.1), the display's did not (8000 x 4000
+  /// 439.8 -> 462.9, 4000^2 180.4 -> 181.9), hence 2 there (and rows of 40 KiB for the complex
+  /// path's four steps: 6000 x 4000, 48 000-byte rows, 502 us either way).
   std::uint32_t four_step_uneven_split = 0;
   /// Values a four-step pass's group holds, at most: its columns per group are the largest
   /// power of two up to this over the pass's length. H100, 8192 = 64 x 128 (GL, halves): pass
@@ -295,7 +310,8 @@ inline Tuning gl_default_tuning() {
   Tuning t;
   t.max_threads = 512;
   t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
-  t.first_split_odd_max = 1;  // GL 2187^2 columns: 108 us as 2 lines unsplit, 112 us as 4 split by 3
+  t.first_split_odd_max = 7;  // by 7 only: GL lost with 3 and 5 (2187-point columns 108 -> 112 us, 3000^2 175 -> 203)
+  t.first_split_odd_min = 7;  // GL 2401^2: 127.6 -> 117.0 us (8 columns split 7 x 343), 3584^2 242.0 -> 206.7
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
@@ -306,8 +322,8 @@ inline Tuning gl_default_tuning() {
   t.bluestein_cols_in_time = 2;      // GL 4099^2's Bluestein columns: 1075 -> 865 us
   t.sub_transform_loop_min_split = 4;  // GL 4096-point columns (8 x 512): 163.4 -> 153.5 us
   t.four_step_max_direct_lines = 4;  // GL 8192-point columns (4 per group): 8192^2 2.1-5.5 ms -> 1.3 ms
-  t.four_step_min_pitch_bytes = 65536;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us
-  t.four_step_uneven_split = 1;         // GL 4000^2 columns (8 x 500): 259 -> 208 us
+  t.four_step_min_pitch_bytes = 40960;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us; 6000 x 4000 513 -> 502
+  t.four_step_uneven_split = 2;         // GL 4000^2 display columns (4000 x 2000 pairs): 181.9 -> 180.4 us
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
@@ -358,6 +374,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("min_groups_per_unit", &Tuning::min_groups_per_unit);
     set("first_split_max", &Tuning::first_split_max);
     set("first_split_odd_max", &Tuning::first_split_odd_max);
+    set("first_split_odd_min", &Tuning::first_split_odd_min);
     set("twiddle_powers", &Tuning::twiddle_powers);
     set("prefetch_twiddles", &Tuning::prefetch_twiddles);
     set("stage0_from_registers", &Tuning::stage0_from_registers);
@@ -632,6 +649,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
       if (round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max))
+        continue;
+      if (round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 &&
+          (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
+           (lines + b - 1) / b < wanted_groups))
         continue;
       AxisPlan plan;
       plan.axis = axis;
@@ -1079,7 +1100,7 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     const std::uint64_t image_bytes = std::uint64_t{n} * lines * sizeof(Complex);
     const bool wide_rows = tuning.four_step_min_pitch_bytes != 0 &&
                            std::uint64_t{lines} * sizeof(Complex) >= tuning.four_step_min_pitch_bytes;
-    const bool uneven = tuning.four_step_uneven_split != 0 && (direct->m & (direct->m - 1)) != 0;
+    const bool uneven = tuning.four_step_uneven_split == 1 && (direct->m & (direct->m - 1)) != 0;
     const bool narrow = direct->lines_per_group <= tuning.four_step_max_direct_lines;
     const bool fits_index = std::uint64_t{n} * lines < (std::uint64_t{1} << 31);
     if (axis == Axis::cols && fits_index && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
@@ -1379,6 +1400,7 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // Unsplit columns take four steps where the complex columns of the same image would (Z holds
   // half its bytes). H100, OpenCL: 2401^2's 1 204 pair columns (Z 23 MB) 62.3 -> 27.3 + 18.5 us.
   tuning.four_step_unsplit_min_bytes /= 2;
+  if (tuning.four_step_uneven_split == 2) tuning.four_step_uneven_split = 1;
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height),
                           static_cast<std::uint32_t>(display_pair_columns(width)), limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;

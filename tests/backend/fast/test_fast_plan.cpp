@@ -180,8 +180,9 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
-// unsplit in pairs; GL keeps both unsplit.
-TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
+// unsplit in pairs; GL keeps 3^7 unsplit and splits by 7 alone (Tuning::first_split_odd_min),
+// where that leaves at least two groups per multiprocessor.
+TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2187.has_value());
   EXPECT_EQ(cl_2187->lines_per_group, 4u) << cl_2187->describe();
@@ -196,6 +197,25 @@ TEST(FastPlan, FirstRoundTakesASplitByThreeButNotBySeven) {
   ASSERT_TRUE(gl_2187.has_value());
   EXPECT_EQ(gl_2187->lines_per_group, 4u) << gl_2187->describe();
   EXPECT_EQ(gl_2187->pre_radix, 1u) << gl_2187->describe();
+  const fast::Tuning gl = fast::gl_default_tuning();
+  for (std::uint32_t n : {2401u, 3584u}) {  // 8 columns split 7 x 343 / 7 x 512 (looped), not four steps
+    const auto route = fast::route_axis(Axis::cols, n, n, nvidia, gl);
+    ASSERT_TRUE(route.has_value()) << n;
+    EXPECT_FALSE(route->second.has_value()) << route->describe();
+    EXPECT_EQ(route->plan.pre_radix, 7u) << route->describe();
+    EXPECT_EQ(route->plan.lines_per_group, 8u) << route->describe();
+  }
+  // 2401^2's display columns, 1 204 pairs: 151 groups of 8 for 132 multiprocessors (fewer than two
+  // each), so 4 lines unsplit; where the units are unknown, the split by 7.
+  const auto few = fast::plan_axis(Axis::cols, 2401, 1204, nvidia, gl);
+  ASSERT_TRUE(few.has_value());
+  EXPECT_EQ(few->pre_radix, 1u) << few->describe();
+  EXPECT_EQ(few->lines_per_group, 4u) << few->describe();
+  fast::DeviceLimits units_unknown = nvidia;
+  units_unknown.compute_units = 0;
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 2401, 1204, units_unknown, gl)->pre_radix, 7u);
+  // Splits by 3 and 5 stay out of GL's first round: 3000-point columns split 8 x 375.
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 3000, 3000, nvidia, gl)->pre_radix, 8u);
 }
 
 // The scheduling options' rules: twiddles read a stage ahead in split plans only (by default),
@@ -316,9 +336,9 @@ TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
   const auto c4096 = fast::route_image(4096, 4096, nvidia, gl)->cols.plan;
   EXPECT_EQ(c4096.threads, 512u) << c4096.describe();  // 8 x 512 / 8 = 512 butterflies
   const auto c4000 = fast::route_image(4000, 4000, nvidia, gl)->cols;
-  ASSERT_TRUE(c4000.four_step()) << c4000.describe();
-  EXPECT_EQ(c4000.plan.threads, fast::route_image(4000, 4000, nvidia, off)->cols.plan.threads) << c4000.describe();
-  EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, gl)->plan.threads, 1024u);  // 8 split 8 x 500
+  ASSERT_FALSE(c4000.four_step()) << c4000.describe();
+  EXPECT_EQ(c4000.plan.threads, 1024u) << c4000.describe();  // 8 split 8 x 500: 1000 butterflies
+  EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, gl)->plan.threads, 1024u);
   EXPECT_LE(fast::route_image(3125, 3125, nvidia, fast::Tuning{})->cols.plan.threads, 256u);
 }
 
@@ -540,11 +560,16 @@ TEST(FastPlan, FourStepGroupsDivideTheWidth) {
   EXPECT_EQ(wide.second->lines_per_group, 16u) << wide.describe();
   for (const std::uint32_t n : {3000u, 3125u})
     EXPECT_FALSE(fast::route_image(n, n, nvidia, gl)->cols.four_step()) << n;
-  const auto unsplit = fast::route_image(2401, 2401, nvidia, gl)->cols;
+  fast::Tuning no_seven = gl;  // (GL's own 2401-point columns split by 7: FirstRoundOddSplits...)
+  no_seven.first_split_odd_max = 1;
+  const auto unsplit = fast::route_image(2401, 2401, nvidia, no_seven)->cols;
   ASSERT_TRUE(unsplit.four_step()) << unsplit.describe();
   EXPECT_EQ(unsplit.plan.lines_per_group, 49u) << unsplit.describe();
-  // 4000^2 (4000 = 125 x 32): its passes' groups of 32 and 16 divide the width, as before.
-  const auto square = fast::route_image(4000, 4000, nvidia, gl)->cols;
+  // 4000^2 (4000 = 125 x 32) where uneven splits take four steps: its passes' groups of 32 and
+  // 16 divide the width, as before.
+  fast::Tuning uneven = gl;
+  uneven.four_step_uneven_split = 1;
+  const auto square = fast::route_image(4000, 4000, nvidia, uneven)->cols;
   ASSERT_TRUE(square.four_step()) << square.describe();
   EXPECT_EQ(square.plan.lines_per_group, 32u) << square.describe();
 }
@@ -571,7 +596,9 @@ fast::AxisRoute cols(std::size_t w, std::size_t h, const fast::Tuning& t) {
 
 // Tuning::four_step_min_bytes and the rules beside it: 8192-point columns (2 per direct group on
 // OpenCL, 4 on GL) go in two passes on both APIs from 128 MiB; on GL also 4096-point columns of
-// 64 KiB rows (8192 x 4096) and 4000^2 (split 8 x 500); 4096^2 and the small sizes directly.
+// 64 KiB rows (8192 x 4096), 4000-point ones of 48 000-byte rows (6000 x 4000) and the real
+// display's uneven splits (8000 x 4000's pair columns, split 8 x 500); 4096^2, 4000^2 and the
+// small sizes directly.
 // Each pass is unsplit, its groups divide the width and hold at most four_step_elements values,
 // a b = n with a <= b, and the passes' pitches, blocks and shifts address pass A's line
 // r2 W + c at rows r2 + b r1 and pass B's line k1 W + c at rows k1 b + r2, storing bin k2 at
@@ -583,7 +610,9 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
     EXPECT_TRUE(cols(4096, 8192, t).four_step()) << gl;
     EXPECT_TRUE(cols(2048, 8192, t).four_step()) << gl;
     EXPECT_EQ(cols(8192, 4096, t).four_step(), gl);
-    EXPECT_EQ(cols(4000, 4000, t).four_step(), gl);
+    EXPECT_FALSE(cols(4000, 4000, t).four_step()) << gl;
+    EXPECT_EQ(cols(6000, 4000, t).four_step(), gl);
+    EXPECT_EQ(fast::route_real_columns(8000, 4000, nvidia, t)->four_step(), gl);
     EXPECT_EQ(cols(1024, 8192, t).four_step(), gl);  // 64 MiB: under OpenCL's 128
     for (const auto& [w, h] : {std::pair{4096, 4096}, std::pair{3125, 3125}, std::pair{2048, 2048},
                                std::pair{1920, 1080}, std::pair{1000, 1000}})
@@ -726,7 +755,9 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
 // the direct columns take 2 (OpenCL) or 4 (GL)); 2187^2 (27 x 81: pass B's groups of 27) and
 // 3125^2 (25 x 125: 25) stay direct, and so does 2401^2 under 32 MiB or with the knob at 0.
 TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
-  for (const fast::Tuning& t : {fast::Tuning{}, fast::gl_default_tuning()}) {
+  fast::Tuning gl_unsplit = fast::gl_default_tuning();  // GL's own 2401-point columns split by 7
+  gl_unsplit.first_split_odd_max = 1;                   // (FirstRoundOddSplitsFollowEachApisMeasurements)
+  for (const fast::Tuning& t : {fast::Tuning{}, gl_unsplit}) {
     const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
     const fast::AxisRoute route = cols(2401, 2401, t);
     ASSERT_TRUE(route.four_step()) << gl << " " << route.describe();
@@ -1224,7 +1255,7 @@ TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
 
   tuning.tiled_columns_min_bytes = 1;
   // Bluestein, row pairs, four steps; groups of 4 columns that leave a narrower last tile.
-  for (const auto& [w, h] : {std::pair{4099, 4099}, {4099, 64}, {64, 4099}, {8192, 8192}, {4000, 4000}, {2187, 2187}}) {
+  for (const auto& [w, h] : {std::pair{4099, 4099}, {4099, 64}, {64, 4099}, {8192, 8192}, {6000, 4000}, {2187, 2187}}) {
     const auto other = fast::route_image(w, h, nvidia, tuning);
     ASSERT_TRUE(other.has_value()) << w << "x" << h;
     EXPECT_EQ(other->rows.tile_lines + other->cols.tile_lines, 0u) << w << "x" << h << ": " << other->cols.describe();
@@ -1328,7 +1359,7 @@ TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
   EXPECT_EQ(estimate_transform_memory(2048, 2048).four_step, 0u);
   EXPECT_GT(estimate_transform_memory(4096, 8192).four_step, 0u);
   EXPECT_GT(estimate_transform_memory(8192, 4096).four_step, 0u);  // GL's route
-  EXPECT_GT(estimate_transform_memory(4000, 4000).four_step, 0u);  // GL's route
+  EXPECT_GT(estimate_transform_memory(6000, 4000).four_step, 0u);  // GL's route (48 000-byte rows)
 }
 
 TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
