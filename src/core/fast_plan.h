@@ -110,6 +110,16 @@ struct Tuning {
   /// 1 797; columns only), so neither takes it. Splits by 3 and 5 lost (3000^2 174.8 -> 203.4,
   /// 2560 x 1440 61.7 -> 66.0).
   std::uint32_t first_split_odd_min = 0;
+  /// 1: where the first round splits columns, a split of the same group width by any radix up to
+  /// 8 (odd ones in groups of the full col_lines only) with fewer Stockham stages replaces the one
+  /// the rules above take (the fewest stages, then a power-of-two sub-length, then the smaller
+  /// split). H100, GL, columns (run285):
+  /// 1080-point 23.8 -> 19.3 us (3 x 360 (8 9 5) for 2 x 540 (4 9 3 5)), 960-point 13.6 -> 12.8,
+  /// 1372-point 26.9 -> 25.7, 1400-point 25.3 -> 24.5, 1536-point 25.4 -> 23.1, 2744-point 100.0 ->
+  /// 86.8, 5400-point (4 per group) 832 -> 580; 1280-point 14.1 -> 15.0 and 1000-point 14.0 ->
+  /// 14.2 lost. Letting equal stage counts replace it lost (3430-point 223 -> 243 as 5 x 686 for
+  /// 7 x 490, 3000-point 98 -> 127, 896-point 11.8 -> 13.7), so only fewer do.
+  std::uint32_t first_split_fewer_stages = 0;
   /// Unsplit plans whose stages would exchange more than this many bytes of local memory as
   /// complex values exchange real and imaginary parts in turn through half of it
   /// (AxisPlan::local_halves; 0: never). GL's default: NVIDIA's GL keeps about 48 KiB of shared
@@ -312,6 +322,7 @@ inline Tuning gl_default_tuning() {
   t.first_split_max = 8;  // 4096-point columns: 8 lines split 8 x 512 ran 199 us, 4 split 4 x 1024 222 us
   t.first_split_odd_max = 7;  // by 7 only: GL lost with 3 and 5 (2187-point columns 108 -> 112 us, 3000^2 175 -> 203)
   t.first_split_odd_min = 7;  // GL 2401^2: 127.6 -> 117.0 us (8 columns split 7 x 343), 3584^2 242.0 -> 206.7
+  t.first_split_fewer_stages = 1;  // GL 1920 x 1080 columns: 23.8 -> 19.3 us (3 x 360), 5400-point 832 -> 580
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
@@ -375,6 +386,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("first_split_max", &Tuning::first_split_max);
     set("first_split_odd_max", &Tuning::first_split_odd_max);
     set("first_split_odd_min", &Tuning::first_split_odd_min);
+    set("first_split_fewer_stages", &Tuning::first_split_fewer_stages);
     set("twiddle_powers", &Tuning::twiddle_powers);
     set("prefetch_twiddles", &Tuning::prefetch_twiddles);
     set("stage0_from_registers", &Tuning::stage0_from_registers);
@@ -642,18 +654,23 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   // first_split_odd_max, and for columns at least 2 lines (16-byte row segments);
   // then anything. Fewer lines unsplit beat more lines with a split by 7: 2401-point columns ran
   // 1.8x faster on the H100 as 2 lines unsplit than as 4 lines split by 7.
+  // Tuning::first_split_fewer_stages: the first round's column split at a width may give way to
+  // one with fewer stages.
+  const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
+    std::optional<AxisPlan> first_fit, fewer;  // (weigh_splits, round 0) by the rule; of any radix
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
-      if (round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max))
-        continue;
-      if (round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 &&
-          (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
-           (lines + b - 1) / b < wanted_groups))
-        continue;
+      const bool by_rule =
+          !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max)) &&
+          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 &&
+            (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
+             (lines + b - 1) / b < wanted_groups));
+      const bool weighed = weigh_splits && round == 0 && p > 1 && p <= 8 && (power_of_two || b == most_lines);
+      if (!by_rule && !weighed) continue;
       AxisPlan plan;
       plan.axis = axis;
       plan.n = n;
@@ -763,8 +780,13 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
       }
-      return plan;
+      if (!weigh_splits || round != 0 || p == 1) return plan;
+      if (by_rule && !first_fit) first_fit = plan;
+      // Fewest stages, then a power-of-two sub-length, then the smaller split.
+      const auto rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
+      if (weighed && (!fewer || rank(plan) < rank(*fewer))) fewer = plan;
     }
+    if (first_fit) return fewer && fewer->radices.size() < first_fit->radices.size() ? *fewer : *first_fit;
   }
   return std::nullopt;
 }

@@ -419,6 +419,7 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
   }
   for (const FastSize size : fast_four_step_divisor_cases) {
     fast::Tuning tuning = base;
+    tuning.first_split_odd_max = 1;  // direct columns unsplit (GL's own split 1715-point ones by 7)
     tuning.four_step_unsplit_min_bytes = 1;
     tuning.four_step_max_direct_lines = 64;
     cases.emplace_back(size, tuning);

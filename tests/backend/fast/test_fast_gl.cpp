@@ -207,6 +207,7 @@ void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::uint32_t fast::Tu
     for (const std::uint32_t one_round : {0u, 1024u}) {
       fast::Tuning tuning = fast::gl_default_tuning();
       tuning.*knob = one_round;
+      tuning.first_split_fewer_stages = 0;  // the splits named below (fewer stages: 5 x 200, 3 x 200)
       if (local_bytes_cap) tuning.local_bytes_cap = local_bytes_cap;
       GlFastPath probe(*env.programs, nullptr, tuning);
       probe.prepare(w, h);

@@ -218,6 +218,31 @@ TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   EXPECT_EQ(fast::plan_axis(Axis::cols, 3000, 3000, nvidia, gl)->pre_radix, 8u);
 }
 
+// GL's first round lets a column split with fewer stages replace the one its rules take
+// (Tuning::first_split_fewer_stages; measured on the H100, docs/fast_path.md): 1080-point columns
+// 3 x 360 (8 9 5) instead of 2 x 540 (4 9 3 5), 5400-point ones (4 per group) 8 x 675 instead of
+// 4 x 1350; equal stage counts keep the rules' split (3000-point 8 x 375, 896-point 2 x 448, 3430-point
+// 7 x 490), and so does OpenCL, which never weighs them.
+TEST(FastPlan, GlFirstRoundSplitsGiveWayToFewerStages) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto split = [&](std::uint32_t n, std::uint32_t lines, const fast::Tuning& t) {
+    const auto plan = fast::plan_axis(Axis::cols, n, lines, nvidia, t);
+    EXPECT_TRUE(plan.has_value()) << n;
+    return plan ? std::pair{plan->pre_radix, plan->radices.size()} : std::pair{0u, std::size_t{0}};
+  };
+  EXPECT_EQ(split(1080, 1920, gl), (std::pair{3u, std::size_t{3}}));
+  EXPECT_EQ(split(5400, 5400, gl), (std::pair{8u, std::size_t{4}}));
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 5400, 5400, nvidia, gl)->lines_per_group, 4u);
+  EXPECT_EQ(split(3000, 3000, gl).first, 8u);
+  EXPECT_EQ(split(896, 896, gl).first, 2u);
+  EXPECT_EQ(split(3430, 3430, gl).first, 7u);
+  fast::Tuning off = gl;
+  off.first_split_fewer_stages = 0;
+  EXPECT_EQ(split(1080, 1920, off), (std::pair{2u, std::size_t{4}}));
+  EXPECT_EQ(split(5400, 5400, off).first, 4u);
+  EXPECT_EQ(split(1080, 1920, fast::Tuning{}).first, 2u);  // OpenCL: 4 columns split 2 x 540
+}
+
 // The scheduling options' rules: twiddles read a stage ahead in split plans only (by default),
 // and a split's first stage from the registers exactly where each work-item's butterfly inputs
 // are its own split elements (b = b' + r lines M / R_0, that step a multiple of the threads).
