@@ -651,11 +651,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   std::vector<std::uint32_t> line_options;
   for (std::uint32_t x = most_lines; x >= 1; x /= 2) line_options.push_back(x);
   // Two rounds: first no split, a power-of-two split up to first_split_max or an odd one up to
-  // first_split_odd_max, and for columns at least 2 lines (16-byte row segments);
-  // then anything. Fewer lines unsplit beat more lines with a split by 7: 2401-point columns ran
-  // 1.8x faster on the H100 as 2 lines unsplit than as 4 lines split by 7.
-  // Tuning::first_split_fewer_stages: the first round's column split at a width may give way to
-  // one with fewer stages.
+  // first_split_odd_max (from first_split_odd_min), and for columns at least 2 lines (16-byte row
+  // segments); then anything. On OpenCL fewer lines unsplit beat more lines with a split by 7
+  // (2401-point columns 1.8x faster on the H100 as 2 lines unsplit than as 4 split by 7); GL's
+  // looped splits by 7 in groups of 8 beat its unsplit 4. Tuning::first_split_fewer_stages: the
+  // first round's column split at a width may give way to one with fewer stages.
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
