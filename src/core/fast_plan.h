@@ -660,7 +660,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
-    std::optional<AxisPlan> first_fit, fewer;  // (weigh_splits, round 0) by the rule; of any radix
+    std::optional<AxisPlan> first_fit, fewest;  // (weigh_splits, round 0) by the rule; of any radix
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
@@ -784,9 +784,9 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (by_rule && !first_fit) first_fit = plan;
       // Fewest stages, then a power-of-two sub-length, then the smaller split.
       const auto rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
-      if (weighed && (!fewer || rank(plan) < rank(*fewer))) fewer = plan;
+      if (weighed && (!fewest || rank(plan) < rank(*fewest))) fewest = plan;
     }
-    if (first_fit) return fewer && fewer->radices.size() < first_fit->radices.size() ? *fewer : *first_fit;
+    if (first_fit) return fewest && fewest->radices.size() < first_fit->radices.size() ? *fewest : *first_fit;
   }
   return std::nullopt;
 }
