@@ -657,6 +657,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   // looped splits by 7 in groups of 8 beat its unsplit 4. Tuning::first_split_fewer_stages: the
   // first round's column split at a width may give way to one with fewer stages.
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
+  // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
+  const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
@@ -782,9 +784,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       }
       if (!weigh_splits || round != 0 || p == 1) return plan;
       if (by_rule && !first_fit) first_fit = plan;
-      // Fewest stages, then a power-of-two sub-length, then the smaller split.
-      const auto rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
-      if (weighed && (!fewest || rank(plan) < rank(*fewest))) fewest = plan;
+      if (weighed && (!fewest || weighed_rank(plan) < weighed_rank(*fewest))) fewest = plan;
     }
     if (first_fit) return fewest && fewest->radices.size() < first_fit->radices.size() ? *fewest : *first_fit;
   }

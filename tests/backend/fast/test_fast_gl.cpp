@@ -174,6 +174,38 @@ TEST(GlFastSchedule, SubTransformLoopMatchesFftwEitherWay) {
   test::expect_sub_transform_loop_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
+// GL's own first-round column splits (docs/fast_path.md, thirty-second session) against FFTW:
+// 2401-point columns split by 7, looped (the H100 takes it by Tuning::first_split_odd_min,
+// llvmpipe's 32 KiB by the second round: which rule, FastPlan's tests), and 1080-point columns
+// split with fewer stages than the first split that fits (Tuning::first_split_fewer_stages).
+TEST(GlFastSchedule, FirstRoundColumnSplitsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const fast::Tuning gl = fast::gl_default_tuning();
+  fast::Tuning first_fit = gl;
+  first_fit.first_split_fewer_stages = 0;
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{8, 2401}, {8, 1080}}) {
+    GlFastPath probe(*env->programs, nullptr, gl);
+    probe.prepare(w, h);
+    const fast::AxisPlan& cols = probe.plan(Axis::cols);
+    GlFastPath rules(*env->programs, nullptr, first_fit);
+    rules.prepare(w, h);
+    if (h == 2401) {
+      EXPECT_EQ(cols.pre_radix, 7u) << cols.describe();
+      EXPECT_TRUE(cols.sub_transform_loop) << cols.describe();
+    } else {
+      EXPECT_LT(cols.radices.size(), rules.plan(Axis::cols).radices.size())
+          << cols.describe() << " | " << rules.plan(Axis::cols).describe();
+    }
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, gl, 71 + h, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
+    }
+  }
+}
+
 // Radix-25 stages (5 x 5 in registers) against FFTW.
 TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;
