@@ -89,6 +89,20 @@ struct Tuning {
   /// -> 20.1, Bluestein's 9216-point in time 446 -> 484; OpenCL's rows lost everywhere
   /// (4000-point 93 -> 132: bank conflicts its compiler does not pay for in index arithmetic).
   std::uint32_t local_unpadded = 2;
+  /// With local_unpadded 3, rows stay padded where 2 divides their (sub-)length at least
+  /// padded_rows_min_twos times (0: never) and 5 fewer than unpadded_rows_min_fives times: strides
+  /// of 16 points and more meet in the banks unpadded, and only the radix-5-heavy rows gain more
+  /// from the shorter index arithmetic. H100, GL, rows padded (run286, run287): won 1920-point
+  /// 19.1 -> 17.3 us, 2560-point 29.1 -> 26.8, 4032-point 109.8 -> 105.1, 7168-point (split 2 x
+  /// 3584) 240.4 -> 232.7, 3200-point 83.7 -> 81.8, 2160-point 40.0 -> 38.7, 1200-point 18.4 ->
+  /// 17.0, 1440-point 17.9 -> 16.8, 1600-point 17.5 -> 16.5, 3584-point 85.8 -> 84.9, 960-point 13.3
+  /// -> 12.5, 1280-point 12.5 -> 11.8, 1536-point 18.7 -> 18.0; lost where 5^3 divides (4000-point
+  /// 108.2 -> 114.4, 2000-point 30.7 -> 34.4, 3000-point 79.1 -> 81.3, 1000-point 13.8 -> 14.2,
+  /// 6000-point split 2 x 3000 213 -> 296) and where fewer than 2^4 do (3430-point 80.9 -> 117.6,
+  /// 5400-point 317.7 -> 374.7, 2744-point 63.0 -> 64.6, 1372-point 17.0 -> 17.7, 1400-point 17.4 ->
+  /// 17.7); 3840-point lost too (59.1 -> 60.1), 720- and 1080-point within 0.1.
+  std::uint32_t padded_rows_min_twos = 0;
+  std::uint32_t unpadded_rows_min_fives = 0;
   std::uint32_t split_global = 0;           ///< 1: split through the buffer (DIT), 0: through registers (DIF)
   /// Fewer rows per group while the row pass would have fewer than this many groups per compute
   /// unit (small images: 256^2 rows in groups of 8 were 32 groups for 132 multiprocessors).
@@ -349,6 +363,8 @@ inline Tuning gl_default_tuning() {
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
+  t.padded_rows_min_twos = 4;     // GL rows padded: 1920-point 19.1 -> 17.3 us, 4032-point 109.8 -> 105.1,
+  t.unpadded_rows_min_fives = 3;  // but 4000-point 108.2 -> 114.4 and 3430-point 80.9 -> 117.6
   t.tiled_columns_min_bytes = 0;     // GL 4096^2: 268 -> 286 us with the tiles (columns 167 -> 169)
   return t;
 }
@@ -393,6 +409,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("max_radix", &Tuning::max_radix);
     set("composite_radices", &Tuning::composite_radices);
     set("local_unpadded", &Tuning::local_unpadded);
+    set("padded_rows_min_twos", &Tuning::padded_rows_min_twos);
+    set("unpadded_rows_min_fives", &Tuning::unpadded_rows_min_fives);
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
     set("bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads);
@@ -775,9 +793,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
       const std::uint32_t unpadded = tuning.local_unpadded;
+      std::uint32_t twos = 0, fives = 0;
+      for (std::uint32_t rest = plan.m; rest % 2 == 0; rest /= 2) ++twos;
+      for (std::uint32_t rest = plan.m; rest % 5 == 0; rest /= 5) ++fives;
+      const bool padded_row = tuning.padded_rows_min_twos != 0 && twos >= tuning.padded_rows_min_twos &&
+                              fives < tuning.unpadded_rows_min_fives;
       plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
                        !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
-                       !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit);
+                       !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
       if (!plan.local_pad && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
@@ -1302,9 +1325,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Four-step columns through the scratch (both axes: the rows take pairs only after in-place
     // columns).
     with(&Tuning::four_step_in_place_min_bytes, 0);
-    // Rows padded (local_unpadded 3 -> 2): GL 1920-point rows 20.1 -> 18.5 us, where 2000- and
-    // 4000-point rows lost with the padding (H100, twentieth session).
-    with(&Tuning::local_unpadded, 2);
+    // Every row unpadded (the default before the thirty-third session): GL 3840-point rows 60.1 ->
+    // 59.1 us, where the other rows the rule pads lost with it (H100, run286).
+    with(&Tuning::padded_rows_min_twos, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -206,6 +206,30 @@ TEST(GlFastSchedule, FirstRoundColumnSplitsMatchFftw) {
   }
 }
 
+// GL's rows padded where 2^4 divides their length and 5^3 does not (Tuning::padded_rows_min_twos,
+// thirty-third session) and unpadded otherwise, split rows by their sub-length, against FFTW.
+TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const fast::Tuning gl = fast::gl_default_tuning();
+  for (const auto& [w, h, pad] : {std::tuple<std::size_t, std::size_t, bool>{1920, 3, true},
+                                  {2160, 2, true},
+                                  {4000, 3, false},
+                                  {5400, 2, false},
+                                  {7168, 2, true}}) {
+    GlFastPath probe(*env->programs, nullptr, gl);
+    probe.prepare(w, h);
+    const fast::AxisPlan& rows = probe.plan(Axis::rows);
+    EXPECT_EQ(rows.local_pad, pad) << rows.describe();
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, w, h, d, gl, 83 + w, &tolerance);
+      EXPECT_LT(err, tolerance) << w << "x" << h << " " << rows.describe();
+    }
+  }
+}
+
 // Radix-25 stages (5 x 5 in registers) against FFTW.
 TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;

@@ -243,6 +243,37 @@ TEST(FastPlan, GlFirstRoundSplitsGiveWayToFewerStages) {
   EXPECT_EQ(split(1080, 1920, fast::Tuning{}).first, 2u);  // OpenCL: 4 columns split 2 x 540
 }
 
+// GL's rows stay padded where 2^4 divides the length they transform and 5^3 does not (the
+// measured split: rows of 125 x 2^k and those with few factors of 2 won unpadded); odd rows are
+// unpadded always, OpenCL's rows (local_unpadded 2) never.
+TEST(FastPlan, GlRowsPaddedWherePowersOfTwoMeetInTheBanks) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto padded = [&](std::uint32_t n, const fast::Tuning& t) {
+    const auto plan = fast::plan_axis(Axis::rows, n, 1024, nvidia, t);
+    EXPECT_TRUE(plan.has_value()) << n;
+    return plan && plan->local_pad;
+  };
+  for (std::uint32_t n : {960u, 1200u, 1280u, 1440u, 1536u, 1600u, 1920u, 2160u, 2560u, 3200u, 3584u, 3840u, 4032u})
+    EXPECT_TRUE(padded(n, gl)) << n;
+  for (std::uint32_t n : {1000u, 2000u, 3000u, 4000u, 1080u, 1372u, 1400u, 2744u, 3430u, 5400u, 2187u, 2401u, 3125u})
+    EXPECT_FALSE(padded(n, gl)) << n;
+  // Split rows: the sub-length decides (6000 = 2 x 3000 unpadded, 7168 = 2 x 3584 padded).
+  for (const auto& [n, pad] : {std::pair{6000u, false}, std::pair{7168u, true}}) {
+    const auto split_rows = fast::plan_axis(Axis::rows, n, 3584, nvidia, gl);
+    ASSERT_TRUE(split_rows.has_value()) << n;
+    EXPECT_EQ(split_rows->pre_radix, 2u) << split_rows->describe();
+    EXPECT_EQ(split_rows->local_pad, pad) << split_rows->describe();
+  }
+  fast::Tuning any = gl;
+  any.padded_rows_min_twos = 0;
+  for (std::uint32_t n : {1920u, 2560u, 4000u}) EXPECT_FALSE(padded(n, any)) << n;
+  EXPECT_TRUE(padded(1920, fast::Tuning{}));
+  EXPECT_TRUE(padded(4000, fast::Tuning{}));
+  // The rule reaches the real display's rows too (plan_display_rows plans them as rows).
+  EXPECT_TRUE(fast::plan_display_rows(1920, 1080, nvidia, gl)->local_pad);
+  EXPECT_FALSE(fast::plan_display_rows(4000, 4000, nvidia, gl)->local_pad);
+}
+
 // The scheduling options' rules: twiddles read a stage ahead in split plans only (by default),
 // and a split's first stage from the registers exactly where each work-item's butterfly inputs
 // are its own split elements (b = b' + r lines M / R_0, that step a multiple of the threads).
@@ -517,7 +548,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.bluestein_row_one_round_threads != base.bluestein_row_one_round_threads ||
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
                            t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
-                           t.local_unpadded != base.local_unpadded;
+                           t.local_unpadded != base.local_unpadded ||
+                           t.padded_rows_min_twos != base.padded_rows_min_twos;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
