@@ -185,7 +185,11 @@ TEST(GlFastSchedule, FirstRoundColumnSplitsMatchFftw) {
   const fast::Tuning gl = fast::gl_default_tuning();
   fast::Tuning first_fit = gl;
   first_fit.first_split_fewer_stages = 0;
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{8, 2401}, {8, 1080}}) {
+  // Where the device reports its multiprocessors, the split by 7 wants min_groups_per_unit groups
+  // of 8 columns on each (the H100: 2 112 columns; 8 columns keep 4 unsplit there).
+  const std::uint32_t units = fast_limits().compute_units;
+  const std::size_t wide = units != 0 ? std::size_t{8} * gl.min_groups_per_unit * units : 8;
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{wide, 2401}, {8, 1080}}) {
     GlFastPath probe(*env->programs, nullptr, gl);
     probe.prepare(w, h);
     const fast::AxisPlan& cols = probe.plan(Axis::cols);
