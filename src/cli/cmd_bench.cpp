@@ -43,6 +43,8 @@ CommandSpec bench_spec() {
       {"--json", "", "", "print JSON instead of a table"},
       {"--display", "", "", "after each timed transform also deliver the spectrum display into an OpenGL texture "
                             "(gl, cl) and time that path: the display kernels and, for cl, the interop copy"},
+      {"--real-display", "", "", "time the real-input display path instead (gl, cl): a real image in, its shifted "
+                                 "log-magnitude display out, per kernel, as the window's timers panel shows it"},
       {"--max-pixels", "", "N", "refuse sizes over N pixels (default " + std::to_string(default_max_pixels) + ")"},
       max_radix_option_spec(),
   };
@@ -54,7 +56,9 @@ CommandSpec bench_spec() {
       "around a finish, not from a GPU timer (the CPU backend, and GL drivers whose timer queries\n"
       "report nothing meaningful, such as llvmpipe). The total is the sum of the kernel medians, each\n"
       "counted as often as its kernel runs per transform; the wall time is the host clock over all\n"
-      "runs divided by their number (one timed and one untimed transform each).";
+      "runs divided by their number (one timed and one untimed transform each). --real-display\n"
+      "times the real image's display instead, each run one display of the uploaded image with the\n"
+      "previous run's range (as video frames take it), no opposite transform between.";
   return spec;
 }
 
@@ -182,21 +186,39 @@ int run_bench(const ParsedArgs& args) {
   const bool display = args.has("--display");
   if (display && choice.kind == BackendKind::cpu)
     throw UsageError("--display times a GPU display path: use --backend gl or --backend cl");
+  const bool real_display = args.has("--real-display");
+  if (real_display && choice.kind == BackendKind::cpu)
+    throw UsageError("--real-display times a GPU display path: use --backend gl or --backend cl");
+  if (real_display && (display || args.has("--inverse")))
+    throw UsageError(std::string("--real-display times the display alone: drop ") + (display ? "--display" : "--inverse"));
   DisplayTarget target;
   if (display && choice.kind == BackendKind::cl) target.make_context_for_cl(choice);
   auto backend = open_backend(choice);
   check_fits_device(*backend, width, height, *size_text);
-  const Plan2D plan = make_plan_2d(width, height, plan_options);
-  backend->prepare(plan, choice.variant);
-  if (display) target.make_texture(width, height);
   const SpectrumSettings display_settings;  // shifted log magnitude, auto range: what the GUI shows first
+  RealDisplayPath real_path = RealDisplayPath::none;
+  if (real_display) {
+    real_path = backend->real_display_path(width, height);
+    if (real_path == RealDisplayPath::none)
+      throw BackendError("backend '" + to_string(choice.kind) + "' has no real-input display path");
+    RealImage real(width, height);  // the same random data's real parts
+    for (std::size_t i = 0; i < real.data.size(); ++i) real.data[i] = input.data[i].real();
+    backend->upload_real(real);
+    backend->execute_real_display(display_settings);  // the first frame finds the range: not timed
+    backend->finish();
+    (void)backend->take_timings();
+  } else {
+    backend->prepare(make_plan_2d(width, height, plan_options), choice.variant);
+  }
+  if (display) target.make_texture(width, height);
 
   // Each timed transform is followed by an untimed one the other way (the inverse is scaled by
   // 1/N), so the data stays bounded without the host uploading between runs and the device is
   // never left idle waiting for the host.
   const Direction opposite = direction == Direction::forward ? Direction::inverse : Direction::forward;
-  backend->upload(input);
+  if (!real_display) backend->upload(input);
   const auto run_once = [&] {
+    if (real_display) return backend->execute_real_display(display_settings, true);
     backend->execute(direction);
     if (display && !backend->render_to_gl_texture(target.texture(), display_settings))
       throw BackendError("backend '" + to_string(choice.kind) + "' cannot deliver its display to a GL texture");
@@ -229,8 +251,9 @@ int run_bench(const ParsedArgs& args) {
       if (display && display_seen[r.kernel]++ >= warmup) records.push_back(std::move(r));
       continue;
     }
+    // Each run is one display (real_display), or a timed transform and its opposite.
     const auto it = run_of_execution.try_emplace(r.execution, run_of_execution.size()).first;
-    if (it->second % 2 == 1 || it->second / 2 < warmup) continue;
+    if (real_display ? it->second < warmup : (it->second % 2 == 1 || it->second / 2 < warmup)) continue;
     records.push_back(std::move(r));
   }
 
@@ -252,8 +275,11 @@ int run_bench(const ParsedArgs& args) {
     while (!kernels.empty() && kernels.back() == '\n') kernels.pop_back();
     std::cout << "{\"backend\": " << json_string(to_string(choice.kind))
               << ", \"device\": " << json_string(backend->device_name()) << ", \"width\": " << width
-              << ", \"height\": " << height << ", \"variant\": " << json_string(to_string(choice.variant))
-              << ", \"direction\": " << json_string(to_string(direction)) << ", \"repeat\": " << repeat
+              << ", \"height\": " << height
+              << (real_display ? ", \"real_display\": " + json_string(to_string(real_path))
+                               : ", \"variant\": " + json_string(to_string(choice.variant)) +
+                                     ", \"direction\": " + json_string(to_string(direction)))
+              << ", \"repeat\": " << repeat
               << ", \"warmup\": " << warmup << ", \"warmed_ms\": " << format("%.6g", warming.spent_ms)
               << ",\n\"kernels\": " << kernels
               << ",\n\"total_median_ms\": " << format("%.6g", total_ms)
@@ -263,8 +289,10 @@ int run_bench(const ParsedArgs& args) {
 
   std::ostringstream out;
   out << "backend " << to_string(choice.kind) << ": " << backend->device_name() << "\n"
-      << "size " << width << " x " << height << ", variant " << to_string(choice.variant) << ", "
-      << to_string(direction) << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)"
+      << "size " << width << " x " << height << ", "
+      << (real_display ? "real-input display (" + to_string(real_path) + ")"
+                       : "variant " + to_string(choice.variant) + ", " + to_string(direction))
+      << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)"
       << format(" and %.0f ms of warming", warming.spent_ms) << "\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-24s %-5s %5s %5s %16s %11s %11s %11s %8s %7s\n", "kernel", "axis", "stage",
@@ -285,7 +313,8 @@ int run_bench(const ParsedArgs& args) {
   }
   if (rows.empty()) out << "(the backend reported no per-kernel timings)\n";
   out << "\ntotal (sum of kernel medians x dispatches per run): " << format("%.4f", total_ms) << " ms\n"
-      << "wall per run (host clock, one timed + one untimed opposite transform, mean): "
+      << (real_display ? "wall per run (host clock, one display, mean): "
+                       : "wall per run (host clock, one timed + one untimed opposite transform, mean): ")
       << format("%.4f", wall_mean_ms) << " ms\n";
   if (display)
     out << "(--display: the display kernels and the delivery into the GL texture are rows above, once per run, "

@@ -648,6 +648,7 @@ TEST_F(Cli, BenchRefusesBadSizes) {
   expect_failure({"bench", "--size", "8x8", "--repeat", "0"}, 2, "--repeat");
   expect_failure({"bench", "--sweep", "--sizes", "8x8", "--impl", "fftw", "--rounds", "0"}, 2, "--rounds");
   expect_failure({"bench", "--size", "8x8", "--variant", "turbo"}, 2, "turbo");
+  expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "--real-display"}, 2, "--real-display");
 }
 
 TEST_F(Cli, DevicesListsTheCpuAndEveryOtherBackend) {
@@ -727,6 +728,37 @@ TEST_P(CliGpuBackend, FftSpectrumStagesAndBenchOrAClearRefusal) {
   std::ifstream wisdom(path("plans.tsv"));
   std::string line;
   EXPECT_TRUE(std::getline(wisdom, line) && line.find(backend + ": ") == 0) << line;
+}
+
+// bench --real-display: the real image's display per kernel, each measured run one display (the
+// fused path's two dispatches; a width with a prime factor above 13 takes the routed passes).
+TEST_P(CliGpuBackend, BenchTimesTheRealDisplayPerKernel) {
+  const std::string backend = GetParam();
+  if (!compiled_in(backend)) GTEST_SKIP() << backend << " is not compiled into this build";
+  const auto bench = [&](const std::string& size) {
+    return cli({"bench", "--backend", backend, "--real-display", "--size", size, "--repeat", "3", "--warmup", "1",
+                "--warmup-ms", "0", "--json"});
+  };
+  CliResult r = bench("48x30");
+  if (r.code == 4) FFTSCOPE_GPU_UNAVAILABLE("fftscope-cli --backend " + backend + ": " + r.err);
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"real_display\": \"fused\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"variant\""), std::string::npos) << r.out;
+  for (const std::string kernel : {"fast_cols_real", "fast_rows_display"}) {
+    const std::size_t at = r.out.find("{\"kernel\": \"" + kernel + "\"");
+    ASSERT_NE(at, std::string::npos) << kernel << "\n" << r.out;
+    const std::string three = "\"count\": 3,";  // every measured run, the warm-up's dropped
+    EXPECT_EQ(r.out.compare(r.out.find("\"count\": ", at), three.size(), three), 0) << kernel << "\n" << r.out;
+  }
+  r = bench("34x17");
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"real_display\": \"routed\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"kernel\": \"display_half\""), std::string::npos) << r.out;
+  r = cli({"bench", "--backend", backend, "--real-display", "--size", "16x8", "--repeat", "2", "--warmup-ms", "0"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("real-input display (fused)"), std::string::npos) << r.out;
+  expect_failure({"bench", "--backend", backend, "--real-display", "--display", "--size", "8x8"}, 2, "--display");
+  expect_failure({"bench", "--backend", backend, "--real-display", "--inverse", "--size", "8x8"}, 2, "--inverse");
 }
 
 TEST_P(CliGpuBackend, ABrokenSourceFolderGivesExitFourNamingTheFile) {
