@@ -2,7 +2,7 @@
 // shifted log-magnitude display out, through Backend::execute_real_display. A run's time is
 // taken as for fftscope's complex entries (fftscope_runs: OpenCL markers around the run, one
 // GL_TIME_ELAPSED query around it on GL); its dispatches record nothing then (each one's time:
-// the window's timers panel, or `bench --backend gl|cl --variant fast` for the complex passes).
+// the window's timers panel, or `bench --backend gl|cl --real-display`).
 #include <fftw3.h>
 
 #include <array>
