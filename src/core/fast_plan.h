@@ -81,7 +81,7 @@ struct Tuning {
   /// banks. 0: padded; 1: odd lengths unpadded (every radix odd, so every stride odd: the padding
   /// spreads nothing); 2: also columns of lengths that are not powers of two, 4 or more per
   /// group (a warp spans LINES lines, whose stride already spreads the banks); 3: also such
-  /// rows, except splits in time. H100, 1: GL 2187^2 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8,
+  /// rows, except splits in time and those padded_rows_min_twos keeps padded. H100, 1: GL 2187^2 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8,
   /// 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 -> 74.8; 2 (columns): OpenCL 4000-point 177 ->
   /// 162, 3000-point 99 -> 87, GL 2000-point 46 -> 41, but OpenCL's Bluestein columns of one
   /// line per group lost (9216-point 366 -> 512); 3 (rows): GL 6000-point (split 2 x 3000 in
