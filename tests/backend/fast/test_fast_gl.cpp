@@ -189,6 +189,7 @@ TEST(GlFastSchedule, FirstRoundColumnSplitsMatchFftw) {
   // of 8 columns on each (the H100: 2 112 columns; 8 columns keep 4 unsplit there).
   const std::uint32_t units = fast_limits().compute_units;
   const std::size_t wide = units != 0 ? std::size_t{8} * gl.min_groups_per_unit * units : 8;
+  auto run = runner(*env);
   for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{wide, 2401}, {8, 1080}}) {
     GlFastPath probe(*env->programs, nullptr, gl);
     probe.prepare(w, h);
@@ -202,11 +203,7 @@ TEST(GlFastSchedule, FirstRoundColumnSplitsMatchFftw) {
       EXPECT_LT(cols.radices.size(), rules.plan(Axis::cols).radices.size())
           << cols.describe() << " | " << rules.plan(Axis::cols).describe();
     }
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, gl, 71 + h, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << cols.describe();
-    }
+    test::expect_both_directions_match(run, w, h, gl, 71 + h, cols.describe());
   }
 }
 
@@ -217,6 +214,7 @@ TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   const fast::Tuning gl = fast::gl_default_tuning();
+  auto run = runner(*env);
   for (const auto& [w, h, pad] : {std::tuple<std::size_t, std::size_t, bool>{1920, 3, true},
                                   {2160, 2, true},
                                   {4000, 3, false},
@@ -226,11 +224,7 @@ TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
     probe.prepare(w, h);
     const fast::AxisPlan& rows = probe.plan(Axis::rows);
     EXPECT_EQ(rows.local_pad, pad) << rows.describe();
-    for (const Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, w, h, d, gl, 83 + w, &tolerance);
-      EXPECT_LT(err, tolerance) << w << "x" << h << " " << rows.describe();
-    }
+    test::expect_both_directions_match(run, w, h, gl, 83 + w, rows.describe());
   }
 }
 
@@ -263,6 +257,7 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
 void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::uint32_t fast::Tuning::*knob,
                                    std::initializer_list<std::pair<std::size_t, std::size_t>> sizes,
                                    std::uint32_t local_bytes_cap) {
+  auto run = runner(env);
   for (const auto& [w, h] : sizes) {
     for (const std::uint32_t one_round : {0u, 1024u}) {
       fast::Tuning tuning = fast::gl_default_tuning();
@@ -278,11 +273,7 @@ void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::uint32_t fast::Tu
       } else {
         EXPECT_LE(plan.threads, 512u) << plan.describe();
       }
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run_fast(env, w, h, d, tuning, 59 + w + h + one_round, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " " << plan.describe();
-      }
+      test::expect_both_directions_match(run, w, h, tuning, 59 + w + h + one_round, plan.describe());
     }
   }
 }
