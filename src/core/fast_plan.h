@@ -8,6 +8,7 @@
 // the device limits and the tuning.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -81,16 +82,16 @@ struct Tuning {
   /// banks. 0: padded; 1: odd lengths unpadded (every radix odd, so every stride odd: the padding
   /// spreads nothing); 2: also columns of lengths that are not powers of two, 4 or more per
   /// group (a warp spans LINES lines, whose stride already spreads the banks); 3: also such
-  /// rows, except splits in time and those padded_rows_min_twos keeps padded. H100, 1: GL 2187^2 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8,
-  /// 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 -> 74.8; 2 (columns): OpenCL 4000-point 177 ->
-  /// 162, 3000-point 99 -> 87, GL 2000-point 46 -> 41, but OpenCL's Bluestein columns of one
-  /// line per group lost (9216-point 366 -> 512); 3 (rows): GL 6000-point (split 2 x 3000 in
+  /// rows, except splits in time and those padded_rows_min_twos keeps padded. H100, 1: GL 2187^2
+  /// 114.7 -> 103.3 us, 3125^2 223.6 -> 207.8, 2401^2 133.3 -> 128.7, OpenCL 2187^2 79.9 -> 74.8;
+  /// 2 (columns): OpenCL 4000-point 177 -> 162, 3000-point 99 -> 87, GL 2000-point 46 -> 41, but
+  /// OpenCL's Bluestein columns of one line per group lost (9216-point 366 -> 512); 3 (rows): GL 6000-point (split 2 x 3000 in
   /// frequency) 305 -> 223, 4000-point 121.5 -> 113.9, 2000-point 35.6 -> 32.1, 1920-point 18.6
   /// -> 20.1, Bluestein's 9216-point in time 446 -> 484; OpenCL's rows lost everywhere
   /// (4000-point 93 -> 132: bank conflicts its compiler does not pay for in index arithmetic).
   std::uint32_t local_unpadded = 2;
   /// With local_unpadded 3, rows stay padded where 2 divides their (sub-)length at least
-  /// padded_rows_min_twos times (0: never) and 5 fewer than unpadded_rows_min_fives times: strides
+  /// padded_rows_min_twos times (0: no row) and 5 fewer than unpadded_rows_min_fives times: strides
   /// of 16 points and more meet in the banks unpadded, and only the radix-5-heavy rows gain more
   /// from the shorter index arithmetic. H100, GL, rows padded (run286, run287): won 1920-point
   /// 19.1 -> 17.3 us, 2560-point 29.1 -> 26.8, 4032-point 109.8 -> 105.1, 7168-point (split 2 x
@@ -793,10 +794,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
       const std::uint32_t unpadded = tuning.local_unpadded;
-      std::uint32_t twos = 0, fives = 0;
-      for (std::uint32_t rest = plan.m; rest % 2 == 0; rest /= 2) ++twos;
+      std::uint32_t fives = 0;
       for (std::uint32_t rest = plan.m; rest % 5 == 0; rest /= 5) ++fives;
-      const bool padded_row = tuning.padded_rows_min_twos != 0 && twos >= tuning.padded_rows_min_twos &&
+      const bool padded_row = tuning.padded_rows_min_twos != 0 &&
+                              static_cast<std::uint32_t>(std::countr_zero(plan.m)) >= tuning.padded_rows_min_twos &&
                               fives < tuning.unpadded_rows_min_fives;
       plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
                        !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
