@@ -216,6 +216,29 @@ struct Tuning {
   /// 802 -> 882 us, 8000^2 1 779 -> 1 814, 6000 x 4000 516 -> 521), and so did unsplit ones
   /// (4000-point rows in 1 024 invocations 115 -> 185 us). 0: never.
   std::uint32_t bluestein_row_one_round_threads = 0;
+  /// Unsplit rows other than Bluestein's whose widest stage needs more than one round of
+  /// invocations take it in one round of at most this many (0: never) where that cuts the
+  /// complex values each invocation holds by a third or more (AxisPlan::hold: its registers, so
+  /// that more groups fit). H100, GL (thirty-fourth session; registers by
+  /// scripts/nvidia_gl_sass.py): 4032-point rows 288 -> 576 invocations 105.9 -> 85.1 us (18 ->
+  /// 9 values held, 79 -> 44 registers; 4032 x 3024 250.3 -> 230.7, its display 161.7 -> 140.4),
+  /// 2880-point 78.0 -> 58.1 (63 -> 39 registers), 2800-point 57.2 -> 48.1, 3200-point 320 -> 640
+  /// 82.3 -> 75.1 (57 -> 42; 3200^2 188.9 -> 180.6). 5184-point rows in 672 lost, 138.6 -> 176.0:
+  /// their 49 registers leave one group of 672 per multiprocessor where two of 352 ran, hence
+  /// 640. Where the values held stay, one round lost: 1920-point rows 480 -> 640 17.4 -> 19.2,
+  /// 3000-point 78.9 -> 100.7 (16 -> 15 values), 3840-point 60.0 -> 85.5, 4000-point 108.2 -> 160.3.
+  std::uint32_t row_one_round_threads = 0;
+  /// The same for odd lengths (every radix odd, few values and registers: 32-36 measured) where
+  /// it puts more invocations on a multiprocessor at once, counted with unit_threads invocations
+  /// and unit_local_bytes of local memory per multiprocessor (0: unknown, never). GL's shared
+  /// memory holds few such groups (NVIDIA keeps 48 KiB per multiprocessor for compute: three
+  /// 3125-point lines through halves, two 2187-point ones). H100, GL: 3125-point rows 320 -> 640
+  /// 82.2 -> 74.5 us (3125^2 200.8 -> 193.7, its display 131.2 -> 121.0), 2187-point 512 -> 736
+  /// 38.5 -> 37.5 (2187^2 98.3 -> 97.0); the 2187-point display rows through halves (four groups
+  /// of 512 at once, two of 736) lost, 67.6 -> 78.8, and keep 512 by this count.
+  std::uint32_t odd_row_one_round_threads = 0;
+  std::uint32_t unit_threads = 2048;
+  std::uint64_t unit_local_bytes = 0;
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
   /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
   /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
@@ -362,6 +385,9 @@ inline Tuning gl_default_tuning() {
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
+  t.row_one_round_threads = 640;     // GL 4032-point rows: 105.9 -> 85.1 us (576 invocations), 2880-point 78.0 -> 58.1
+  t.odd_row_one_round_threads = 1024;  // GL 3125-point rows: 82.2 -> 74.5 us (640 invocations)
+  t.unit_local_bytes = 48 * 1024;    // what NVIDIA's GL keeps per multiprocessor for compute
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   t.padded_rows_min_twos = 4;     // GL rows padded: 1920-point 19.1 -> 17.3 us, 4032-point 109.8 -> 105.1,
@@ -415,6 +441,10 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("balance_threads", &Tuning::balance_threads);
     set("col_one_round_threads", &Tuning::col_one_round_threads);
     set("bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads);
+    set("row_one_round_threads", &Tuning::row_one_round_threads);
+    set("odd_row_one_round_threads", &Tuning::odd_row_one_round_threads);
+    set("unit_threads", &Tuning::unit_threads);
+    set("unit_local_bytes", &Tuning::unit_local_bytes);
     set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
     set("four_step_min_bytes", &Tuning::four_step_min_bytes);
     set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
@@ -758,12 +788,28 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         if (3 * most < 2 * rounds * plan.threads && (p == 1 || fewer_pre_hold <= tuning.max_pre_hold))
           plan.threads = fewer;
       }
-      plan.hold = 1;
-      for (std::uint32_t r : plan.radices) {
-        const std::uint64_t butterflies = elements / r;
-        const auto per_stage = static_cast<std::uint32_t>((butterflies + plan.threads - 1) / plan.threads * r);
-        plan.hold = std::max(plan.hold, per_stage);
+      // Unsplit rows (not Bluestein's) whose widest stage needs more than one round: one round
+      // where that cuts the values each invocation holds by a third (its registers), or, for odd
+      // lengths (few values, few registers), where shared memory and invocations let more run at
+      // once (Tuning::row_one_round_threads, odd_row_one_round_threads).
+      // Complex values a work-item holds in a stage, at most (AxisPlan::hold).
+      const auto held = [&](std::uint64_t threads) {
+        std::uint64_t values = 1;
+        for (std::uint32_t r : plan.radices) values = std::max<std::uint64_t>(values, (elements / r + threads - 1) / threads * r);
+        return values;
+      };
+      if (p == 1 && axis == Axis::rows && live == 0 && most > plan.threads && most <= limits.max_threads) {
+        const auto at_once = [&](std::uint64_t threads) {
+          return threads * std::min<std::uint64_t>(tuning.unit_threads / threads,
+                                                   tuning.unit_local_bytes / std::max<std::uint64_t>(1, plan.local_bytes()));
+        };
+        const std::uint32_t one_round_threads = round32(most);
+        if ((most <= tuning.row_one_round_threads && 3 * held(one_round_threads) <= 2 * held(plan.threads)) ||
+            (n % 2 == 1 && most <= tuning.odd_row_one_round_threads && tuning.unit_local_bytes != 0 &&
+             at_once(one_round_threads) > at_once(plan.threads)))
+          plan.threads = one_round_threads;
       }
+      plan.hold = static_cast<std::uint32_t>(held(plan.threads));
       const std::uint32_t live_blocks = live != 0 && live < n ? (live + plan.m - 1) / plan.m : p;
       if (p > 1 && !plan.split_global && live_blocks < p && (live_inputs || tuning.prune_padding >= 2)) {
         plan.live_blocks = live_blocks;

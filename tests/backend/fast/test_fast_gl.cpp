@@ -228,6 +228,28 @@ TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
   }
 }
 
+// GL's rows in one butterfly round per stage (Tuning::row_one_round_threads and
+// odd_row_one_round_threads, thirty-fourth session: 4032-point rows in 576 invocations, 3200-point
+// in 640, 3125-point in 640, 2187-point in 736), both directions against FFTW.
+TEST(GlFastSchedule, RowsInOneRoundMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const fast::Tuning gl = fast::gl_default_tuning();
+  auto run = runner(*env);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{3125, 3}, {2187, 4}, {4032, 2}, {3200, 2}}) {
+    GlFastPath probe(*env->programs, nullptr, gl);
+    probe.prepare(w, h);
+    const fast::AxisPlan& rows = probe.plan(Axis::rows);
+    // One round of the widest stage where the plan is unsplit (llvmpipe's 32 KiB split 4032).
+    const std::uint32_t widest = rows.lines_per_group * rows.m / *std::min_element(rows.radices.begin(), rows.radices.end());
+    if (rows.pre_radix == 1 && widest <= fast_limits().max_threads) {
+      EXPECT_GE(rows.threads, widest) << rows.describe();
+    }
+    test::expect_both_directions_match(run, w, h, gl, 97 + w, rows.describe());
+  }
+}
+
 // Radix-25 stages (5 x 5 in registers) against FFTW.
 TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;

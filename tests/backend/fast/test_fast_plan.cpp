@@ -274,6 +274,45 @@ TEST(FastPlan, GlRowsPaddedWherePowersOfTwoMeetInTheBanks) {
   EXPECT_FALSE(fast::plan_display_rows(4000, 4000, nvidia, gl)->local_pad);
 }
 
+// GL's unsplit rows take their widest stage in one round where that cuts the values each
+// invocation holds by a third (up to 640 invocations), and odd rows also where it runs more
+// invocations on a multiprocessor at once (2 048 invocations and 48 KiB of shared memory each):
+// 4032-point rows 288 -> 576 (18 -> 9 values), 3200-point 320 -> 640, 3125-point (three groups of
+// 12.5 KB either way) 320 -> 640, 2187-point (two of 17.5 KB) 512 -> 736; the 2187-point display
+// rows through halves (four groups of 512 at once, two of 736) keep 512, and so do rows whose
+// values held stay (1920, 3000, 3840, 4000) or whose one round needs more than 640 (5184);
+// OpenCL and the knobs at 0 never.
+TEST(FastPlan, GlRowsTakeOneRoundWhereItHoldsLessOrRunsMoreAtOnce) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto threads = [&](std::uint32_t n, const fast::Tuning& t) {
+    const auto plan = fast::plan_axis(Axis::rows, n, n, nvidia, t);
+    EXPECT_TRUE(plan.has_value()) << n;
+    return plan ? plan->threads : 0u;
+  };
+  fast::Tuning off = gl;
+  off.row_one_round_threads = 0;
+  off.odd_row_one_round_threads = 0;
+  for (const auto& [n, before, after] : {std::tuple{4032u, 288u, 576u}, std::tuple{2880u, 288u, 576u},
+                                         std::tuple{3200u, 320u, 640u}, std::tuple{3125u, 320u, 640u},
+                                         std::tuple{2187u, 512u, 736u}}) {
+    EXPECT_EQ(threads(n, off), before) << n;
+    EXPECT_EQ(threads(n, gl), after) << n;
+  }
+  for (std::uint32_t n : {1920u, 3000u, 3840u, 4000u, 5184u, 2401u}) EXPECT_EQ(threads(n, gl), threads(n, off)) << n;
+  EXPECT_EQ(fast::plan_display_rows(3125, 3125, nvidia, gl)->threads, 640u);
+  EXPECT_EQ(fast::plan_display_rows(4032, 3024, nvidia, gl)->threads, 576u);
+  const auto display_2187 = fast::plan_display_rows(2187, 2187, nvidia, gl);
+  ASSERT_TRUE(display_2187.has_value());
+  EXPECT_TRUE(display_2187->local_halves) << display_2187->describe();
+  EXPECT_EQ(display_2187->threads, 512u) << display_2187->describe();
+  // Odd rows by the count at once only where the local memory per multiprocessor is known.
+  fast::Tuning unknown = gl;
+  unknown.unit_local_bytes = 0;
+  EXPECT_EQ(threads(2187, unknown), 512u);
+  EXPECT_EQ(threads(3125, unknown), 640u);  // 10 -> 5 values: by the values held
+  EXPECT_EQ(threads(3125, fast::cl_tuning(fast::Tuning{})), 256u);
+}
+
 // The scheduling options' rules: twiddles read a stage ahead in split plans only (by default),
 // and a split's first stage from the registers exactly where each work-item's butterfly inputs
 // are its own split elements (b = b' + r lines M / R_0, that step a multiple of the threads).
@@ -869,8 +908,11 @@ TEST(FastPlan, BalancedGroupsKeepTheRoundsOfTheWidestStage) {
     const std::uint64_t most = elements / *std::min_element(p.radices.begin(), p.radices.end());
     return std::pair{most, (most + p.threads - 1) / p.threads};
   };
-  const fast::Tuning gl = fast::gl_default_tuning();
-  // GL 3125-point rows, 5^5: 625 butterflies in 2 rounds of 512 (39% idle) -> 2 rounds of 320.
+  fast::Tuning gl = fast::gl_default_tuning();
+  // GL 3125-point rows, 5^5: 625 butterflies in 2 rounds of 512 (39% idle) -> 2 rounds of 320
+  // (where the rows' one-round rules do not then take one round of 640).
+  gl.row_one_round_threads = 0;
+  gl.odd_row_one_round_threads = 0;
   const auto rows_3125 = plan(Axis::rows, 3125, gl, 1);
   EXPECT_EQ(rows_3125.threads, 320u) << rows_3125.describe();
   EXPECT_EQ(plan(Axis::rows, 3125, gl, 0).threads, 512u);
