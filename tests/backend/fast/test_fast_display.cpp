@@ -115,6 +115,25 @@ TEST_P(RealDisplay, OddWidthsTakeTheFusedPath) {
   }
 }
 
+// Display rows wide enough that GL takes their widest stage in one round of more invocations
+// (fast::Tuning::row_one_round_threads, odd_row_one_round_threads: on the H100 4032 points in 576,
+// 3200 in 640, 3125 in 640; other devices plan them as they fit) show the same picture.
+TEST_P(RealDisplay, WideRowsMatchRenderSpectrum) {
+  std::string why;
+  auto backend = open(why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{4032, 6}, {3200, 4}, {3125, 5}}) {
+    ASSERT_EQ(backend->real_display_path(w, h), RealDisplayPath::fused) << w << "x" << h;
+    const RealImage image = test::random_real_image(w, h, 17 + w);
+    backend->upload_real(image);
+    SpectrumSettings settings;
+    backend->execute_real_display(settings);
+    test::expect_display_close(backend->download_real_display(),
+                               render_spectrum(test::full_spectrum(image), settings), settings.colormap,
+                               to_string(GetParam()) + " fused " + std::to_string(w) + "x" + std::to_string(h));
+  }
+}
+
 // Sizes with a prime factor above 13 have no fused plan for that axis: it takes the routed
 // passes (the complex path's routes, Bluestein's, on the pair columns, or on the rows ky <= H/2
 // unpacked from Z and coloured after), the other axis its fused pass: rows of 51 = 3 x 17
