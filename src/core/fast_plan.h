@@ -237,8 +237,8 @@ struct Tuning {
   /// 38.5 -> 37.5 (2187^2 98.3 -> 97.0); the 2187-point display rows through halves (four groups
   /// of 512 at once, two of 736) lost, 67.6 -> 78.8, and keep 512 by this count.
   std::uint32_t odd_row_one_round_threads = 0;
-  std::uint32_t unit_threads = 2048;
-  std::uint64_t unit_local_bytes = 0;
+  std::uint32_t unit_threads = 2048;    ///< invocations a multiprocessor runs at once, at most (Hopper)
+  std::uint64_t unit_local_bytes = 0;  ///< local memory a multiprocessor gives compute groups (0: unknown)
   /// Columns in two passes through a scratch image (AxisRoute::second, the four-step split
   /// n = a b) on images of at least this many bytes (complex float32) whose direct column plan
   /// needs a split that holds at most four_step_max_direct_lines columns per group, or (GL) has
@@ -788,16 +788,16 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         if (3 * most < 2 * rounds * plan.threads && (p == 1 || fewer_pre_hold <= tuning.max_pre_hold))
           plan.threads = fewer;
       }
-      // Unsplit rows (not Bluestein's) whose widest stage needs more than one round: one round
-      // where that cuts the values each invocation holds by a third (its registers), or, for odd
-      // lengths (few values, few registers), where shared memory and invocations let more run at
-      // once (Tuning::row_one_round_threads, odd_row_one_round_threads).
       // Complex values a work-item holds in a stage, at most (AxisPlan::hold).
       const auto held = [&](std::uint64_t threads) {
         std::uint64_t values = 1;
         for (std::uint32_t r : plan.radices) values = std::max<std::uint64_t>(values, (elements / r + threads - 1) / threads * r);
         return values;
       };
+      // Unsplit rows (not Bluestein's) whose widest stage needs more than one round: one round
+      // where that cuts the values each invocation holds by a third (its registers), or, for odd
+      // lengths (few values, few registers), where shared memory and invocations let more run at
+      // once (Tuning::row_one_round_threads, odd_row_one_round_threads).
       if (p == 1 && axis == Axis::rows && live == 0 && most > plan.threads && most <= limits.max_threads) {
         const auto at_once = [&](std::uint64_t threads) {
           return threads * std::min<std::uint64_t>(tuning.unit_threads / threads,
