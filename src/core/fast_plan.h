@@ -1375,6 +1375,13 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Every row unpadded (the default before the thirty-third session): GL 3840-point rows 60.1 ->
     // 59.1 us, where the other rows the rule pads lost with it (H100, run286).
     with(&Tuning::padded_rows_min_twos, 0);
+    // The thirty-fourth session's rows in one round, undone: the rule reads the registers from the
+    // values held, which missed at 5184-point rows (49 registers for 672 invocations) and may miss
+    // elsewhere.
+    Tuning rounds = base;
+    rounds.row_one_round_threads = 0;
+    rounds.odd_row_one_round_threads = 0;
+    out.push_back(rounds);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -588,7 +588,9 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
                            t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
                            t.local_unpadded != base.local_unpadded ||
-                           t.padded_rows_min_twos != base.padded_rows_min_twos;
+                           t.padded_rows_min_twos != base.padded_rows_min_twos ||
+                           t.row_one_round_threads != base.row_one_round_threads ||
+                           t.odd_row_one_round_threads != base.odd_row_one_round_threads;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
