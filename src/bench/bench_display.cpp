@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "bench/bench.h"
+#include "core/preprocess.h"
 #include "core/timing.h"
 
 namespace fftscope::bench::detail {
@@ -75,11 +76,7 @@ class FftscopeDisplay final : public Implementation {
 
 }  // namespace
 
-RealImage real_part(const ComplexImage& input) {
-  RealImage out(input.width, input.height);
-  for (std::size_t i = 0; i < input.data.size(); ++i) out.data[i] = input.data[i].real();
-  return out;
-}
+RealImage real_part(const ComplexImage& input) { return crop_real(input, input.width, input.height); }
 
 double display_error(const RgbaImage& got, const ComplexImage& input, const SpectrumSettings& settings) {
   const std::size_t w = input.width, h = input.height, n = w * h;

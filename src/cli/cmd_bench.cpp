@@ -18,6 +18,7 @@
 #endif
 #include "cli/cli_common.h"
 #include "core/json.h"
+#include "core/preprocess.h"
 #include "core/timing.h"
 #include "cli/commands.h"
 
@@ -184,11 +185,10 @@ int run_bench(const ParsedArgs& args) {
   for (Complex& c : input.data) c = {uniform(rng), uniform(rng)};
 
   const bool display = args.has("--display");
-  if (display && choice.kind == BackendKind::cpu)
-    throw UsageError("--display times a GPU display path: use --backend gl or --backend cl");
   const bool real_display = args.has("--real-display");
-  if (real_display && choice.kind == BackendKind::cpu)
-    throw UsageError("--real-display times a GPU display path: use --backend gl or --backend cl");
+  if ((display || real_display) && choice.kind == BackendKind::cpu)
+    throw UsageError(std::string(display ? "--display" : "--real-display") +
+                     " times a GPU display path: use --backend gl or --backend cl");
   if (real_display && (display || args.has("--inverse")))
     throw UsageError(std::string("--real-display times the display alone: drop ") + (display ? "--display" : "--inverse"));
   DisplayTarget target;
@@ -201,9 +201,7 @@ int run_bench(const ParsedArgs& args) {
     real_path = backend->real_display_path(width, height);
     if (real_path == RealDisplayPath::none)
       throw BackendError("backend '" + to_string(choice.kind) + "' has no real-input display path");
-    RealImage real(width, height);  // the same random data's real parts
-    for (std::size_t i = 0; i < real.data.size(); ++i) real.data[i] = input.data[i].real();
-    backend->upload_real(real);
+    backend->upload_real(crop_real(input, width, height));  // the same random data's real parts
     backend->execute_real_display(display_settings);  // the first frame finds the range: not timed
     backend->finish();
     (void)backend->take_timings();

@@ -228,28 +228,6 @@ TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
   }
 }
 
-// GL's rows in one butterfly round per stage (Tuning::row_one_round_threads and
-// odd_row_one_round_threads, thirty-fourth session: 4032-point rows in 576 invocations, 3200-point
-// in 640, 3125-point in 640, 2187-point in 736), both directions against FFTW.
-TEST(GlFastSchedule, RowsInOneRoundMatchFftw) {
-  std::string why;
-  GlEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  const fast::Tuning gl = fast::gl_default_tuning();
-  auto run = runner(*env);
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{3125, 3}, {2187, 4}, {4032, 2}, {3200, 2}}) {
-    GlFastPath probe(*env->programs, nullptr, gl);
-    probe.prepare(w, h);
-    const fast::AxisPlan& rows = probe.plan(Axis::rows);
-    // One round of the widest stage where the plan is unsplit (llvmpipe's 32 KiB split 4032).
-    const std::uint32_t widest = rows.lines_per_group * rows.m / *std::min_element(rows.radices.begin(), rows.radices.end());
-    if (rows.pre_radix == 1 && widest <= fast_limits().max_threads) {
-      EXPECT_GE(rows.threads, widest) << rows.describe();
-    }
-    test::expect_both_directions_match(run, w, h, gl, 97 + w, rows.describe());
-  }
-}
-
 // Radix-25 stages (5 x 5 in registers) against FFTW.
 TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;
@@ -274,22 +252,23 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   test::expect_balanced_groups_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
 }
 
-// A split plan in one round of more than 512 invocations against the same plan in rounds of at
-// most 512, both directions, on the axis and by the knob given (GL's defaults take one round).
-void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::uint32_t fast::Tuning::*knob,
+// A plan (split or not, as `split` says) in one round of more than 512 invocations against the
+// same plan in rounds of at most 512, both directions, on the axis and by the knobs given, all on
+// or all off (GL's defaults take one round).
+void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::initializer_list<std::uint32_t fast::Tuning::*> knobs,
                                    std::initializer_list<std::pair<std::size_t, std::size_t>> sizes,
-                                   std::uint32_t local_bytes_cap) {
+                                   std::uint32_t local_bytes_cap, bool split = true) {
   auto run = runner(env);
   for (const auto& [w, h] : sizes) {
     for (const std::uint32_t one_round : {0u, 1024u}) {
       fast::Tuning tuning = fast::gl_default_tuning();
-      tuning.*knob = one_round;
+      for (std::uint32_t fast::Tuning::*knob : knobs) tuning.*knob = one_round;
       tuning.first_split_fewer_stages = 0;  // the splits named below (fewer stages: 5 x 200, 3 x 200)
       if (local_bytes_cap) tuning.local_bytes_cap = local_bytes_cap;
       GlFastPath probe(*env.programs, nullptr, tuning);
       probe.prepare(w, h);
       const fast::AxisPlan& plan = probe.plan(axis);
-      EXPECT_GT(plan.pre_radix, 1u) << plan.describe();
+      EXPECT_EQ(plan.pre_radix > 1, split) << plan.describe();
       if (one_round != 0) {
         EXPECT_GT(plan.threads, 512u) << plan.describe();
       } else {
@@ -307,7 +286,7 @@ TEST(GlFastSchedule, SplitColumnsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  expect_one_round_matches_fftw(*env, Axis::cols, &fast::Tuning::col_one_round_threads, {{8, 1000}, {8, 600}},
+  expect_one_round_matches_fftw(*env, Axis::cols, {&fast::Tuning::col_one_round_threads}, {{8, 1000}, {8, 600}},
                                 32 * 1024);
 }
 
@@ -323,8 +302,20 @@ TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
     probe.prepare(n, 2);
     ASSERT_TRUE(probe.route(Axis::rows).bluestein()) << probe.route(Axis::rows).describe();
   }
-  expect_one_round_matches_fftw(*env, Axis::rows, &fast::Tuning::bluestein_row_one_round_threads,
+  expect_one_round_matches_fftw(*env, Axis::rows, {&fast::Tuning::bluestein_row_one_round_threads},
                                 {{2053, 4}, {4099, 2}}, 32 * 1024);
+}
+
+// Unsplit rows in one round (Tuning::row_one_round_threads, odd_row_one_round_threads, thirty-fourth
+// session): 3200-point rows in 640 invocations and 2880-point in 576 (fewer values held), 3125-point
+// in 640 and 2187-point in 736 (odd: more at once), on llvmpipe as on the H100.
+TEST(GlFastSchedule, RowsInOneRoundMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  expect_one_round_matches_fftw(*env, Axis::rows,
+                                {&fast::Tuning::row_one_round_threads, &fast::Tuning::odd_row_one_round_threads},
+                                {{3200, 2}, {2880, 2}, {3125, 3}, {2187, 4}}, 0, false);
 }
 
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
