@@ -249,7 +249,13 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_balanced_groups_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  // Balancing alone: with the rows' one-round rules on, the H100's limits take the 3125-point rows
+  // to one round of 640 whether balanced or not, and no case would show a balanced group there
+  // (llvmpipe's smaller limits kept them from it, so only the H100 saw this test fail).
+  fast::Tuning tuning = fast::gl_default_tuning();
+  tuning.row_one_round_threads = 0;
+  tuning.odd_row_one_round_threads = 0;
+  test::expect_balanced_groups_match_fftw(tuning, make_path(*env), runner(*env));
 }
 
 // A plan (split or not, as `split` says) in one round of more than 512 invocations against the
