@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -167,6 +168,82 @@ void expect_both_directions_match(Run& run, std::size_t w, std::size_t h, const 
     const double err = run(w, h, d, tuning, seed, &tolerance);
     EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " " << what;
   }
+}
+
+/// The tunings the GPU suites' schedule checks start from where they are not the API's default,
+/// named here so that the planner's test (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans
+/// the same ones.
+///
+/// GL, for expect_split_in_time_matches_fftw and the bases below: 8 elements per invocation
+/// (GL's default is 4), so that at these sizes the first stage's inputs are each invocation's own,
+/// as for 4096-point columns with the default.
+inline fast::Tuning gl_eight_values_base() {
+  fast::Tuning t = fast::gl_default_tuning();
+  t.elements_per_thread = 8;
+  return t;
+}
+/// GL, for expect_schedule_options_match_fftw: also 2048-point rows split with radix 8, whose
+/// first stage reads the registers, and no rows that prefetch in every plan (FastPlan tests that).
+inline fast::Tuning gl_schedule_options_base() {
+  fast::Tuning t = gl_eight_values_base();
+  t.pow2_rows_radix16 = 0;
+  t.row_prefetch_twiddles = 0;
+  return t;
+}
+/// GL, for expect_live_blocks_match_fftw: also splits in rounds of 32 invocations (the split's
+/// first stage from the registers).
+inline fast::Tuning gl_live_blocks_base() {
+  fast::Tuning t = gl_eight_values_base();
+  t.col_one_round_threads = 0;
+  t.bluestein_row_one_round_threads = 0;
+  return t;
+}
+/// GL, for expect_balanced_groups_match_fftw: balancing alone. With the rows' one-round rules on,
+/// the H100's limits take the 3125-point rows to one round of 640 invocations whether balanced or
+/// not (llvmpipe's do not), and no case would show a balanced group there.
+inline fast::Tuning gl_balanced_base() {
+  fast::Tuning t = fast::gl_default_tuning();
+  t.row_one_round_threads = 0;
+  t.odd_row_one_round_threads = 0;
+  return t;
+}
+/// OpenCL, for expect_schedule_options_match_fftw and expect_split_in_time_matches_fftw: radix 8
+/// at most, so that the first stage's inputs are each work-item's own at these sizes (with the
+/// default radix 16 they are at 16 x 4096 and 8192 x 8, which ClFast runs).
+inline fast::Tuning cl_schedule_base() {
+  fast::Tuning t;
+  t.max_radix = 8;
+  return t;
+}
+
+/// The schedule checks' fast path without a device, for the planner's test: prepare() plans the
+/// routes the backend would plan on a device with `limits` (OpenCL's through fast::cl_tuning, as
+/// ClFastPath does) and nothing runs; planned_run() is the matching `run`, which transforms
+/// nothing and reports no error. The checks require some case to take each schedule they test,
+/// which depends on the device's limits: the planner's test runs them over the limits of the
+/// devices fftscope meets, so that a GPU whose limits differ from CI's and the H100's still finds
+/// every check's cases.
+class PlannedPath {
+ public:
+  PlannedPath(const fast::DeviceLimits& limits, const fast::Tuning& tuning, bool opencl)
+      : limits_(limits), tuning_(opencl ? fast::cl_tuning(tuning) : tuning) {}
+  void prepare(std::size_t width, std::size_t height) {
+    routes_ = fast::route_image(width, height, limits_, tuning_);
+    if (!routes_) throw BackendError("no fast route for " + std::to_string(width) + "x" + std::to_string(height));
+  }
+  const fast::AxisRoute& route(Axis axis) const { return axis == Axis::rows ? routes_->rows : routes_->cols; }
+  const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
+
+ private:
+  fast::DeviceLimits limits_;
+  fast::Tuning tuning_;
+  std::optional<fast::ImageRoutes> routes_;
+};
+inline auto planned_run() {
+  return [](std::size_t, std::size_t, Direction, const fast::Tuning&, std::uint64_t, double* tolerance) {
+    if (tolerance) *tolerance = 1;
+    return 0.0;
+  };
 }
 
 /// Schedule checks both suites run the same way. `make_path(tuning)` returns an unprepared fast

@@ -162,11 +162,7 @@ TEST(ClFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning base;
-  // Radix 8 at most: at these sizes the first stage's inputs are then each work-item's own
-  // (with the default radix 16 they are at 16 x 4096 and 8192 x 8, which ClFast runs).
-  base.max_radix = 8;
-  test::expect_schedule_options_match_fftw(base, make_path(*env), runner(*env));
+  test::expect_schedule_options_match_fftw(test::cl_schedule_base(), make_path(*env), runner(*env));
 }
 
 // The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
@@ -174,9 +170,7 @@ TEST(ClFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning base;
-  base.max_radix = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-  test::expect_split_in_time_matches_fftw(base, make_path(*env), runner(*env));
+  test::expect_split_in_time_matches_fftw(test::cl_schedule_base(), make_path(*env), runner(*env));
 }
 
 // Radix-25 stages (5 x 5 in registers) against FFTW.

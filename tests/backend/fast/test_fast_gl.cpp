@@ -146,13 +146,7 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning base = fast::gl_default_tuning();
-  // 8 elements per invocation (GL's default is 4): at these sizes the first stage's inputs are
-  // then each invocation's own, as for 4096-point columns with the default.
-  base.elements_per_thread = 8;
-  base.pow2_rows_radix16 = 0;  // 2048-point rows split with radix 8, whose first stage reads the registers
-  base.row_prefetch_twiddles = 0;  // GL's rows prefetch in every plan (FastPlan tests that)
-  test::expect_schedule_options_match_fftw(base, make_path(*env), runner(*env));
+  test::expect_schedule_options_match_fftw(test::gl_schedule_options_base(), make_path(*env), runner(*env));
 }
 
 // The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
@@ -160,9 +154,7 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning base = fast::gl_default_tuning();
-  base.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-  test::expect_split_in_time_matches_fftw(base, make_path(*env), runner(*env));
+  test::expect_split_in_time_matches_fftw(test::gl_eight_values_base(), make_path(*env), runner(*env));
 }
 
 // The split in frequency's sub-transforms looped and unrolled
@@ -249,13 +241,7 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  // Balancing alone: with the rows' one-round rules on, the H100's limits take the 3125-point rows
-  // to one round of 640 whether balanced or not, and no case would show a balanced group there
-  // (llvmpipe's smaller limits kept them from it, so only the H100 saw this test fail).
-  fast::Tuning tuning = fast::gl_default_tuning();
-  tuning.row_one_round_threads = 0;
-  tuning.odd_row_one_round_threads = 0;
-  test::expect_balanced_groups_match_fftw(tuning, make_path(*env), runner(*env));
+  test::expect_balanced_groups_match_fftw(test::gl_balanced_base(), make_path(*env), runner(*env));
 }
 
 // A plan (split or not, as `split` says) in one round of more than 512 invocations against the
@@ -401,11 +387,7 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning base = fast::gl_default_tuning();
-  base.elements_per_thread = 8;  // as in PrefetchAndStage0FromRegistersMatchFftwEitherWay
-  base.col_one_round_threads = 0;  // 32 invocations: the split's first stage from the registers
-  base.bluestein_row_one_round_threads = 0;
-  test::expect_live_blocks_match_fftw(base, make_path(*env), runner(*env));
+  test::expect_live_blocks_match_fftw(test::gl_live_blocks_base(), make_path(*env), runner(*env));
 }
 
 // The exchange through half the shared memory and the plain complex exchange (fast_cases.h).

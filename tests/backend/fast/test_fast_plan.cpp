@@ -7,10 +7,12 @@
 #include <cstdlib>
 #include <numbers>
 #include <numeric>
+#include <span>
 
 #include "core/fast_plan.h"
 #include "core/validate.h"
 #include "support/reference.h"
+#include "fast_cases.h"
 
 namespace fftscope {
 namespace {
@@ -1492,6 +1494,54 @@ TEST(FastBluestein, MemoryEstimateCountsTheScratch) {
   EXPECT_EQ(estimate_transform_memory(59049, 8).bluestein, 0u);
   EXPECT_TRUE(fast::route_axis(Axis::rows, 19683, 8, fast::DeviceLimits{}, fast::gl_default_tuning()).has_value());
   EXPECT_GT(estimate_transform_memory(19683, 8).bluestein, 0u);
+}
+
+// The GPU suites' schedule checks (fast_cases.h) each need some case to take the schedule they
+// test, and which plans a case takes depends on the device's limits: run on CI's llvmpipe and
+// PoCL and on the H100 only, a check could find no case on another GPU (as the balanced-groups
+// check did on the H100 until its base turned the rows' one-round rules off). Here every check
+// runs on the planner alone over the limits of the devices fftscope meets: GL's minimum and
+// llvmpipe's 32 KiB, NVIDIA's 48 KiB (the H100's 132 multiprocessors and a desktop's 28), the
+// 64 KiB of AMD's and Intel's GL; OpenCL's PoCL (2 MiB, 4096 work-items, 2 or 16 cores), NVIDIA,
+// and AMD's and Intel's 64 KiB with 256 and 512 work-items.
+TEST(FastPlan, ScheduleChecksFindTheirCasesOnAnyDevice) {
+  struct Device {
+    const char* name;
+    fast::DeviceLimits limits;
+  };
+  const Device gl_devices[] = {{"GL 32 KiB (llvmpipe)", {32 * 1024, 1024, 0}},
+                               {"GL NVIDIA H100", {48 * 1024, 1024, 132}},
+                               {"GL NVIDIA, 28 multiprocessors", {48 * 1024, 1024, 28}},
+                               {"GL 64 KiB (AMD, Intel)", {64 * 1024, 1024, 0}}};
+  const Device cl_devices[] = {{"OpenCL PoCL, 2 cores", {2u << 20, 4096, 2}},
+                               {"OpenCL PoCL, 16 cores", {2u << 20, 4096, 16}},
+                               {"OpenCL NVIDIA H100", {48 * 1024, 1024, 132}},
+                               {"OpenCL 64 KiB, 256 work-items (AMD)", {64 * 1024, 256, 60}},
+                               {"OpenCL 64 KiB, 512 work-items (Intel)", {64 * 1024, 512, 96}}};
+  for (const bool opencl : {false, true}) {
+    for (const Device& device : opencl ? std::span<const Device>(cl_devices) : std::span<const Device>(gl_devices)) {
+      SCOPED_TRACE(device.name);
+      const auto path = [&](const fast::Tuning& tuning) { return test::PlannedPath(device.limits, tuning, opencl); };
+      const auto run = test::planned_run();
+      // The bases each suite passes (test_fast_gl.cpp, test_fast_cl.cpp).
+      const fast::Tuning api = opencl ? fast::Tuning{} : fast::gl_default_tuning();
+      test::expect_split_lines_match_fftw(fast::Tuning{}, path, run);
+      test::expect_schedule_options_match_fftw(opencl ? test::cl_schedule_base() : test::gl_schedule_options_base(),
+                                               path, run);
+      test::expect_split_in_time_matches_fftw(opencl ? test::cl_schedule_base() : test::gl_eight_values_base(), path,
+                                              run);
+      if (!opencl) test::expect_sub_transform_loop_matches_fftw(api, path, run);
+      test::expect_radix25_matches_fftw(api, path, run);
+      test::expect_composite_radices_match_fftw(api, path, run);
+      test::expect_balanced_groups_match_fftw(opencl ? api : test::gl_balanced_base(), path, run);
+      test::expect_four_step_columns_match_fftw(api, path, run);
+      test::expect_tiled_columns_match_fftw(api, path, run);
+      test::expect_row_pairs_match_fftw(api, !opencl, path, run);
+      test::expect_live_blocks_match_fftw(opencl ? api : test::gl_live_blocks_base(), path, run);
+      test::expect_local_halves_match_fftw(api, path, run);
+      test::expect_bluestein_beside_a_split_axis_matches_fftw(api, path, run);
+    }
+  }
 }
 
 }  // namespace
