@@ -216,6 +216,63 @@ inline fast::Tuning cl_schedule_base() {
   return t;
 }
 
+/// GL's one-round rules, each on a few sizes: a plan (split or not, as `split` says) on `axis` in
+/// one round of more than 512 invocations with the knobs at 1 024 against the same plan in rounds
+/// of at most 512 with them at 0 (expect_one_round_matches_fftw). Split columns
+/// (Tuning::col_one_round_threads): 8 columns of 1000 split 4 x 250 (1000 butterflies in the
+/// radix-2 stage) and of 600 split 2 x 300 (800), under llvmpipe's 32 KiB (48 KiB would leave
+/// them unsplit). Bluestein's split rows (bluestein_row_one_round_threads): 2053-point rows
+/// (4608 padded, 576 butterflies) and 4099-point rows (9216), under 32 KiB (48 KiB would leave
+/// the 4608-point rows unsplit). Unsplit rows (row_one_round_threads, odd_row_one_round_threads,
+/// thirty-fourth session): 3200-point rows in 640 invocations and 2880-point in 576 (fewer values
+/// held), 3125-point in 640 and 2187-point in 736 (odd: more at once).
+struct OneRoundCase {
+  Axis axis;
+  std::vector<std::uint32_t fast::Tuning::*> knobs;
+  std::vector<FastSize> sizes;
+  std::uint32_t local_bytes_cap;  ///< 0: the device's
+  bool split;
+};
+inline OneRoundCase gl_one_round_split_columns() {
+  return {Axis::cols, {&fast::Tuning::col_one_round_threads}, {{8, 1000}, {8, 600}}, 32 * 1024, true};
+}
+inline OneRoundCase gl_one_round_bluestein_rows() {
+  return {Axis::rows, {&fast::Tuning::bluestein_row_one_round_threads}, {{2053, 4}, {4099, 2}}, 32 * 1024, true};
+}
+inline OneRoundCase gl_one_round_rows() {
+  return {Axis::rows,
+          {&fast::Tuning::row_one_round_threads, &fast::Tuning::odd_row_one_round_threads},
+          {{3200, 2}, {2880, 2}, {3125, 3}, {2187, 4}},
+          0,
+          false};
+}
+inline std::vector<OneRoundCase> gl_one_round_cases() {
+  return {gl_one_round_split_columns(), gl_one_round_bluestein_rows(), gl_one_round_rows()};
+}
+
+/// One of gl_one_round_cases from GL's defaults, both directions against FFTW.
+template <class MakePath, class Run>
+void expect_one_round_matches_fftw(const OneRoundCase& c, MakePath make_path, Run run) {
+  for (const auto& [w, h] : c.sizes) {
+    for (const std::uint32_t one_round : {0u, 1024u}) {
+      fast::Tuning tuning = fast::gl_default_tuning();
+      for (std::uint32_t fast::Tuning::*knob : c.knobs) tuning.*knob = one_round;
+      tuning.first_split_fewer_stages = 0;  // the splits named above (fewer stages: 5 x 200, 3 x 200)
+      if (c.local_bytes_cap) tuning.local_bytes_cap = c.local_bytes_cap;
+      auto probe = make_path(tuning);
+      probe.prepare(w, h);
+      const fast::AxisPlan& plan = probe.plan(c.axis);
+      EXPECT_EQ(plan.pre_radix > 1, c.split) << plan.describe();
+      if (one_round != 0) {
+        EXPECT_GT(plan.threads, 512u) << plan.describe();
+      } else {
+        EXPECT_LE(plan.threads, 512u) << plan.describe();
+      }
+      expect_both_directions_match(run, w, h, tuning, 59 + w + h + one_round, plan.describe());
+    }
+  }
+}
+
 /// The schedule checks' fast path without a device, for the planner's test: prepare() plans the
 /// routes the backend would plan on a device with `limits` (OpenCL's through fast::cl_tuning, as
 /// ClFastPath does) and nothing runs; planned_run() is the matching `run`, which transforms

@@ -244,47 +244,17 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   test::expect_balanced_groups_match_fftw(test::gl_balanced_base(), make_path(*env), runner(*env));
 }
 
-// A plan (split or not, as `split` says) in one round of more than 512 invocations against the
-// same plan in rounds of at most 512, both directions, on the axis and by the knobs given, all on
-// or all off (GL's defaults take one round).
-void expect_one_round_matches_fftw(GlEnv& env, Axis axis, std::initializer_list<std::uint32_t fast::Tuning::*> knobs,
-                                   std::initializer_list<std::pair<std::size_t, std::size_t>> sizes,
-                                   std::uint32_t local_bytes_cap, bool split = true) {
-  auto run = runner(env);
-  for (const auto& [w, h] : sizes) {
-    for (const std::uint32_t one_round : {0u, 1024u}) {
-      fast::Tuning tuning = fast::gl_default_tuning();
-      for (std::uint32_t fast::Tuning::*knob : knobs) tuning.*knob = one_round;
-      tuning.first_split_fewer_stages = 0;  // the splits named below (fewer stages: 5 x 200, 3 x 200)
-      if (local_bytes_cap) tuning.local_bytes_cap = local_bytes_cap;
-      GlFastPath probe(*env.programs, nullptr, tuning);
-      probe.prepare(w, h);
-      const fast::AxisPlan& plan = probe.plan(axis);
-      EXPECT_EQ(plan.pre_radix > 1, split) << plan.describe();
-      if (one_round != 0) {
-        EXPECT_GT(plan.threads, 512u) << plan.describe();
-      } else {
-        EXPECT_LE(plan.threads, 512u) << plan.describe();
-      }
-      test::expect_both_directions_match(run, w, h, tuning, 59 + w + h + one_round, plan.describe());
-    }
-  }
-}
-
-// Split columns (Tuning::col_one_round_threads): 8 columns of 1000 split 4 x 250 (1000 butterflies
-// in the radix-2 stage) and of 600 split 2 x 300 (800), under llvmpipe's 32 KiB (the H100's 48
-// KiB would leave these unsplit).
+// Split columns (Tuning::col_one_round_threads), Bluestein's split rows
+// (bluestein_row_one_round_threads) and unsplit rows (row_one_round_threads,
+// odd_row_one_round_threads) in one round of more than 512 invocations against rounds of at most
+// 512 (test::expect_one_round_matches_fftw on the cases of fast_cases.h).
 TEST(GlFastSchedule, SplitColumnsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  expect_one_round_matches_fftw(*env, Axis::cols, {&fast::Tuning::col_one_round_threads}, {{8, 1000}, {8, 600}},
-                                32 * 1024);
+  test::expect_one_round_matches_fftw(test::gl_one_round_split_columns(), make_path(*env), runner(*env));
 }
 
-// Bluestein's split rows (Tuning::bluestein_row_one_round_threads): 2053-point rows (4608 padded,
-// 576 butterflies) and 4099-point rows (9216), under llvmpipe's 32 KiB (the H100's 48 KiB would
-// leave the 4608-point rows unsplit; its own 4099-point rows split in time, not in frequency).
 TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -294,20 +264,14 @@ TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
     probe.prepare(n, 2);
     ASSERT_TRUE(probe.route(Axis::rows).bluestein()) << probe.route(Axis::rows).describe();
   }
-  expect_one_round_matches_fftw(*env, Axis::rows, {&fast::Tuning::bluestein_row_one_round_threads},
-                                {{2053, 4}, {4099, 2}}, 32 * 1024);
+  test::expect_one_round_matches_fftw(test::gl_one_round_bluestein_rows(), make_path(*env), runner(*env));
 }
 
-// Unsplit rows in one round (Tuning::row_one_round_threads, odd_row_one_round_threads, thirty-fourth
-// session): 3200-point rows in 640 invocations and 2880-point in 576 (fewer values held), 3125-point
-// in 640 and 2187-point in 736 (odd: more at once), on llvmpipe as on the H100.
 TEST(GlFastSchedule, RowsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  expect_one_round_matches_fftw(*env, Axis::rows,
-                                {&fast::Tuning::row_one_round_threads, &fast::Tuning::odd_row_one_round_threads},
-                                {{3200, 2}, {2880, 2}, {3125, 3}, {2187, 4}}, 0, false);
+  test::expect_one_round_matches_fftw(test::gl_one_round_rows(), make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {

@@ -1531,6 +1531,8 @@ TEST(FastPlan, ScheduleChecksFindTheirCasesOnAnyDevice) {
       test::expect_split_in_time_matches_fftw(opencl ? test::cl_schedule_base() : test::gl_eight_values_base(), path,
                                               run);
       if (!opencl) test::expect_sub_transform_loop_matches_fftw(api, path, run);
+      if (!opencl)
+        for (const test::OneRoundCase& c : test::gl_one_round_cases()) test::expect_one_round_matches_fftw(c, path, run);
       test::expect_radix25_matches_fftw(api, path, run);
       test::expect_composite_radices_match_fftw(api, path, run);
       test::expect_balanced_groups_match_fftw(opencl ? api : test::gl_balanced_base(), path, run);
