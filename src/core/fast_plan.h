@@ -183,6 +183,13 @@ struct Tuning {
   /// registers, spill (3125-point columns, 5 x 625: 120 -> 190). OpenCL runs long programs as
   /// fast as short ones, so 0.
   std::uint32_t sub_transform_loop_min_split = 0;
+  /// The most work-items a group of such a loop has (sub_transform_loop_min_split): 128 registers
+  /// each on NVIDIA hold the loop's values in 512. H100, GL (thirty-fifth session), 640 against
+  /// 512, the split columns of 576 it moves: 1440-point (4 x 360) 38.4 -> 35.6 us at 2560 x 1440
+  /// (the path 62.6 -> 58.8, its display 55.8 -> 51.5), but 2880-point (8 x 360) 88.2 -> 104.6
+  /// (2880^2 143.5 -> 161.3); with splits by 2 and 3 too, 1080-point (3 x 360) 19.4 -> 22.1 and
+  /// 720-point (2 x 360) 13.6 -> 15.2. So 512, and 640 a measured-planning candidate.
+  std::uint32_t sub_transform_loop_max_threads = 512;
   /// Bluestein splits and the live part of their padded lines (AxisPlan::live_blocks,
   /// live_inputs): 0 never (they run as any split); 1 where the lines fit no other way (pass 1
   /// holds only its live inputs: padded lines of about twice as many points plan); 2 also pass 2
@@ -423,6 +430,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("split_dit", &Tuning::split_dit);
     set("bluestein_cols_in_time", &Tuning::bluestein_cols_in_time);
     set("sub_transform_loop_min_split", &Tuning::sub_transform_loop_min_split);
+    set("sub_transform_loop_max_threads", &Tuning::sub_transform_loop_max_threads);
     set("prune_padding", &Tuning::prune_padding);
     set("split_global", &Tuning::split_global);
     set("min_groups_per_unit", &Tuning::min_groups_per_unit);
@@ -835,7 +843,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // (64 each) spill them.
       plan.sub_transform_loop = tuning.sub_transform_loop_min_split != 0 && p > 1 &&
                                 p >= tuning.sub_transform_loop_min_split && !plan.split_global && !plan.split_dit &&
-                                plan.live_blocks == 0 && !plan.radices.empty() && plan.threads <= 512;
+                                plan.live_blocks == 0 && !plan.radices.empty() &&
+                                plan.threads <= tuning.sub_transform_loop_max_threads;
       // The layout is chosen padded; an unpadded plan (Tuning::local_unpadded) then only drops
       // the padding, so it never takes a different layout for the bytes it saves.
       const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
@@ -1382,6 +1391,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     rounds.row_one_round_threads = 0;
     rounds.odd_row_one_round_threads = 0;
     out.push_back(rounds);
+    // Split sub-transforms looped in groups of up to 640: 1440-point columns (4 x 360 in 576) won,
+    // 2880-point (8 x 360) lost (Tuning::sub_transform_loop_max_threads).
+    with(&Tuning::sub_transform_loop_max_threads, 640);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -373,6 +373,16 @@ TEST(FastPlan, GlLoopsLongSplitsOnly) {
             defines.end());
   for (std::uint32_t n : {2048u, 4096u, 8192u})
     for (Axis axis : {Axis::rows, Axis::cols}) EXPECT_FALSE(looped(axis, n, fast::cl_tuning(gl))) << n;
+  // Groups of more than 512 loop only under sub_transform_loop_max_threads (a measured-planning
+  // candidate): 1440-point columns, 8 split 4 x 360 in 576 invocations.
+  const auto cols_1440 = fast::plan_axis(Axis::cols, 1440, 2560, nvidia, gl);
+  ASSERT_TRUE(cols_1440.has_value());
+  EXPECT_EQ(cols_1440->pre_radix, 4u) << cols_1440->describe();
+  EXPECT_EQ(cols_1440->threads, 576u) << cols_1440->describe();
+  EXPECT_FALSE(cols_1440->sub_transform_loop) << cols_1440->describe();
+  fast::Tuning wider = gl;
+  wider.sub_transform_loop_max_threads = 640;
+  EXPECT_TRUE(fast::plan_axis(Axis::cols, 1440, 2560, nvidia, wider)->sub_transform_loop);
 }
 
 // GL's power-of-two rows of 2048 points and more take radix 16 in groups of 256, unsplit ones
@@ -592,7 +602,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.local_unpadded != base.local_unpadded ||
                            t.padded_rows_min_twos != base.padded_rows_min_twos ||
                            t.row_one_round_threads != base.row_one_round_threads ||
-                           t.odd_row_one_round_threads != base.odd_row_one_round_threads;
+                           t.odd_row_one_round_threads != base.odd_row_one_round_threads ||
+                           t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
