@@ -173,11 +173,11 @@ struct Tuning {
   /// lines. H100, GL: 4099^2's columns (2 per group, 4 x 2304) 1075 -> 865 us (display 360 ->
   /// 258 for its first pass), 2053^2's (8 per group, 8 x 576) lost, 395 -> 495.
   std::uint32_t bluestein_cols_in_time = 0;
-  /// Splits in frequency through registers by at least this radix, in groups of at most 512
-  /// work-items, run their sub-transforms as one loop (AxisPlan::sub_transform_loop; 0: never).
-  /// NVIDIA's GL refetches a long program's instructions after each storage barrier, and runs
-  /// long programs slower besides (docs/fast_path.md, thirtieth session); the loop makes the
-  /// program about P times shorter. H100, GL (thirty-first session): 4096-point columns (8 x 512)
+  /// Splits in frequency through registers by at least this radix, in groups of at most
+  /// sub_transform_loop_max_threads work-items, run their sub-transforms as one loop
+  /// (AxisPlan::sub_transform_loop; 0: never). NVIDIA's GL refetches a long program's
+  /// instructions after each storage barrier, and runs long programs slower besides
+  /// (docs/fast_path.md, thirtieth session); the loop makes the program about P times shorter. H100, GL (thirty-first session): 4096-point columns (8 x 512)
   /// 163.4 -> 153.5 us, 2048-point (4 x 512) 37.0 -> 35.6; splits by 2 lost or gained nothing
   /// (1024-point columns 12.2 -> 12.4, 1080-point 24.0 -> 23.8), and 1 024 work-items, held to 64
   /// registers, spill (3125-point columns, 5 x 625: 120 -> 190). OpenCL runs long programs as
@@ -839,8 +839,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                        (tuning.split_dit >= 3 || (tuning.split_dit == 2 && line_major) ||
                         (tuning.split_dit == 1 && axis == Axis::rows && plan.stage0_from_registers) ||
                         (axis == Axis::cols && live != 0 && b <= tuning.bluestein_cols_in_time));
-      // At most 512 work-items: 128 registers each on NVIDIA, which hold the loop's values; 1 024
-      // (64 each) spill them.
+      // At most sub_transform_loop_max_threads work-items (512: 128 registers each on NVIDIA, which
+      // hold the loop's values; 1 024, 64 each, spill them).
       plan.sub_transform_loop = tuning.sub_transform_loop_min_split != 0 && p > 1 &&
                                 p >= tuning.sub_transform_loop_min_split && !plan.split_global && !plan.split_dit &&
                                 plan.live_blocks == 0 && !plan.radices.empty() &&
