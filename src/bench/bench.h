@@ -143,8 +143,6 @@ std::string fftscope_timer(const FftscopeRuns& runs, std::size_t first_measured)
 std::unique_ptr<Implementation> make_fftscope_display(const std::string& backend, BenchSize size,
                                                       const std::string& cl_device, bool measure_fast_plans);
 std::unique_ptr<Implementation> make_cufft_r2c_display(BenchSize size);
-/// The real parts of `input` (core crop_real at its full size): what the display entries upload.
-RealImage real_part(const ComplexImage& input);
 /// The fraction of pixels of `got` whose colour index differs by more than one step from core
 /// render_spectrum of the real image's full spectrum (FFTW, double). 0 is a perfect match.
 double display_error(const RgbaImage& got, const ComplexImage& input, const SpectrumSettings& settings);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/bench.h"
+#include "core/preprocess.h"
 
 namespace fftscope::bench::detail {
 namespace {
@@ -274,7 +275,7 @@ class CufftR2cDisplay final : public Implementation {
   std::string device() const override { return api_.device_name; }
   std::string timer() const override { return "cuda events around cufftExecR2C + display kernel"; }
   void upload(const ComplexImage& input) override {
-    const RealImage real = real_part(input);
+    const RealImage real = crop_real(input, input.width, input.height);
     check(api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {

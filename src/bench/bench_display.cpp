@@ -43,7 +43,7 @@ class FftscopeDisplay final : public Implementation {
   }
   std::string device() const override { return backend_->device_name(); }
   std::string timer() const override { return timer_ + timer_note_; }
-  void upload(const ComplexImage& input) override { backend_->upload_real(real_part(input)); }
+  void upload(const ComplexImage& input) override { backend_->upload_real(crop_real(input, input.width, input.height)); }
   std::vector<double> time_runs(int warmup, int repeats) override {
     backend_->take_timings();
     const int runs = warmup + repeats;
@@ -75,8 +75,6 @@ class FftscopeDisplay final : public Implementation {
 };
 
 }  // namespace
-
-RealImage real_part(const ComplexImage& input) { return crop_real(input, input.width, input.height); }
 
 double display_error(const RgbaImage& got, const ComplexImage& input, const SpectrumSettings& settings) {
   const std::size_t w = input.width, h = input.height, n = w * h;

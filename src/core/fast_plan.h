@@ -177,11 +177,11 @@ struct Tuning {
   /// sub_transform_loop_max_threads work-items, run their sub-transforms as one loop
   /// (AxisPlan::sub_transform_loop; 0: never). NVIDIA's GL refetches a long program's
   /// instructions after each storage barrier, and runs long programs slower besides
-  /// (docs/fast_path.md, thirtieth session); the loop makes the program about P times shorter. H100, GL (thirty-first session): 4096-point columns (8 x 512)
-  /// 163.4 -> 153.5 us, 2048-point (4 x 512) 37.0 -> 35.6; splits by 2 lost or gained nothing
-  /// (1024-point columns 12.2 -> 12.4, 1080-point 24.0 -> 23.8), and 1 024 work-items, held to 64
-  /// registers, spill (3125-point columns, 5 x 625: 120 -> 190). OpenCL runs long programs as
-  /// fast as short ones, so 0.
+  /// (docs/fast_path.md, thirtieth session); the loop makes the program about P times shorter.
+  /// H100, GL (thirty-first session): 4096-point columns (8 x 512) 163.4 -> 153.5 us, 2048-point
+  /// (4 x 512) 37.0 -> 35.6; splits by 2 lost or gained nothing (1024-point columns 12.2 -> 12.4,
+  /// 1080-point 24.0 -> 23.8), and 1 024 work-items, held to 64 registers, spill (3125-point
+  /// columns, 5 x 625: 120 -> 190). OpenCL runs long programs as fast as short ones, so 0.
   std::uint32_t sub_transform_loop_min_split = 0;
   /// The most work-items a group of such a loop has (sub_transform_loop_min_split): 128 registers
   /// each on NVIDIA hold the loop's values in 512. H100, GL (thirty-fifth session), 640 against
@@ -500,6 +500,15 @@ struct RowSwap {
   bool operator==(const RowSwap&) const = default;
 };
 
+/// `t` with the rows' one-round rules off (Tuning::row_one_round_threads,
+/// odd_row_one_round_threads): every unsplit row's widest stage in rounds of max_threads, as
+/// before the thirty-fourth session.
+inline Tuning rows_in_rounds(Tuning t) {
+  t.row_one_round_threads = 0;
+  t.odd_row_one_round_threads = 0;
+  return t;
+}
+
 /// OpenCL's tuning: `t` without what only GL's kernel follows (four_step_in_place_min_bytes: the
 /// OpenCL kernel has no row pairs, and its four-step passes run at copy speed out of place). The
 /// OpenCL fast path and display apply it to their tunings and candidates when constructed
@@ -775,7 +784,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.threads = std::clamp<std::uint32_t>(round32(elements / per_thread), 32, max_threads);
       // The group size against the rounds of the widest stage (the smallest radix): split columns
       // and Bluestein's split rows take one round where col_one_round_threads /
-      // bluestein_row_one_round_threads allow it, then balance_threads trims idle lanes.
+      // bluestein_row_one_round_threads allow it, then balance_threads trims idle lanes, then
+      // unsplit rows may still take one round (below: their rule compares with the balanced group).
       const std::uint64_t most =
           plan.radices.empty() ? 0 : elements / *std::min_element(plan.radices.begin(), plan.radices.end());
       const std::uint32_t one_round = axis == Axis::cols ? tuning.col_one_round_threads
@@ -1387,10 +1397,7 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The thirty-fourth session's rows in one round, undone: the rule reads the registers from the
     // values held, which missed at 5184-point rows (49 registers for 672 invocations) and may miss
     // elsewhere.
-    Tuning rounds = base;
-    rounds.row_one_round_threads = 0;
-    rounds.odd_row_one_round_threads = 0;
-    out.push_back(rounds);
+    out.push_back(rows_in_rounds(base));
     // Split sub-transforms looped in groups of up to 640: 1440-point columns (4 x 360 in 576) won,
     // 2880-point (8 x 360) lost (Tuning::sub_transform_loop_max_threads).
     with(&Tuning::sub_transform_loop_max_threads, 640);

@@ -198,15 +198,11 @@ inline fast::Tuning gl_live_blocks_base() {
   t.bluestein_row_one_round_threads = 0;
   return t;
 }
-/// GL, for expect_balanced_groups_match_fftw: balancing alone. With the rows' one-round rules on,
-/// the H100's limits take the 3125-point rows to one round of 640 invocations whether balanced or
-/// not (llvmpipe's do not), and no case would show a balanced group there.
-inline fast::Tuning gl_balanced_base() {
-  fast::Tuning t = fast::gl_default_tuning();
-  t.row_one_round_threads = 0;
-  t.odd_row_one_round_threads = 0;
-  return t;
-}
+/// GL, for expect_balanced_groups_match_fftw: balancing alone (fast::rows_in_rounds). With the
+/// rows' one-round rules on, the H100's limits take the 3125-point rows to one round of 640
+/// invocations whether balanced or not (llvmpipe's do not), and no case would show a balanced
+/// group there.
+inline fast::Tuning gl_balanced_base() { return fast::rows_in_rounds(fast::gl_default_tuning()); }
 /// OpenCL, for expect_schedule_options_match_fftw and expect_split_in_time_matches_fftw: radix 8
 /// at most, so that the first stage's inputs are each work-item's own at these sizes (with the
 /// default radix 16 they are at 16 x 4096 and 8192 x 8, which ClFast runs).
