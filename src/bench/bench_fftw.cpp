@@ -30,7 +30,8 @@ class FftwImplementation final : public Implementation {
     static const bool threads_ready = fftwf_init_threads() != 0;
     const int all_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // Measuring overwrites the array; planning is not timed, but a large size's measuring could
-    // outlast the sweep, so each plan gets at most this long (FFTW then keeps the best it found).
+    // outlast the sweep, so each plan gets about this long (past it, FFTW plans the rest of the
+    // transform by estimate).
     fftwf_set_timelimit(planning_seconds);
     double best_us = 0;
     for (const int threads : {1, all_threads}) {
