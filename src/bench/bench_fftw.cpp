@@ -34,8 +34,9 @@ class FftwImplementation final : public Implementation {
     // transform by estimate).
     fftwf_set_timelimit(planning_seconds);
     double best_us = 0;
-    for (const int threads : {1, all_threads}) {
-      if (threads > 1 && (!threads_ready || all_threads == 1)) break;
+    std::vector<int> thread_counts{1};
+    if (threads_ready && all_threads > 1) thread_counts.push_back(all_threads);
+    for (const int threads : thread_counts) {
       if (threads_ready) fftwf_plan_with_nthreads(threads);
       fftwf_plan plan = fftwf_plan_dft_2d(static_cast<int>(size.height), static_cast<int>(size.width), data_, data_,
                                           FFTW_FORWARD, FFTW_MEASURE);
