@@ -3,7 +3,8 @@
 # then the per-kernel benches and the side-by-side sweep. Expects a headless build in $BUILD
 # (default build-dev) and the .device/ folder made by ../shared/device/prepare.sh.
 #   usage: scripts/device_bench.sh [tests|kernels|sweep|all] [OUTDIR]
-# The sweep writes OUTDIR/sweep.json (and a progress line per entry to sweep-progress.txt);
+# The sweep writes OUTDIR/sweep.json after every finished entry (a sweep cut short keeps those)
+# and a progress line per entry to sweep-progress.txt;
 # SIZES and IMPL (comma-separated) narrow it, REPEAT sets the runs, ROUNDS the rounds (--rounds),
 # COPY_BANDWIDTH (GB/s) the plot's limit line, PLANNING=measure measures the fast entries' plans
 # (--planning).
@@ -46,7 +47,8 @@ run_kernels() {
 
 run_sweep() {
   $cli bench --sweep --repeat "${REPEAT:-30}" --rounds "${ROUNDS:-1}" --warmup 5 ${SIZES:+--sizes "$SIZES"} ${IMPL:+--impl "$IMPL"} \
-    ${PLANNING:+--planning "$PLANNING"} --copy-bandwidth "${COPY_BANDWIDTH:-0}" --json > "$out/sweep.json" 2> >(tee "$out/sweep-progress.txt" >&2)
+    ${PLANNING:+--planning "$PLANNING"} --copy-bandwidth "${COPY_BANDWIDTH:-0}" -o "$out/sweep.json" > /dev/null \
+    2> >(tee "$out/sweep-progress.txt" >&2)
 }
 
 case "$what" in

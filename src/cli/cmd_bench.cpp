@@ -17,6 +17,7 @@
 #include "backend/gl/gl_context.h"
 #endif
 #include "cli/cli_common.h"
+#include "core/image_io.h"
 #include "core/json.h"
 #include "core/preprocess.h"
 #include "core/timing.h"
@@ -33,7 +34,7 @@ CommandSpec bench_spec() {
       {"--sweep", "", "", "compare implementations over a size sweep (see below)"},
       {"--sizes", "", "LIST", "with --sweep: comma-separated sizes (default: 256^2..8192^2 and non-powers of two)"},
       {"--impl", "", "LIST", "with --sweep: comma-separated implementations (default: all)"},
-      {"--copy-bandwidth", "", "GBS", "with --sweep --json: the measured copy bandwidth in whole GB/s, for the plot's limit line"},
+      {"--copy-bandwidth", "", "GBS", "with --sweep --json or -o: the measured copy bandwidth in whole GB/s, for the plot's limit line"},
       {"--repeat", "", "R", "measured runs (default 10)"},
       {"--warmup", "", "W", "runs before measuring, not counted (default 2)"},
       {"--warmup-ms", "", "MS", "before the warm-up runs, keep the device busy for at least MS milliseconds and on "
@@ -42,6 +43,8 @@ CommandSpec bench_spec() {
                             "taking turns, and keep the round with the median time (default 1)"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
+      {"--output", "-o", "OUT.json", "with --sweep: also write the JSON to OUT.json, rewritten (atomically) after every "
+                                     "finished entry, so that a sweep cut short keeps the entries it finished"},
       {"--display", "", "", "after each timed transform also deliver the spectrum display into an OpenGL texture "
                             "(gl, cl) and time that path: the display kernels and, for cl, the interop copy"},
       {"--real-display", "", "", "time the real-input display path instead (gl, cl): a real image in, its shifted "
@@ -149,9 +152,16 @@ int run_sweep(const ParsedArgs& args, int rounds) {
   const double copy_bandwidth =
       static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));
 
-  const auto entries = bench::run_sweep(options, [](const bench::BenchEntry& e) {
+  const std::string json_path = args.has("--output") ? require_output(args, ".json") : std::string();
+
+  std::vector<bench::BenchEntry> finished;
+  const auto entries = bench::run_sweep(options, [&](const bench::BenchEntry& e) {
     std::fprintf(stderr, "%zux%zu %-22s %s\n", e.size.width, e.size.height, e.implementation.c_str(),
                  e.available ? (std::to_string(e.median_us) + " us").c_str() : ("unavailable: " + e.reason).c_str());
+    if (json_path.empty()) return;
+    finished.push_back(e);
+    const std::string json = bench::sweep_to_json(finished, copy_bandwidth);
+    write_output(json_path, [&] { write_file_atomic(json_path, std::vector<std::uint8_t>(json.begin(), json.end())); });
   });
   std::cout << (args.has("--json") ? bench::sweep_to_json(entries, copy_bandwidth) : bench::sweep_to_table(entries));
   return 0;
@@ -169,6 +179,7 @@ int run_bench(const ParsedArgs& args) {
     // Checked before the sweep, so that a bad value is a usage error in every build.
     return run_sweep(args, static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100)));
   }
+  if (args.has("--output")) throw UsageError("-o OUT.json is for --sweep");
   auto size_text = args.get("--size");
   if (!size_text) throw UsageError("missing --size WxH");
   const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));

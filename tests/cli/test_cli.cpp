@@ -651,6 +651,32 @@ TEST_F(Cli, BenchRefusesBadSizes) {
   expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "--real-display"}, 2, "--real-display");
 }
 
+#ifdef FFTSCOPE_HAVE_BENCH
+// -o keeps the sweep's JSON in a file, rewritten after each entry: at the end it is what --json
+// prints; a bad -o is refused before any work, and -o belongs to --sweep.
+TEST_F(Cli, SweepWritesItsJsonToTheOutputFile) {
+  const std::vector<std::string> sweep{"bench", "--sweep", "--impl", "fftw", "--sizes", "16x8,12x6", "--repeat", "2",
+                                       "--warmup", "0", "--warmup-ms", "0", "--copy-bandwidth", "100"};
+  const auto with = [&](const std::vector<std::string>& more) {
+    std::vector<std::string> all = sweep;
+    all.insert(all.end(), more.begin(), more.end());
+    return all;
+  };
+  const std::vector<std::string> args = with({"--json", "-o", path("sweep.json")});
+  const CliResult r = cli(args);
+  ASSERT_EQ(r.code, 0) << describe(r);
+  ASSERT_TRUE(fs::exists(path("sweep.json")));
+  const std::string written = slurp(path("sweep.json"));
+  EXPECT_EQ(written, r.out);
+  EXPECT_NE(written.find("\"copy_bandwidth_gbs\": 100"), std::string::npos) << written;
+  EXPECT_NE(written.find("\"width\": 12, \"height\": 6"), std::string::npos) << written;
+
+  expect_failure(with({"-o", path("sweep.txt")}), 2, ".json");
+  expect_failure(with({"-o", path("missing/sweep.json")}), 5, "missing");
+  expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "-o", path("b.json")}, 2, "--sweep");
+}
+#endif
+
 TEST_F(Cli, DevicesListsTheCpuAndEveryOtherBackend) {
   CliResult r = cli({"devices"});
   ASSERT_EQ(r.code, 0) << describe(r);
