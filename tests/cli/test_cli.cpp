@@ -649,11 +649,12 @@ TEST_F(Cli, BenchRefusesBadSizes) {
   expect_failure({"bench", "--sweep", "--sizes", "8x8", "--impl", "fftw", "--rounds", "0"}, 2, "--rounds");
   expect_failure({"bench", "--size", "8x8", "--variant", "turbo"}, 2, "turbo");
   expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "--real-display"}, 2, "--real-display");
+  expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "-o", path("b.json")}, 2, "--sweep");
 }
 
 #ifdef FFTSCOPE_HAVE_BENCH
 // -o keeps the sweep's JSON in a file, rewritten after each entry: at the end it is what --json
-// prints; a bad -o is refused before any work, and -o belongs to --sweep.
+// prints; a bad -o is refused before any work (-o without --sweep: BenchRefusesBadSizes).
 TEST_F(Cli, SweepWritesItsJsonToTheOutputFile) {
   const std::vector<std::string> sweep{"bench", "--sweep", "--impl", "fftw", "--sizes", "16x8,12x6", "--repeat", "2",
                                        "--warmup", "0", "--warmup-ms", "0", "--copy-bandwidth", "100"};
@@ -673,7 +674,6 @@ TEST_F(Cli, SweepWritesItsJsonToTheOutputFile) {
 
   expect_failure(with({"-o", path("sweep.txt")}), 2, ".json");
   expect_failure(with({"-o", path("missing/sweep.json")}), 5, "missing");
-  expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "-o", path("b.json")}, 2, "--sweep");
 }
 #endif
 
