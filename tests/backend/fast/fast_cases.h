@@ -170,9 +170,8 @@ void expect_both_directions_match(Run& run, std::size_t w, std::size_t h, const 
   }
 }
 
-/// The tunings the GPU suites' schedule checks start from where they are not the API's default,
-/// named here so that the planner's test (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans
-/// the same ones.
+/// The tunings the GPU suites' schedule checks start from where they are not the API's default
+/// (run_schedule_check, at the end of this file, pairs each check with its base).
 ///
 /// GL, for expect_split_in_time_matches_fftw and the bases below: 8 elements per invocation
 /// (GL's default is 4), so that at these sizes the first stage's inputs are each invocation's own,
@@ -241,9 +240,6 @@ inline OneRoundCase gl_one_round_rows() {
           {{3200, 2}, {2880, 2}, {3125, 3}, {2187, 4}},
           0,
           false};
-}
-inline std::vector<OneRoundCase> gl_one_round_cases() {
-  return {gl_one_round_split_columns(), gl_one_round_bluestein_rows(), gl_one_round_rows()};
 }
 
 /// One of gl_one_round_cases from GL's defaults, both directions against FFTW.
@@ -767,6 +763,81 @@ void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, R
     const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
     EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
     expect_both_directions_match(run, w, h, tuning, 41 + w, "radix 25");
+  }
+}
+
+/// The schedule checks above as the GPU suites run them, each from the base its API's suite
+/// passes: one list and one pairing of check and base, so that the planner's test
+/// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
+/// test_fast_cl run.
+enum class ScheduleCheck {
+  split_lines,
+  schedule_options,
+  split_in_time,
+  sub_transform_loop,       // GL only: OpenCL never loops (fast::cl_tuning)
+  one_round_split_columns,  // GL only, as the next two: OpenCL keeps groups of 256
+  one_round_bluestein_rows,
+  one_round_rows,
+  radix25,
+  composite_radices,
+  balanced_groups,
+  four_step_columns,
+  tiled_columns,
+  row_pairs,
+  live_blocks,
+  local_halves,
+  bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
+};
+
+inline bool gl_only(ScheduleCheck check) {
+  return check == ScheduleCheck::sub_transform_loop || check == ScheduleCheck::one_round_split_columns ||
+         check == ScheduleCheck::one_round_bluestein_rows || check == ScheduleCheck::one_round_rows;
+}
+
+/// Every check the API's suite runs.
+inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
+  std::vector<ScheduleCheck> out;
+  for (int i = 0; i <= static_cast<int>(ScheduleCheck::bluestein_beside_a_split_axis); ++i) {
+    const auto check = static_cast<ScheduleCheck>(i);
+    if (!opencl || !gl_only(check)) out.push_back(check);
+  }
+  return out;
+}
+
+/// Runs one check on the API's fast path (`make_path` and `run` as for the checks above) from the
+/// base its suite uses.
+template <class MakePath, class Run>
+void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Run run) {
+  if (opencl && gl_only(check)) {
+    ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is GL's alone";
+    return;
+  }
+  const fast::Tuning api = opencl ? fast::Tuning{} : fast::gl_default_tuning();
+  switch (check) {
+    case ScheduleCheck::split_lines: return expect_split_lines_match_fftw(fast::Tuning{}, make_path, run);
+    case ScheduleCheck::schedule_options:
+      return expect_schedule_options_match_fftw(opencl ? cl_schedule_base() : gl_schedule_options_base(), make_path,
+                                                run);
+    case ScheduleCheck::split_in_time:
+      return expect_split_in_time_matches_fftw(opencl ? cl_schedule_base() : gl_eight_values_base(), make_path, run);
+    case ScheduleCheck::sub_transform_loop: return expect_sub_transform_loop_matches_fftw(api, make_path, run);
+    case ScheduleCheck::one_round_split_columns:
+      return expect_one_round_matches_fftw(gl_one_round_split_columns(), make_path, run);
+    case ScheduleCheck::one_round_bluestein_rows:
+      return expect_one_round_matches_fftw(gl_one_round_bluestein_rows(), make_path, run);
+    case ScheduleCheck::one_round_rows: return expect_one_round_matches_fftw(gl_one_round_rows(), make_path, run);
+    case ScheduleCheck::radix25: return expect_radix25_matches_fftw(api, make_path, run);
+    case ScheduleCheck::composite_radices: return expect_composite_radices_match_fftw(api, make_path, run);
+    case ScheduleCheck::balanced_groups:
+      return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);
+    case ScheduleCheck::four_step_columns: return expect_four_step_columns_match_fftw(api, make_path, run);
+    case ScheduleCheck::tiled_columns: return expect_tiled_columns_match_fftw(api, make_path, run);
+    case ScheduleCheck::row_pairs: return expect_row_pairs_match_fftw(api, !opencl, make_path, run);
+    case ScheduleCheck::live_blocks:
+      return expect_live_blocks_match_fftw(opencl ? api : gl_live_blocks_base(), make_path, run);
+    case ScheduleCheck::local_halves: return expect_local_halves_match_fftw(api, make_path, run);
+    case ScheduleCheck::bluestein_beside_a_split_axis:
+      return expect_bluestein_beside_a_split_axis_matches_fftw(api, make_path, run);
   }
 }
 

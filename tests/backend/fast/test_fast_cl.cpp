@@ -154,7 +154,7 @@ TEST(ClFastSplit, MatchesFftwWhenLinesExceedLocalMemory) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_split_lines_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::split_lines, true, make_path(*env), runner(*env));
 }
 
 // The scheduling options on and off (test::expect_schedule_options_match_fftw).
@@ -162,7 +162,7 @@ TEST(ClFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_schedule_options_match_fftw(test::cl_schedule_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::schedule_options, true, make_path(*env), runner(*env));
 }
 
 // The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
@@ -170,7 +170,7 @@ TEST(ClFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_split_in_time_matches_fftw(test::cl_schedule_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::split_in_time, true, make_path(*env), runner(*env));
 }
 
 // Radix-25 stages (5 x 5 in registers) against FFTW.
@@ -178,7 +178,7 @@ TEST(ClFastSchedule, Radix25MatchesFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_radix25_matches_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::radix25, true, make_path(*env), runner(*env));
 }
 
 // Radix-10 and radix-15 stages (2 x 5 and 3 x 5 in registers) against FFTW, unsplit and split.
@@ -186,7 +186,7 @@ TEST(ClFastSchedule, CompositeRadicesMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_composite_radices_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::composite_radices, true, make_path(*env), runner(*env));
 }
 
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
@@ -194,7 +194,7 @@ TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_balanced_groups_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::balanced_groups, true, make_path(*env), runner(*env));
 }
 
 // The exchange through half the local memory and the plain complex exchange (fast_cases.h).
@@ -202,21 +202,21 @@ TEST(ClFastSchedule, LocalHalvesMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_local_halves_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::local_halves, true, make_path(*env), runner(*env));
 }
 
 TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_four_step_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::four_step_columns, true, make_path(*env), runner(*env));
 }
 
 TEST(ClFastSchedule, TiledColumnsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_tiled_columns_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::tiled_columns, true, make_path(*env), runner(*env));
 }
 
 // GL's in-place four-step knob given to OpenCL: its paths drop it (fast::cl_tuning), so the
@@ -225,7 +225,7 @@ TEST(ClFastSchedule, InPlaceFourStepKnobKeepsTheScratch) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_row_pairs_match_fftw(fast::Tuning{}, false, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::row_pairs, true, make_path(*env), runner(*env));
 }
 
 // Both axes in one dispatch (fast::fused_route): 96 x 96 (radix 3, 12 groups per phase), 512 x
@@ -283,7 +283,7 @@ TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_live_blocks_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::live_blocks, true, make_path(*env), runner(*env));
 }
 
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
@@ -296,7 +296,7 @@ TEST(ClFastBluesteinSplit, MatchesFftwBesideASplitAxis) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_bluestein_beside_a_split_axis_matches_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::bluestein_beside_a_split_axis, true, make_path(*env), runner(*env));
 }
 
 TEST(ClFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {

@@ -138,7 +138,7 @@ TEST(GlFastSplit, MatchesFftwWhenLinesExceedSharedMemory) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_split_lines_match_fftw(fast::Tuning{}, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::split_lines, false, make_path(*env), runner(*env));
 }
 
 // The scheduling options on and off (test::expect_schedule_options_match_fftw).
@@ -146,7 +146,7 @@ TEST(GlFastSchedule, PrefetchAndStage0FromRegistersMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_schedule_options_match_fftw(test::gl_schedule_options_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::schedule_options, false, make_path(*env), runner(*env));
 }
 
 // The split in time against the split in frequency (test::expect_split_in_time_matches_fftw).
@@ -154,7 +154,7 @@ TEST(GlFastSchedule, SplitInTimeMatchesFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_split_in_time_matches_fftw(test::gl_eight_values_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::split_in_time, false, make_path(*env), runner(*env));
 }
 
 // The split in frequency's sub-transforms looped and unrolled
@@ -163,7 +163,7 @@ TEST(GlFastSchedule, SubTransformLoopMatchesFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_sub_transform_loop_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::sub_transform_loop, false, make_path(*env), runner(*env));
 }
 
 // GL's own first-round column splits (docs/fast_path.md, thirty-second session) against FFTW:
@@ -225,7 +225,7 @@ TEST(GlFastSchedule, Radix25MatchesFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_radix25_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::radix25, false, make_path(*env), runner(*env));
 }
 
 // Radix-10 and radix-15 stages (2 x 5 and 3 x 5 in registers) against FFTW, unsplit and split.
@@ -233,7 +233,7 @@ TEST(GlFastSchedule, CompositeRadicesMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_composite_radices_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::composite_radices, false, make_path(*env), runner(*env));
 }
 
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
@@ -241,7 +241,7 @@ TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_balanced_groups_match_fftw(test::gl_balanced_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::balanced_groups, false, make_path(*env), runner(*env));
 }
 
 // Split columns (Tuning::col_one_round_threads), Bluestein's split rows
@@ -252,7 +252,7 @@ TEST(GlFastSchedule, SplitColumnsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_one_round_matches_fftw(test::gl_one_round_split_columns(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::one_round_split_columns, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
@@ -264,35 +264,35 @@ TEST(GlFastSchedule, BluesteinRowsInOneRoundMatchFftw) {
     probe.prepare(n, 2);
     ASSERT_TRUE(probe.route(Axis::rows).bluestein()) << probe.route(Axis::rows).describe();
   }
-  test::expect_one_round_matches_fftw(test::gl_one_round_bluestein_rows(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::one_round_bluestein_rows, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, RowsInOneRoundMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_one_round_matches_fftw(test::gl_one_round_rows(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::one_round_rows, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_four_step_columns_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::four_step_columns, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, TiledColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_tiled_columns_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::tiled_columns, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSchedule, InPlaceFourStepColumnsSwapRowPairs) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_row_pairs_match_fftw(fast::gl_default_tuning(), true, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::row_pairs, false, make_path(*env), runner(*env));
 }
 
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
@@ -351,7 +351,7 @@ TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_live_blocks_match_fftw(test::gl_live_blocks_base(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::live_blocks, false, make_path(*env), runner(*env));
 }
 
 // The exchange through half the shared memory and the plain complex exchange (fast_cases.h).
@@ -359,7 +359,7 @@ TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_local_halves_match_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::local_halves, false, make_path(*env), runner(*env));
 }
 
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
@@ -372,7 +372,7 @@ TEST(GlFastBluesteinSplit, MatchesFftwBesideASplitAxis) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_bluestein_beside_a_split_axis_matches_fftw(fast::gl_default_tuning(), make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::bluestein_beside_a_split_axis, false, make_path(*env), runner(*env));
 }
 
 TEST(GlFastSupport, LargePrimeFactorsRunBluesteinAndOversizedImagesAreRefused) {

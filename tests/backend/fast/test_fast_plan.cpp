@@ -1530,26 +1530,10 @@ TEST(FastPlan, ScheduleChecksFindTheirCasesOnAnyDevice) {
       SCOPED_TRACE(device.name);
       const auto path = [&](const fast::Tuning& tuning) { return test::PlannedPath(device.limits, tuning, opencl); };
       const auto run = test::planned_run();
-      // The bases each suite passes (test_fast_gl.cpp, test_fast_cl.cpp).
-      const fast::Tuning api = opencl ? fast::Tuning{} : fast::gl_default_tuning();
-      test::expect_split_lines_match_fftw(fast::Tuning{}, path, run);
-      test::expect_schedule_options_match_fftw(opencl ? test::cl_schedule_base() : test::gl_schedule_options_base(),
-                                               path, run);
-      test::expect_split_in_time_matches_fftw(opencl ? test::cl_schedule_base() : test::gl_eight_values_base(), path,
-                                              run);
-      if (!opencl) {
-        test::expect_sub_transform_loop_matches_fftw(api, path, run);
-        for (const test::OneRoundCase& c : test::gl_one_round_cases()) test::expect_one_round_matches_fftw(c, path, run);
+      for (const test::ScheduleCheck check : test::schedule_checks(opencl)) {
+        SCOPED_TRACE("schedule check " + std::to_string(static_cast<int>(check)));
+        test::run_schedule_check(check, opencl, path, run);
       }
-      test::expect_radix25_matches_fftw(api, path, run);
-      test::expect_composite_radices_match_fftw(api, path, run);
-      test::expect_balanced_groups_match_fftw(opencl ? api : test::gl_balanced_base(), path, run);
-      test::expect_four_step_columns_match_fftw(api, path, run);
-      test::expect_tiled_columns_match_fftw(api, path, run);
-      test::expect_row_pairs_match_fftw(api, !opencl, path, run);
-      test::expect_live_blocks_match_fftw(opencl ? api : test::gl_live_blocks_base(), path, run);
-      test::expect_local_halves_match_fftw(api, path, run);
-      test::expect_bluestein_beside_a_split_axis_matches_fftw(api, path, run);
     }
   }
 }
