@@ -166,7 +166,8 @@ BenchEntry merge_rounds(const std::vector<BenchEntry>& rounds) {
 
 }  // namespace detail
 
-std::vector<BenchEntry> run_sweep(const SweepOptions& options, const std::function<void(const BenchEntry&)>& progress) {
+std::vector<BenchEntry> run_sweep(const SweepOptions& options,
+                                  const std::function<void(const std::vector<BenchEntry>&)>& progress) {
   const std::vector<std::string> names = options.implementations.empty() ? implementation_names() : options.implementations;
   const std::size_t rounds = static_cast<std::size_t>(std::max(1, options.rounds));
   std::vector<BenchEntry> entries;
@@ -183,7 +184,7 @@ std::vector<BenchEntry> run_sweep(const SweepOptions& options, const std::functi
         measured[i].push_back(measure(names[i], size, input, options.check_errors ? &reference : nullptr, options));
     for (const auto& rounds_of_one : measured) {
       entries.push_back(detail::merge_rounds(rounds_of_one));
-      if (progress) progress(entries.back());
+      if (progress) progress(entries);
     }
   }
   return entries;

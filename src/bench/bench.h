@@ -70,10 +70,10 @@ std::vector<std::string> implementation_names();
 /// writes the array once per axis takes at least twice its time.
 inline constexpr char copy_reference[] = "opencl-copy";
 
-/// Runs the sweep; `progress` sees each entry as it finishes. Never throws for an implementation
-/// that is missing or fails: that entry says why.
+/// Runs the sweep; `progress` sees the entries finished so far each time one finishes (the newest
+/// last). Never throws for an implementation that is missing or fails: that entry says why.
 std::vector<BenchEntry> run_sweep(const SweepOptions& options,
-                                  const std::function<void(const BenchEntry&)>& progress = {});
+                                  const std::function<void(const std::vector<BenchEntry>&)>& progress = {});
 
 std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_bandwidth_gbs = 0);
 /// A fixed-width table, one line per entry, ratios to cuFFT where cuFFT ran at that size.

@@ -154,12 +154,11 @@ int run_sweep(const ParsedArgs& args, int rounds) {
 
   const std::string json_path = args.has("--output") ? require_output(args, ".json") : std::string();
 
-  std::vector<bench::BenchEntry> finished;
-  const auto entries = bench::run_sweep(options, [&](const bench::BenchEntry& e) {
+  const auto entries = bench::run_sweep(options, [&](const std::vector<bench::BenchEntry>& finished) {
+    const bench::BenchEntry& e = finished.back();
     std::fprintf(stderr, "%zux%zu %-22s %s\n", e.size.width, e.size.height, e.implementation.c_str(),
                  e.available ? (std::to_string(e.median_us) + " us").c_str() : ("unavailable: " + e.reason).c_str());
     if (json_path.empty()) return;
-    finished.push_back(e);
     const std::string json = bench::sweep_to_json(finished, copy_bandwidth);
     write_output(json_path, [&] { write_file_atomic(json_path, std::vector<std::uint8_t>(json.begin(), json.end())); });
   });

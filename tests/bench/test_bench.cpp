@@ -24,7 +24,7 @@ TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
   options.warmup_ms = 0;  // the warm-up by time is for GPU clocks; these runs only check results
   options.repeats = 3;
   std::size_t seen = 0;
-  const auto entries = run_sweep(options, [&](const BenchEntry&) { ++seen; });
+  const auto entries = run_sweep(options, [&](const std::vector<BenchEntry>& finished) { EXPECT_EQ(finished.size(), ++seen); });
   ASSERT_EQ(entries.size(), options.sizes.size() * options.implementations.size());
   EXPECT_EQ(seen, entries.size());
   for (const BenchEntry& e : entries) {
@@ -174,7 +174,7 @@ TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
   options.repeats = 3;
   options.rounds = 3;
   std::size_t seen = 0;
-  const auto entries = run_sweep(options, [&](const BenchEntry&) { ++seen; });
+  const auto entries = run_sweep(options, [&](const std::vector<BenchEntry>& finished) { EXPECT_EQ(finished.size(), ++seen); });
   ASSERT_EQ(entries.size(), options.implementations.size());
   EXPECT_EQ(seen, entries.size());
   for (const BenchEntry& e : entries) {
