@@ -10,7 +10,8 @@
 // l * LINE_STRIDE + i + i / 16 (the padding spreads the radix-R strided writes over the banks;
 // LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks), or at
 // l * LINE_STRIDE + i with LOCAL_PAD 0 (Tuning::local_unpadded: odd M, whose strides are all odd,
-// and columns 4 or more per group, whose warps span the lines).
+// and columns 4 or more per group, whose warps span the lines), or at l * LINE_STRIDE +
+// (i ^ ((i >> 4) & 31)) with LOCAL_PAD 2 (Tuning::swizzled_rows).
 //
 // Algorithm: N = PRE_RADIX * M.
 //   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the
@@ -248,7 +249,9 @@
 #ifndef LOCAL_PAD
 #define LOCAL_PAD 1  // see the top of this file
 #endif
-#if LOCAL_PAD
+#if LOCAL_PAD == 2
+#define LIDX(line, i) ((line) * LINE_STRIDE + ((i) ^ (((i) >> 4) & 31)))
+#elif LOCAL_PAD
 #define LIDX(line, i) ((line) * LINE_STRIDE + (i) + ((i) >> 4))
 #else
 #define LIDX(line, i) ((line) * LINE_STRIDE + (i))

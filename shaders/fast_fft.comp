@@ -243,9 +243,11 @@ uint g_first_line;  // first image line of this work-group
 #define LOCAL_PAD 1
 #endif
 // The padding of local index i: one element every 16 (LOCAL_PAD 1), or none (LOCAL_PAD 0,
-// Tuning::local_unpadded: then every element's index is one computed index plus a constant).
-uint local_pad(uint i) { return LOCAL_PAD != 0 ? i >> 4u : 0u; }
-uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + local_pad(i); }
+// Tuning::local_unpadded: then every element's index is one computed index plus a constant;
+// LOCAL_PAD 2, Tuning::swizzled_rows: unpadded, the low five bits XORed with the next five).
+uint local_pad(uint i) { return LOCAL_PAD == 1 ? i >> 4u : 0u; }
+uint local_slot(uint i) { return LOCAL_PAD == 2 ? i ^ ((i >> 4u) & 31u) : i + local_pad(i); }
+uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + local_slot(i); }
 
 // lidx(line, a + c) for a constant c. Where the caller knows that (a % 16) + (c % 16) < 16, the
 // padding splits too ((a + c) / 16 = a / 16 + c / 16), so every element of an invocation adds a
@@ -253,7 +255,7 @@ uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + i + local_pad(i
 // index anew (shifts and adds per access, found against a SPIR-V build of the same shader; H100:
 // 4096-point columns 189 -> 167 us, docs/fast_path.md).
 uint lidx_plus(uint line, uint a, uint c, bool split) {
-  return split || LOCAL_PAD == 0 ? lidx(line, a) + c + local_pad(c) : lidx(line, a + c);
+  return LOCAL_PAD != 2 && (split || LOCAL_PAD == 0) ? lidx(line, a) + c + local_pad(c) : lidx(line, a + c);
 }
 // Whether element r of the read at j + r * per (j < per) may split: per a multiple of 16, or a
 // divisor of 16 (a power of two: then j + r * per stays in the 16-chunk of r * per).

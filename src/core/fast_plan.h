@@ -90,6 +90,16 @@ struct Tuning {
   /// -> 20.1, Bluestein's 9216-point in time 446 -> 484; OpenCL's rows lost everywhere
   /// (4000-point 93 -> 132: bank conflicts its compiler does not pay for in index arithmetic).
   std::uint32_t local_unpadded = 2;
+  /// 1: power-of-two rows of one line per group whose exchange goes through half the shared
+  /// memory (local_halves) keep their M floats unpadded, each index's low five bits XORed with
+  /// the next five (AxisPlan::local_swizzle), where that lets half as many groups again stay
+  /// resident (unit_local_bytes): a permutation that leaves the radix-16 and radix-8 Stockham
+  /// exchanges free of bank conflicts as the padding does (counted over the warps' accesses). H200,
+  /// GL (thirty-seventh session): 4096-point rows in 16 384 bytes instead of 17 408, three groups
+  /// per multiprocessor instead of two, 89.3 -> 79.7 us (4096^2 224.4 -> 214.5, its display 148.3
+  /// -> 144.0); 2048-point rows (five groups -> six) lost, 22.4 -> 26.1, and so did OpenCL's rows
+  /// exchanged as complex values (2048-point 17.5 -> 18.7, 8192-point 354 -> 360). 0: never.
+  std::uint32_t swizzled_rows = 0;
   /// With local_unpadded 3, rows stay padded where 2 divides their (sub-)length at least
   /// padded_rows_min_twos times (0: no row) and 5 fewer than unpadded_rows_min_fives times: strides
   /// of 16 points and more meet in the banks unpadded, and only the radix-5-heavy rows gain more
@@ -396,6 +406,7 @@ inline Tuning gl_default_tuning() {
   t.odd_row_one_round_threads = 1024;  // GL 3125-point rows: 82.2 -> 74.5 us (640 invocations)
   t.unit_local_bytes = 48 * 1024;    // what NVIDIA's GL keeps per multiprocessor for compute
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
+  t.swizzled_rows = 1;      // GL 4096-point rows (three groups per multiprocessor): 89.3 -> 79.7 us
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   t.padded_rows_min_twos = 4;     // GL rows padded: 1920-point 19.1 -> 17.3 us, 4032-point 109.8 -> 105.1,
   t.unpadded_rows_min_fives = 3;  // but 4000-point 108.2 -> 114.4 and 3430-point 80.9 -> 117.6
@@ -444,6 +455,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("max_radix", &Tuning::max_radix);
     set("composite_radices", &Tuning::composite_radices);
     set("local_unpadded", &Tuning::local_unpadded);
+    set("swizzled_rows", &Tuning::swizzled_rows);
     set("padded_rows_min_twos", &Tuning::padded_rows_min_twos);
     set("unpadded_rows_min_fives", &Tuning::unpadded_rows_min_fives);
     set("balance_threads", &Tuning::balance_threads);
@@ -538,6 +550,10 @@ struct AxisPlan {
   bool local_halves = false;
   /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::local_unpadded).
   bool local_pad = true;
+  /// Local element i of a line at i ^ ((i >> 4) & 31) (LOCAL_PAD 2; Tuning::swizzled_rows): a
+  /// permutation inside each run of 32 elements, so a line takes M elements (M a multiple of 32)
+  /// and the Stockham strides still land in different banks. local_pad is then false.
+  bool local_swizzle = false;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
   /// stage0_from_registers) and keeps its outputs there, then combines them with one radix-P
@@ -585,7 +601,7 @@ struct AxisPlan {
         {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
-        {"LOCAL_PAD", local_pad ? "1" : "0"},
+        {"LOCAL_PAD", local_swizzle ? "2" : local_pad ? "1" : "0"},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
         {"SUB_TRANSFORM_LOOP", sub_transform_loop ? "1" : "0"},
         {"LIVE_BLOCKS", std::to_string(live_blocks)},
@@ -616,7 +632,10 @@ struct AxisPlan {
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
-    if (!local_pad) s << ", unpadded";
+    if (local_swizzle)
+      s << ", swizzled";
+    else if (!local_pad)
+      s << ", unpadded";
     if (max_registers > 0) s << ", at most " << max_registers << " registers";
     return s.str();
   }
@@ -867,6 +886,16 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
                        !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
                        !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
+      if (tuning.swizzled_rows != 0 && plan.local_pad && plan.local_halves && axis == Axis::rows && b == 1 &&
+          power_of_two_m && plan.m >= 32 && tuning.unit_local_bytes != 0) {
+        const auto resident = [&](std::uint64_t bytes) {
+          return std::min<std::uint64_t>(tuning.unit_threads / plan.threads, tuning.unit_local_bytes / bytes);
+        };
+        const std::uint64_t padded_bytes = plan.local_bytes();
+        const std::uint64_t swizzled_bytes = std::uint64_t{plan.m} * 4;
+        plan.local_swizzle = 2 * resident(swizzled_bytes) >= 3 * resident(padded_bytes);
+      }
+      if (plan.local_swizzle) plan.local_pad = false;
       if (!plan.local_pad && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;

@@ -661,6 +661,36 @@ void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path
   }
 }
 
+/// Power-of-two rows, one line per group, through half the local memory: 2048 points (radix 16
+/// on OpenCL, 8 on GL), 512, and 128 (a last radix-2 or -4 stage).
+inline constexpr FastSize fast_swizzled_rows_cases[] = {{2048, 6}, {512, 10}, {128, 3}};
+
+/// Rows exchanged through the swizzled layout (Tuning::swizzled_rows, LOCAL_PAD 2) against the
+/// padded one on fast_swizzled_rows_cases, one line per group: every unsplit plan through its halves, and a
+/// multiprocessor's local memory (Tuning::unit_local_bytes) set to three swizzled lines, which
+/// holds two padded ones, so the rule takes the swizzle where it is on; every transform matches
+/// FFTW, both directions.
+template <class MakePath, class Run>
+void expect_swizzled_rows_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto [w, h] : fast_swizzled_rows_cases) {
+    for (const bool swizzled : {true, false}) {
+      fast::Tuning tuning = base;
+      tuning.local_halves_above = 1;
+      tuning.row_elements = static_cast<std::uint32_t>(w);  // one line per group
+      tuning.swizzled_rows = swizzled ? 1 : 0;
+      tuning.unit_local_bytes = 3 * w * sizeof(float);
+      auto path = make_path(tuning);
+      path.prepare(w, h);
+      const fast::AxisPlan& rows = path.plan(Axis::rows);
+      EXPECT_TRUE(rows.local_halves) << rows.describe();
+      EXPECT_EQ(rows.lines_per_group, 1u) << rows.describe();
+      EXPECT_EQ(rows.local_swizzle, swizzled) << rows.describe();
+      EXPECT_EQ(rows.local_bytes(), swizzled ? w * sizeof(float) : (w + w / 16) * sizeof(float)) << rows.describe();
+      expect_both_directions_match(run, w, h, tuning, 13 + w + swizzled, rows.describe());
+    }
+  }
+}
+
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
 /// 960 split, columns 17 padded to 35) and 257 x 512 (rows 257 padded past 512 points, so the
 /// padded lines split too; columns 512 split), the last with the direct split through the buffer
@@ -786,6 +816,7 @@ enum class ScheduleCheck {
   row_pairs,
   live_blocks,
   local_halves,
+  swizzled_rows,
   bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
 };
 
@@ -836,6 +867,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::live_blocks:
       return expect_live_blocks_match_fftw(opencl ? api : gl_live_blocks_base(), make_path, run);
     case ScheduleCheck::local_halves: return expect_local_halves_match_fftw(api, make_path, run);
+    case ScheduleCheck::swizzled_rows: return expect_swizzled_rows_match_fftw(api, make_path, run);
     case ScheduleCheck::bluestein_beside_a_split_axis:
       return expect_bluestein_beside_a_split_axis_matches_fftw(api, make_path, run);
   }

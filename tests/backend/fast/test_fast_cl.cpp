@@ -205,6 +205,14 @@ TEST(ClFastSchedule, LocalHalvesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::local_halves, true, make_path(*env), runner(*env));
 }
 
+// Rows through the swizzled layout and through the padded one (fast_cases.h).
+TEST(ClFastSchedule, SwizzledRowsMatchFftwEitherWay) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::swizzled_rows, true, make_path(*env), runner(*env));
+}
+
 TEST(ClFastSchedule, FourStepColumnsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);

@@ -86,6 +86,19 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_TRUE(fast::plan_display_rows(2187, 2187, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_display_rows(2048, 2048, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 2401, 2401, nvidia, gl)->local_halves);
+  // GL's power-of-two rows through the halves take the swizzled layout where it keeps half as
+  // many groups again resident (Tuning::swizzled_rows): 4096 points in 16 KiB, three groups in
+  // NVIDIA's 48 KiB where the padded 17 408 bytes leave two; not 2048 points (five -> six);
+  // OpenCL's defaults never.
+  const auto rows_4096 = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl);
+  EXPECT_TRUE(rows_4096->local_swizzle && !rows_4096->local_pad) << rows_4096->describe();
+  EXPECT_EQ(rows_4096->local_bytes(), 16384u) << rows_4096->describe();
+  EXPECT_TRUE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_swizzle);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_swizzle);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, fast::Tuning{})->local_swizzle);
+  fast::Tuning gl_padded = gl;
+  gl_padded.swizzled_rows = 0;
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
   EXPECT_EQ(fast::fast_radices(4000, 8, true), (std::vector<std::uint32_t>{8, 10, 10, 5}));
