@@ -8,7 +8,8 @@
 //   Rows    (AXIS_COLS 0): a work-group transforms LINES consecutive rows.
 //   Columns (AXIS_COLS 1): a work-group transforms LINES neighbouring columns; invocation k of a
 //           load or store touches column k % LINES, so row segments of LINES * 8 bytes coalesce.
-// Shared memory: LINES lines of M elements, element i of line l at l * LINE_STRIDE + i + i / 16.
+// Shared memory: LINES lines of M elements, element i of line l at l * LINE_STRIDE + i + i / 16
+// (LOCAL_PAD 1; local_slot below for the unpadded and swizzled layouts).
 // Algorithm: N = PRE_RADIX * M; M-point Stockham autosort stages (no digit-reverse pass), the
 // first reading the buffer and the last writing it; PRE_RADIX > 1: a decimation-in-frequency
 // step in registers first, then the PRE_RADIX sub-transforms one after another.
