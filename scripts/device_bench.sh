@@ -6,8 +6,8 @@
 # The sweep writes OUTDIR/sweep.json after every finished entry (a sweep cut short keeps those)
 # and a progress line per entry to sweep-progress.txt;
 # SIZES and IMPL (comma-separated) narrow it, REPEAT sets the runs, ROUNDS the rounds (--rounds),
-# COPY_BANDWIDTH (GB/s) the plot's limit line, PLANNING=measure measures the fast entries' plans
-# (--planning).
+# COPY_BANDWIDTH (GB/s) the plot's limit line, FFTW_PLANNING_MS FFTW's planning limit per plan
+# (--fftw-planning-ms), PLANNING=measure measures the fast entries' plans (--planning).
 set -uo pipefail
 what=${1:-all}
 out=${2:-${OUT:-out/device}}
@@ -47,7 +47,7 @@ run_kernels() {
 
 run_sweep() {
   $cli bench --sweep --repeat "${REPEAT:-30}" --rounds "${ROUNDS:-1}" --warmup 5 ${SIZES:+--sizes "$SIZES"} ${IMPL:+--impl "$IMPL"} \
-    ${PLANNING:+--planning "$PLANNING"} --copy-bandwidth "${COPY_BANDWIDTH:-0}" -o "$out/sweep.json" > /dev/null \
+    ${PLANNING:+--planning "$PLANNING"} ${FFTW_PLANNING_MS:+--fftw-planning-ms "$FFTW_PLANNING_MS"} --copy-bandwidth "${COPY_BANDWIDTH:-0}" -o "$out/sweep.json" > /dev/null \
     2> >(tee "$out/sweep-progress.txt" >&2)
 }
 

@@ -55,7 +55,7 @@ std::unique_ptr<detail::Implementation> make_implementation(const std::string& n
   if (name == "cufft") return detail::make_cufft(size);
   if (name == "vkfft-opencl") return detail::make_vkfft(size, options.cl_device);
   if (name == "clfft") return detail::make_clfft(size, options.cl_device);
-  if (name == "fftw") return detail::make_fftw(size);
+  if (name == "fftw") return detail::make_fftw(size, options.fftw_planning_ms);
   if (name == copy_reference) return detail::make_cl_copy(size, options.cl_device);
   throw UsageError("unknown implementation '" + name + "'");
 }

@@ -52,6 +52,9 @@ struct SweepOptions {
   int repeats = 50;
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
   bool measure_fast_plans = false;  ///< as --planning measure (BackendOptions::measure_fast_plans)
+  /// FFTW's planning time per plan (FFTW_MEASURE, on one thread and on all), at most: past it FFTW
+  /// plans the rest by estimate, and the entry's device says that the planning reached it.
+  int fftw_planning_ms = 10'000;
   bool check_errors = true;
   /// Times each entry this many times, each time with a fresh instance of the implementation (its
   /// own plan and buffers), the implementations of a size taking turns, and keeps the round whose
@@ -114,7 +117,7 @@ std::unique_ptr<Implementation> make_fftscope(const std::string& backend, const 
 std::unique_ptr<Implementation> make_cufft(BenchSize size);
 std::unique_ptr<Implementation> make_vkfft(BenchSize size, const std::string& cl_device);
 std::unique_ptr<Implementation> make_clfft(BenchSize size, const std::string& cl_device);
-std::unique_ptr<Implementation> make_fftw(BenchSize size);
+std::unique_ptr<Implementation> make_fftw(BenchSize size, int planning_ms);
 /// "opencl-copy": clEnqueueCopyBuffer of the array, the measured copy bandwidth of the same run
 /// (the two-pass limit of the fast paths is twice its time); it checks itself (self_check: the
 /// largest difference from the input, 0 for a true copy).

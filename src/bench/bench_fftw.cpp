@@ -2,11 +2,14 @@
 // repeated transforms (FFTW_MEASURE), once on one thread and once on all hardware threads, keeping
 // the faster: FFTW_ESTIMATE on 16 threads (the H200 machine, thirty-sixth session) took 2.9 ms at
 // 256^2 and 102 ms at 4096^2; on a 2-core machine FFTW_MEASURE ran 3x faster than FFTW_ESTIMATE
-// at 256^2 to 2048^2, and a second thread made 256^2 slower (docs/performance.md).
+// at 256^2 to 2048^2, and a second thread made 256^2 slower (docs/performance.md). Each plan gets
+// SweepOptions::fftw_planning_ms (10 s by default): the H200's FFTW_MEASURE at 4096^2 and 8192^2
+// ran at FFTW_ESTIMATE's speed, so the entry now says where the planning reached that limit.
 #include <fftw3.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -22,7 +25,7 @@ std::mutex planner_mutex;  // FFTW's planner is not thread-safe
 
 class FftwImplementation final : public Implementation {
  public:
-  explicit FftwImplementation(BenchSize size) : size_(size) {
+  FftwImplementation(BenchSize size, int planning_ms) : size_(size), planning_seconds_(planning_ms / 1000.0) {
     const std::size_t n = size.width * size.height;
     data_ = static_cast<fftwf_complex*>(fftwf_malloc(sizeof(fftwf_complex) * n));
     if (!data_) throw std::runtime_error("FFTW: out of memory");
@@ -30,16 +33,20 @@ class FftwImplementation final : public Implementation {
     static const bool threads_ready = fftwf_init_threads() != 0;
     const int all_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // Measuring overwrites the array; planning is not timed, but a large size's measuring could
-    // outlast the sweep, so each plan gets about this long (past it, FFTW plans the rest of the
-    // transform by estimate).
-    fftwf_set_timelimit(planning_seconds);
+    // outlast the sweep, so each plan gets about planning_seconds_ (past it, FFTW plans the rest
+    // of the transform by estimate; it does not say whether it did, so the planning's own time
+    // tells).
+    fftwf_set_timelimit(planning_seconds_);
     double best_us = 0;
     std::vector<int> thread_counts{1};
     if (threads_ready && all_threads > 1) thread_counts.push_back(all_threads);
     for (const int threads : thread_counts) {
       if (threads_ready) fftwf_plan_with_nthreads(threads);
+      const auto planning_start = std::chrono::steady_clock::now();
       fftwf_plan plan = fftwf_plan_dft_2d(static_cast<int>(size.height), static_cast<int>(size.width), data_, data_,
                                           FFTW_FORWARD, FFTW_MEASURE);
+      const bool reached_limit =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - planning_start).count() >= planning_seconds_;
       if (!plan) continue;
       std::memset(static_cast<void*>(data_), 0, sizeof(fftwf_complex) * n);
       const double us = median_us(plan);
@@ -47,6 +54,7 @@ class FftwImplementation final : public Implementation {
         if (plan_) fftwf_destroy_plan(plan_);
         plan_ = plan;
         threads_ = threads;
+        planning_reached_limit_ = reached_limit;
         best_us = us;
       } else {
         fftwf_destroy_plan(plan);
@@ -63,7 +71,13 @@ class FftwImplementation final : public Implementation {
     fftwf_free(data_);
   }
   std::string device() const override {
-    return "CPU, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads") + ", FFTW_MEASURE";
+    std::string text = "CPU, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads") + ", FFTW_MEASURE";
+    if (planning_reached_limit_) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", planning_seconds_);
+      text += std::string(", planning stopped at its ") + limit + " s limit";
+    }
+    return text;
   }
   std::string timer() const override { return "host clock"; }
   void upload(const ComplexImage& input) override { pristine_ = input; }
@@ -85,8 +99,6 @@ class FftwImplementation final : public Implementation {
   }
 
  private:
-  static constexpr double planning_seconds = 10.0;
-
   static double execute_us(fftwf_plan plan) {
     const auto t0 = std::chrono::steady_clock::now();
     fftwf_execute(plan);
@@ -108,11 +120,15 @@ class FftwImplementation final : public Implementation {
   ComplexImage pristine_;
   fftwf_complex* data_ = nullptr;
   fftwf_plan plan_ = nullptr;
+  double planning_seconds_;
   int threads_ = 1;
+  bool planning_reached_limit_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_fftw(BenchSize size) { return std::make_unique<FftwImplementation>(size); }
+std::unique_ptr<Implementation> make_fftw(BenchSize size, int planning_ms) {
+  return std::make_unique<FftwImplementation>(size, planning_ms);
+}
 
 }  // namespace fftscope::bench::detail

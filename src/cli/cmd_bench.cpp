@@ -41,6 +41,8 @@ CommandSpec bench_spec() {
                                 "until its times are steady (default 300; 0: no such warming)"},
       {"--rounds", "", "N", "with --sweep: time each entry N times, each with a fresh instance, the implementations "
                             "taking turns, and keep the round with the median time (default 1)"},
+      {"--fftw-planning-ms", "", "MS", "with --sweep: FFTW's planning time per plan, at most (FFTW_MEASURE; default "
+                                       "10000); past it FFTW plans the rest by estimate, and the entry says so"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
       {"--output", "-o", "OUT.json", "with --sweep: also write the JSON to OUT.json, rewritten (atomically) after every "
@@ -127,7 +129,7 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-int run_sweep(const ParsedArgs& args, int rounds) {
+int run_sweep(const ParsedArgs& args, int rounds, int fftw_planning_ms) {
   bench::SweepOptions options;
   const std::size_t max_pixels = parse_max_pixels(args);
   if (auto sizes = args.get("--sizes")) {
@@ -149,6 +151,7 @@ int run_sweep(const ParsedArgs& args, int rounds) {
   options.rounds = rounds;
   options.cl_device = args.get_or("--cl-device", "");
   options.measure_fast_plans = parse_planning(args);
+  options.fftw_planning_ms = fftw_planning_ms;
   const double copy_bandwidth =
       static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));
 
@@ -166,7 +169,7 @@ int run_sweep(const ParsedArgs& args, int rounds) {
   return 0;
 }
 #else
-int run_sweep(const ParsedArgs&, int) {
+int run_sweep(const ParsedArgs&, int, int) {
   throw BackendError("bench --sweep is not built into this fftscope-cli (FFTSCOPE_BUILD_BENCH=OFF)");
 }
 #endif
@@ -176,9 +179,13 @@ int run_sweep(const ParsedArgs&, int) {
 int run_bench(const ParsedArgs& args) {
   if (args.has("--sweep")) {
     // Checked before the sweep, so that a bad value is a usage error in every build.
-    return run_sweep(args, static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100)));
+    const auto rounds = static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100));
+    const auto fftw_planning_ms =
+        static_cast<int>(parse_integer(args.get_or("--fftw-planning-ms", "10000"), "--fftw-planning-ms", 1, 3'600'000));
+    return run_sweep(args, rounds, fftw_planning_ms);
   }
   if (args.has("--output")) throw UsageError("-o OUT.json is for --sweep");
+  if (args.has("--fftw-planning-ms")) throw UsageError("--fftw-planning-ms is for --sweep");
   auto size_text = args.get("--size");
   if (!size_text) throw UsageError("missing --size WxH");
   const auto [width, height] = parse_size(*size_text, parse_max_pixels(args));

@@ -165,6 +165,31 @@ TEST(Bench, RoundsKeepTheMedianRound) {
   EXPECT_THROW(detail::merge_rounds({}), std::invalid_argument);
 }
 
+// FFTW's planning limit (SweepOptions::fftw_planning_ms): 1 ms cannot measure a 320 x 200 plan
+// (no other test plans that size, so no wisdom shortens it), and the entry says its planning
+// stopped there; a minute plans 12 x 10 whole, and the entry says nothing of a limit. Both
+// results match the double-precision reference.
+TEST(Bench, FftwEntrySaysWhereItsPlanningReachedTheLimit) {
+  SweepOptions options;
+  options.implementations = {"fftw"};
+  options.warmup = 1;
+  options.warmup_ms = 0;
+  options.repeats = 3;
+  for (const auto& [size, planning_ms] : {std::pair{BenchSize{320, 200}, 1}, std::pair{BenchSize{12, 10}, 60'000}}) {
+    options.sizes = {size};
+    options.fftw_planning_ms = planning_ms;
+    const auto entries = run_sweep(options);
+    ASSERT_EQ(entries.size(), 1u);
+    const BenchEntry& e = entries.front();
+    ASSERT_TRUE(e.available) << e.reason;
+    EXPECT_EQ(e.device.find("planning stopped") != std::string::npos, planning_ms == 1) << e.device;
+    if (planning_ms == 1) {
+      EXPECT_NE(e.device.find("planning stopped at its 0.001 s limit"), std::string::npos) << e.device;
+    }
+    EXPECT_LT(e.rel_error, test::float_fft_tolerance(size.width * size.height)) << e.device;
+  }
+}
+
 TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
   SweepOptions options;
   options.sizes = {{16, 8}};

@@ -647,6 +647,9 @@ TEST_F(Cli, BenchRefusesBadSizes) {
   expect_failure({"bench", "--repeat", "1"}, 2, "--size");
   expect_failure({"bench", "--size", "8x8", "--repeat", "0"}, 2, "--repeat");
   expect_failure({"bench", "--sweep", "--sizes", "8x8", "--impl", "fftw", "--rounds", "0"}, 2, "--rounds");
+  expect_failure({"bench", "--sweep", "--sizes", "8x8", "--impl", "fftw", "--fftw-planning-ms", "0"}, 2,
+                 "--fftw-planning-ms");
+  expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "--fftw-planning-ms", "5"}, 2, "--sweep");
   expect_failure({"bench", "--size", "8x8", "--variant", "turbo"}, 2, "turbo");
   expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "--real-display"}, 2, "--real-display");
   expect_failure({"bench", "--size", "8x8", "--backend", "cpu", "-o", path("b.json")}, 2, "--sweep");
