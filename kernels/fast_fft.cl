@@ -11,7 +11,8 @@
 // LINE_STRIDE is chosen by the host so neighbouring columns fall in different banks), or at
 // l * LINE_STRIDE + i with LOCAL_PAD 0 (Tuning::local_unpadded: odd M, whose strides are all odd,
 // and columns 4 or more per group, whose warps span the lines), or at l * LINE_STRIDE +
-// (i ^ ((i >> 4) & 31)) with LOCAL_PAD 2 (Tuning::swizzled_rows).
+// (i ^ ((i >> 4) & 31)) on rows and l * LINE_STRIDE + (i ^ (l & 31)) on columns with LOCAL_PAD 2
+// (Tuning::swizzled_rows, swizzled_columns).
 //
 // Algorithm: N = PRE_RADIX * M.
 //   PRE_RADIX 1: the M-point Stockham autosort stages (RADIX_0 .. RADIX_{NUM_STAGES-1}); the
@@ -249,7 +250,9 @@
 #ifndef LOCAL_PAD
 #define LOCAL_PAD 1  // see the top of this file
 #endif
-#if LOCAL_PAD == 2
+#if LOCAL_PAD == 2 && AXIS_COLS
+#define LIDX(line, i) ((line) * LINE_STRIDE + ((i) ^ ((line) & 31)))
+#elif LOCAL_PAD == 2
 #define LIDX(line, i) ((line) * LINE_STRIDE + ((i) ^ (((i) >> 4) & 31)))
 #elif LOCAL_PAD
 #define LIDX(line, i) ((line) * LINE_STRIDE + (i) + ((i) >> 4))

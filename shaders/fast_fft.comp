@@ -245,10 +245,14 @@ uint g_first_line;  // first image line of this work-group
 #endif
 // The padding of local index i: one element every 16 (LOCAL_PAD 1), or none (LOCAL_PAD 0,
 // Tuning::local_unpadded: then every element's index is one computed index plus a constant;
-// LOCAL_PAD 2, Tuning::swizzled_rows: unpadded, the low five bits XORed with the next five).
+// LOCAL_PAD 2, Tuning::swizzled_rows and swizzled_columns: unpadded, the low five bits XORed with
+// the next five on rows, with the line on columns, whose warps span 32 lines at one index).
 uint local_pad(uint i) { return LOCAL_PAD == 1 ? i >> 4u : 0u; }
-uint local_slot(uint i) { return LOCAL_PAD == 2 ? i ^ ((i >> 4u) & 31u) : i + local_pad(i); }
-uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + local_slot(i); }
+uint local_slot(uint line, uint i) {
+  if (LOCAL_PAD == 2) return i ^ (AXIS_COLS != 0 ? line & 31u : (i >> 4u) & 31u);
+  return i + local_pad(i);
+}
+uint lidx(uint line, uint i) { return line * uint(LINE_STRIDE) + local_slot(line, i); }
 
 // lidx(line, a + c) for a constant c. Where the caller knows that (a % 16) + (c % 16) < 16, the
 // padding splits too ((a + c) / 16 = a / 16 + c / 16), so every element of an invocation adds a

@@ -100,6 +100,13 @@ struct Tuning {
   /// -> 144.0); 2048-point rows (five groups -> six) lost, 22.4 -> 26.1, and so did OpenCL's rows
   /// exchanged as complex values (2048-point 17.5 -> 18.7, 8192-point 354 -> 360). 0: never.
   std::uint32_t swizzled_rows = 0;
+  /// 1: the same for columns held 32 or more per group (a warp's lanes then each hold another
+  /// column, at the same index): element i of line l at i ^ (l & 31), unpadded, instead of the
+  /// padding and a line stride of 1 mod 32 banks, where that lets half as many groups again stay
+  /// resident: GL 8192^2's four-step pass B (32 columns of 128 points through the halves, 512
+  /// invocations) in 16 384 bytes, three groups per multiprocessor instead of two. Not yet measured
+  /// on a GPU (thirty-seventh session: no device time left), so 0 for both APIs.
+  std::uint32_t swizzled_columns = 0;
   /// With local_unpadded 3, rows stay padded where 2 divides their (sub-)length at least
   /// padded_rows_min_twos times (0: no row) and 5 fewer than unpadded_rows_min_fives times: strides
   /// of 16 points and more meet in the banks unpadded, and only the radix-5-heavy rows gain more
@@ -456,6 +463,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("composite_radices", &Tuning::composite_radices);
     set("local_unpadded", &Tuning::local_unpadded);
     set("swizzled_rows", &Tuning::swizzled_rows);
+    set("swizzled_columns", &Tuning::swizzled_columns);
     set("padded_rows_min_twos", &Tuning::padded_rows_min_twos);
     set("unpadded_rows_min_fives", &Tuning::unpadded_rows_min_fives);
     set("balance_threads", &Tuning::balance_threads);
@@ -550,9 +558,10 @@ struct AxisPlan {
   bool local_halves = false;
   /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::local_unpadded).
   bool local_pad = true;
-  /// Local element i of a line at i ^ ((i >> 4) & 31) (LOCAL_PAD 2; Tuning::swizzled_rows): a
-  /// permutation inside each run of 32 elements, so a line takes M elements (M a multiple of 32)
-  /// and the Stockham strides still land in different banks. local_pad is then false.
+  /// Local element i of line l at l M + (i ^ ((i >> 4) & 31)) (rows) or l M + (i ^ (l & 31))
+  /// (columns) (LOCAL_PAD 2; Tuning::swizzled_rows, swizzled_columns): a permutation inside each
+  /// run of 32 elements, so a line takes M elements (M a multiple of 32) and the accesses of a
+  /// warp still land in different banks. local_pad is then false.
   bool local_swizzle = false;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
@@ -886,17 +895,22 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
                        !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
                        !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
-      if (tuning.swizzled_rows != 0 && plan.local_pad && plan.local_halves && axis == Axis::rows && b == 1 &&
-          power_of_two_m && plan.m >= 32 && tuning.unit_local_bytes != 0) {
+      const bool swizzle_rows = tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && power_of_two_m;
+      const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
+      if ((swizzle_rows || swizzle_cols) && plan.local_pad && plan.local_halves && plan.m % 32 == 0 &&
+          tuning.unit_local_bytes != 0) {
         const auto resident = [&](std::uint64_t bytes) {
           return std::min<std::uint64_t>(tuning.unit_threads / plan.threads, tuning.unit_local_bytes / bytes);
         };
         const std::uint64_t padded_bytes = plan.local_bytes();
-        const std::uint64_t swizzled_bytes = std::uint64_t{plan.m} * 4;
+        const std::uint64_t swizzled_bytes = std::uint64_t{b} * plan.m * 4;
         plan.local_swizzle = 2 * resident(swizzled_bytes) >= 3 * resident(padded_bytes);
       }
-      if (plan.local_swizzle) plan.local_pad = false;
-      if (!plan.local_pad && !plan.radices.empty()) {
+      if (plan.local_swizzle) {
+        plan.local_pad = false;
+        plan.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
+        plan.local_elems = b * plan.m;
+      } else if (!plan.local_pad && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
       }

@@ -661,34 +661,66 @@ void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path
   }
 }
 
-/// Power-of-two rows, one line per group, through half the local memory: 2048 points (radix 16
-/// on OpenCL, 8 on GL), 512, and 128 (a last radix-2 or -4 stage).
-inline constexpr FastSize fast_swizzled_rows_cases[] = {{2048, 6}, {512, 10}, {128, 3}};
+/// Lines through half the local memory that the swizzled layout takes: power-of-two rows, one
+/// per group (2048 points: radix 16 on OpenCL, 8 on GL; 512; 128, a last radix-2 or -4 stage),
+/// and columns 32 per group (32 points in two groups of the 64-wide image, 64 points in three of
+/// the 96-wide one; 128 points of 32 columns, GL 8192^2's four-step pass B, exceed llvmpipe's 32
+/// KiB as complex values and split there).
+struct SwizzledCase {
+  Axis axis;
+  std::size_t width, height;
+};
+inline constexpr SwizzledCase fast_swizzled_cases[] = {
+    {Axis::rows, 2048, 6}, {Axis::rows, 512, 10}, {Axis::rows, 128, 3}, {Axis::cols, 64, 32}, {Axis::cols, 96, 64}};
 
-/// Rows exchanged through the swizzled layout (Tuning::swizzled_rows, LOCAL_PAD 2) against the
-/// padded one on fast_swizzled_rows_cases, one line per group: every unsplit plan through its halves, and a
-/// multiprocessor's local memory (Tuning::unit_local_bytes) set to three swizzled lines, which
-/// holds two padded ones, so the rule takes the swizzle where it is on; every transform matches
-/// FFTW, both directions.
+/// Lines exchanged through the swizzled layout (Tuning::swizzled_rows, swizzled_columns,
+/// LOCAL_PAD 2) against the padded one on fast_swizzled_cases: every unsplit plan through its
+/// halves, rows one per group and columns 32, and a multiprocessor's local memory
+/// (Tuning::unit_local_bytes) set to three swizzled groups, which holds two padded ones, so the
+/// rule takes the swizzle where it is on; then four-step columns with both passes swizzled;
+/// every transform matches FFTW, both directions.
 template <class MakePath, class Run>
-void expect_swizzled_rows_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto [w, h] : fast_swizzled_rows_cases) {
+void expect_swizzled_lines_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const SwizzledCase& c : fast_swizzled_cases) {
+    const bool rows = c.axis == Axis::rows;
+    const std::size_t n = rows ? c.width : c.height, lines = rows ? 1 : 32;
     for (const bool swizzled : {true, false}) {
       fast::Tuning tuning = base;
       tuning.local_halves_above = 1;
-      tuning.row_elements = static_cast<std::uint32_t>(w);  // one line per group
-      tuning.swizzled_rows = swizzled ? 1 : 0;
-      tuning.unit_local_bytes = 3 * w * sizeof(float);
+      tuning.row_elements = static_cast<std::uint32_t>(c.width);  // one row per group
+      tuning.col_lines = 32;
+      tuning.swizzled_rows = swizzled && rows ? 1 : 0;
+      tuning.swizzled_columns = swizzled && !rows ? 1 : 0;
+      tuning.unit_local_bytes = 3 * lines * n * sizeof(float);
       auto path = make_path(tuning);
-      path.prepare(w, h);
-      const fast::AxisPlan& rows = path.plan(Axis::rows);
-      EXPECT_TRUE(rows.local_halves) << rows.describe();
-      EXPECT_EQ(rows.lines_per_group, 1u) << rows.describe();
-      EXPECT_EQ(rows.local_swizzle, swizzled) << rows.describe();
-      EXPECT_EQ(rows.local_bytes(), swizzled ? w * sizeof(float) : (w + w / 16) * sizeof(float)) << rows.describe();
-      expect_both_directions_match(run, w, h, tuning, 13 + w + swizzled, rows.describe());
+      path.prepare(c.width, c.height);
+      const fast::AxisPlan& plan = path.plan(c.axis);
+      EXPECT_TRUE(plan.local_halves) << plan.describe();
+      EXPECT_EQ(plan.lines_per_group, lines) << plan.describe();
+      EXPECT_EQ(plan.local_swizzle, swizzled) << plan.describe();
+      if (swizzled) {
+        EXPECT_EQ(plan.local_bytes(), lines * n * sizeof(float)) << plan.describe();
+      }
+      expect_both_directions_match(run, c.width, c.height, tuning, 13 + n + swizzled, plan.describe());
     }
   }
+  // Both passes of four-step columns (GL 8192^2's route): 2048 = 32 x 64, 64 and 32 columns per
+  // group, three swizzled groups of 8 KiB in the multiprocessor's 24 KiB.
+  fast::Tuning tuning = base;
+  tuning.four_step_min_bytes = 1;
+  tuning.four_step_max_direct_lines = 64;
+  tuning.four_step_elements = 2048;
+  tuning.four_step_halves = 1;
+  tuning.local_halves_above = 1;
+  tuning.col_lines = 32;
+  tuning.swizzled_columns = 1;
+  tuning.unit_local_bytes = 24 * 1024;
+  auto path = make_path(tuning);
+  path.prepare(64, 2048);
+  const fast::AxisRoute& cols = path.route(Axis::cols);
+  ASSERT_TRUE(cols.four_step()) << cols.describe();
+  EXPECT_TRUE(cols.plan.local_swizzle && cols.second->local_swizzle) << cols.describe();
+  expect_both_directions_match(run, 64, 2048, tuning, 17, cols.describe());
 }
 
 /// A Bluestein axis beside a split direct axis, under the same local-memory cap: 960 x 17 (rows
@@ -816,7 +848,7 @@ enum class ScheduleCheck {
   row_pairs,
   live_blocks,
   local_halves,
-  swizzled_rows,
+  swizzled_lines,
   bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
 };
 
@@ -867,7 +899,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::live_blocks:
       return expect_live_blocks_match_fftw(opencl ? api : gl_live_blocks_base(), make_path, run);
     case ScheduleCheck::local_halves: return expect_local_halves_match_fftw(api, make_path, run);
-    case ScheduleCheck::swizzled_rows: return expect_swizzled_rows_match_fftw(api, make_path, run);
+    case ScheduleCheck::swizzled_lines: return expect_swizzled_lines_match_fftw(api, make_path, run);
     case ScheduleCheck::bluestein_beside_a_split_axis:
       return expect_bluestein_beside_a_split_axis_matches_fftw(api, make_path, run);
   }

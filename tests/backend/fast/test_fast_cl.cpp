@@ -205,12 +205,12 @@ TEST(ClFastSchedule, LocalHalvesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::local_halves, true, make_path(*env), runner(*env));
 }
 
-// Rows through the swizzled layout and through the padded one (fast_cases.h).
-TEST(ClFastSchedule, SwizzledRowsMatchFftwEitherWay) {
+// Rows and columns through the swizzled layout and through the padded one (fast_cases.h).
+TEST(ClFastSchedule, SwizzledLinesMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::swizzled_rows, true, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::swizzled_lines, true, make_path(*env), runner(*env));
 }
 
 TEST(ClFastSchedule, FourStepColumnsMatchFftw) {

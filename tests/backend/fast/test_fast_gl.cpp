@@ -362,12 +362,12 @@ TEST(GlFastSchedule, LocalHalvesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::local_halves, false, make_path(*env), runner(*env));
 }
 
-// Rows through the swizzled layout and through the padded one (fast_cases.h).
-TEST(GlFastSchedule, SwizzledRowsMatchFftwEitherWay) {
+// Rows and columns through the swizzled layout and through the padded one (fast_cases.h).
+TEST(GlFastSchedule, SwizzledLinesMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::swizzled_rows, false, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::swizzled_lines, false, make_path(*env), runner(*env));
 }
 
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
