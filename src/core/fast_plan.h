@@ -1406,7 +1406,8 @@ inline Measuring cl_measuring(Measuring m) {
 /// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
-/// yet); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
+/// yet); GL also without the swizzled rows and with the swizzled columns (Tuning::swizzled_rows,
+/// swizzled_columns); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
@@ -1444,6 +1445,10 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Split sub-transforms looped in groups of up to 640: 1440-point columns (4 x 360 in 576) won,
     // 2880-point (8 x 360) lost (Tuning::sub_transform_loop_max_threads).
     with(&Tuning::sub_transform_loop_max_threads, 640);
+    // The swizzled layouts (thirty-seventh session, H200): the rows' undone, the columns' taken
+    // (GL 8192^2's four-step pass B in three groups per multiprocessor; not yet measured).
+    with(&Tuning::swizzled_rows, 0);
+    with(&Tuning::swizzled_columns, 1);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -627,7 +627,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.padded_rows_min_twos != base.padded_rows_min_twos ||
                            t.row_one_round_threads != base.row_one_round_threads ||
                            t.odd_row_one_round_threads != base.odd_row_one_round_threads ||
-                           t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads;
+                           t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads ||
+                           t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
