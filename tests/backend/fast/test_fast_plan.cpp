@@ -86,32 +86,6 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_TRUE(fast::plan_display_rows(2187, 2187, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_display_rows(2048, 2048, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 2401, 2401, nvidia, gl)->local_halves);
-  // GL's power-of-two rows through the halves take the swizzled layout where it keeps half as
-  // many groups again resident (Tuning::swizzled_rows): 4096 points in 16 KiB, three groups in
-  // NVIDIA's 48 KiB where the padded 17 408 bytes leave two; not 2048 points (five -> six);
-  // OpenCL's defaults never.
-  const auto rows_4096 = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl);
-  EXPECT_TRUE(rows_4096->local_swizzle && !rows_4096->local_pad) << rows_4096->describe();
-  EXPECT_EQ(rows_4096->local_bytes(), 16384u) << rows_4096->describe();
-  EXPECT_TRUE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_swizzle);
-  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_swizzle);
-  EXPECT_FALSE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, fast::Tuning{})->local_swizzle);
-  fast::Tuning gl_padded = gl;
-  gl_padded.swizzled_rows = 0;
-  EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
-  // Columns 32 per group the same way where swizzled_columns is on (off by default, not yet
-  // measured): GL 8192^2's four-step pass B (128-point columns, 20 608 bytes padded: two groups)
-  // in 16 KiB, three groups; not pass A (64-point, 8 704 bytes: five groups, six swizzled).
-  const auto cols_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
-  ASSERT_TRUE(cols_8192 && cols_8192->four_step()) << cols_8192->describe();
-  EXPECT_FALSE(cols_8192->second->local_swizzle) << cols_8192->describe();
-  fast::Tuning gl_swizzled_columns = gl;
-  gl_swizzled_columns.swizzled_columns = 1;
-  const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_swizzled_columns);
-  ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
-  EXPECT_FALSE(swizzled_8192->plan.local_swizzle) << swizzled_8192->describe();
-  EXPECT_TRUE(swizzled_8192->second->local_swizzle) << swizzled_8192->describe();
-  EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
   EXPECT_EQ(fast::fast_radices(4000, 8, true), (std::vector<std::uint32_t>{8, 10, 10, 5}));
@@ -144,6 +118,38 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
     EXPECT_EQ(std::count(r.begin(), r.end(), 5u), fives >= 4 ? fives % 2 : fives) << m;
     EXPECT_EQ(std::count(r.begin(), r.end(), 25u), fives >= 4 ? fives / 2 : 0) << m;
   }
+}
+
+// The swizzled layout (Tuning::swizzled_rows, swizzled_columns) where it lets half as many
+// groups again stay resident.
+TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  // GL's power-of-two rows through the halves take the swizzled layout where it keeps half as
+  // many groups again resident (Tuning::swizzled_rows): 4096 points in 16 KiB, three groups in
+  // NVIDIA's 48 KiB where the padded 17 408 bytes leave two; not 2048 points (five -> six);
+  // OpenCL's defaults never.
+  const auto rows_4096 = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl);
+  EXPECT_TRUE(rows_4096->local_swizzle && !rows_4096->local_pad) << rows_4096->describe();
+  EXPECT_EQ(rows_4096->local_bytes(), 16384u) << rows_4096->describe();
+  EXPECT_TRUE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_swizzle);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_swizzle);
+  EXPECT_FALSE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, fast::Tuning{})->local_swizzle);
+  fast::Tuning gl_padded = gl;
+  gl_padded.swizzled_rows = 0;
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
+  // Columns 32 per group the same way where swizzled_columns is on (off by default, not yet
+  // measured): GL 8192^2's four-step pass B (128-point columns, 20 608 bytes padded: two groups)
+  // in 16 KiB, three groups; not pass A (64-point, 8 704 bytes: five groups, six swizzled).
+  const auto cols_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
+  ASSERT_TRUE(cols_8192 && cols_8192->four_step()) << cols_8192->describe();
+  EXPECT_FALSE(cols_8192->second->local_swizzle) << cols_8192->describe();
+  fast::Tuning gl_swizzled_columns = gl;
+  gl_swizzled_columns.swizzled_columns = 1;
+  const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_swizzled_columns);
+  ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
+  EXPECT_FALSE(swizzled_8192->plan.local_swizzle) << swizzled_8192->describe();
+  EXPECT_TRUE(swizzled_8192->second->local_swizzle) << swizzled_8192->describe();
+  EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
 }
 
 TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
