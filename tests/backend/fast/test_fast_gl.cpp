@@ -607,6 +607,38 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
   EXPECT_TRUE(composite) << "no case's display rows took a radix-10 stage";
 }
 
+// The display through the swizzled layout (Tuning::swizzled_rows, swizzled_columns): display rows
+// of 512 and 256 points through the halves and the pair columns 32 per group, each forced by a
+// multiprocessor's local memory of three swizzled groups; the pictures are render_spectrum's.
+TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const auto& [w, h, rows] : {std::tuple{512u, 16u, true}, {256u, 8u, true}, {128u, 64u, false}}) {
+    fast::Tuning tuning = fast::gl_default_tuning();
+    tuning.local_halves_above = 1;
+    tuning.display_rows_halves_above = 1;
+    tuning.col_lines = 32;
+    tuning.row_elements = w;  // one display row per group
+    tuning.swizzled_rows = rows ? 1 : 0;
+    tuning.swizzled_columns = rows ? 0 : 1;
+    tuning.unit_local_bytes = 3 * (rows ? w : 32 * h) * sizeof(float);
+    GlFastDisplay display(*env->programs, nullptr, tuning);
+    display.prepare(w, h);
+    const fast::AxisPlan& swizzled = rows ? display.display_row_plan() : display.column_route().plan;
+    EXPECT_TRUE(swizzled.local_swizzle) << display.describe();
+    const RealImage image = test::random_real_image(w, h, w + 5 * h);
+    display.upload(image);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+      display.dispatch_display(settings);
+      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                                 std::to_string(w) + "x" + std::to_string(h) + " " + name + " " + display.describe(),
+                                 settings.component == SpectrumComponent::phase);
+    }
+  }
+}
+
 // A display whose programs fail to build is left unprepared (no half-made state): its next
 // dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
 // and the picture is render_spectrum's.
