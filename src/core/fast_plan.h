@@ -92,7 +92,7 @@ struct Tuning {
   std::uint32_t local_unpadded = 2;
   /// 1: power-of-two rows of one line per group whose exchange goes through half the shared
   /// memory (local_halves) keep their M floats unpadded, each index's low five bits XORed with
-  /// the next five (AxisPlan::local_swizzle), where that lets half as many groups again stay
+  /// the next five (AxisPlan::local_layout swizzled), where that lets half as many groups again stay
   /// resident (unit_local_bytes): a permutation that leaves the radix-16 and radix-8 Stockham
   /// exchanges free of bank conflicts as the padding does (counted over the warps' accesses). H200,
   /// GL (thirty-seventh session): 4096-point rows in 16 384 bytes instead of 17 408, three groups
@@ -540,6 +540,9 @@ inline Tuning cl_tuning(Tuning t) {
 }
 
 /// One axis of the fast path: the kernels' #defines and the dispatch shape.
+/// How a line lies in local memory (AxisPlan::local_layout; the values are LOCAL_PAD's).
+enum class LocalLayout : std::uint32_t { unpadded = 0, padded = 1, swizzled = 2 };
+
 struct AxisPlan {
   Axis axis = Axis::rows;
   std::uint32_t n = 0;                 ///< line length
@@ -556,13 +559,12 @@ struct AxisPlan {
   /// Tuning::local_halves_above, four_columns_by_halves): half the local memory, four barriers
   /// per exchange instead of two. Unsplit plans without an epilogue only.
   bool local_halves = false;
-  /// Local element i of a line at i + i / 16 (LOCAL_PAD 1), or at i (Tuning::local_unpadded).
-  bool local_pad = true;
-  /// Local element i of line l at l M + (i ^ ((i >> 4) & 31)) (rows) or l M + (i ^ (l & 31))
-  /// (columns) (LOCAL_PAD 2; Tuning::swizzled_rows, swizzled_columns): a permutation inside each
-  /// run of 32 elements, so a line takes M elements (M a multiple of 32) and the accesses of a
-  /// warp still land in different banks. local_pad is then false.
-  bool local_swizzle = false;
+  /// Where element i of local line l lies (LOCAL_PAD, the enumerator's value): padded at
+  /// l LINE_STRIDE + i + i / 16; unpadded at l LINE_STRIDE + i (Tuning::local_unpadded);
+  /// swizzled at l M + (i ^ ((i >> 4) & 31)) on rows, l M + (i ^ (l & 31)) on columns
+  /// (Tuning::swizzled_rows, swizzled_columns): a permutation inside each run of 32 elements, so a
+  /// line takes M elements (M a multiple of 32) and a warp's accesses still meet different banks.
+  LocalLayout local_layout = LocalLayout::padded;
   /// The split through registers decimates in time (SPLIT_DIT): each work-item
   /// loads x[P n + q], runs sub-transform q from its registers (through local memory without
   /// stage0_from_registers) and keeps its outputs there, then combines them with one radix-P
@@ -610,7 +612,7 @@ struct AxisPlan {
         {"PREFETCH_TWIDDLES", twiddle_powers && prefetch_twiddles ? "1" : "0"},
         {"STAGE0_FROM_PRE", stage0_from_registers ? "1" : "0"},
         {"LOCAL_HALVES", local_halves ? "1" : "0"},
-        {"LOCAL_PAD", local_swizzle ? "2" : local_pad ? "1" : "0"},
+        {"LOCAL_PAD", std::to_string(static_cast<std::uint32_t>(local_layout))},
         {"SPLIT_DIT", split_dit ? "1" : "0"},
         {"SUB_TRANSFORM_LOOP", sub_transform_loop ? "1" : "0"},
         {"LIVE_BLOCKS", std::to_string(live_blocks)},
@@ -641,10 +643,8 @@ struct AxisPlan {
     s << '(';
     for (std::size_t i = 0; i < radices.size(); ++i) s << (i ? " " : "") << radices[i];
     s << "), " << threads << " threads, " << local_bytes() << (local_halves ? " B local (halves)" : " B local");
-    if (local_swizzle)
-      s << ", swizzled";
-    else if (!local_pad)
-      s << ", unpadded";
+    if (local_layout == LocalLayout::swizzled) s << ", swizzled";
+    if (local_layout == LocalLayout::unpadded) s << ", unpadded";
     if (max_registers > 0) s << ", at most " << max_registers << " registers";
     return s.str();
   }
@@ -892,25 +892,26 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const bool padded_row = tuning.padded_rows_min_twos != 0 &&
                               static_cast<std::uint32_t>(std::countr_zero(plan.m)) >= tuning.padded_rows_min_twos &&
                               fives < tuning.unpadded_rows_min_fives;
-      plan.local_pad = !(unpadded >= 1 && plan.m % 2 == 1) &&
-                       !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
-                       !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
+      const bool padded = !(unpadded >= 1 && plan.m % 2 == 1) &&
+                          !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
+                          !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
+      plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
+      // A padded plan through the halves swizzles instead where that lets half as many groups
+      // again stay resident (Tuning::swizzled_rows, swizzled_columns).
       const bool swizzle_rows = tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && power_of_two_m;
       const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
-      if ((swizzle_rows || swizzle_cols) && plan.local_pad && plan.local_halves && plan.m % 32 == 0 &&
+      if ((swizzle_rows || swizzle_cols) && padded && plan.local_halves && plan.m % 32 == 0 &&
           tuning.unit_local_bytes != 0) {
         const auto resident = [&](std::uint64_t bytes) {
           return std::min<std::uint64_t>(tuning.unit_threads / plan.threads, tuning.unit_local_bytes / bytes);
         };
-        const std::uint64_t padded_bytes = plan.local_bytes();
         const std::uint64_t swizzled_bytes = std::uint64_t{b} * plan.m * 4;
-        plan.local_swizzle = 2 * resident(swizzled_bytes) >= 3 * resident(padded_bytes);
+        if (2 * resident(swizzled_bytes) >= 3 * resident(plan.local_bytes())) plan.local_layout = LocalLayout::swizzled;
       }
-      if (plan.local_swizzle) {
-        plan.local_pad = false;
+      if (plan.local_layout == LocalLayout::swizzled) {
         plan.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
         plan.local_elems = b * plan.m;
-      } else if (!plan.local_pad && !plan.radices.empty()) {
+      } else if (!padded && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
       }

@@ -697,7 +697,7 @@ void expect_swizzled_lines_match_fftw(const fast::Tuning& base, MakePath make_pa
       const fast::AxisPlan& plan = path.plan(c.axis);
       EXPECT_TRUE(plan.local_halves) << plan.describe();
       EXPECT_EQ(plan.lines_per_group, lines) << plan.describe();
-      EXPECT_EQ(plan.local_swizzle, swizzled) << plan.describe();
+      EXPECT_EQ(plan.local_layout == fast::LocalLayout::swizzled, swizzled) << plan.describe();
       if (swizzled) {
         EXPECT_EQ(plan.local_bytes(), lines * n * sizeof(float)) << plan.describe();
       }
@@ -719,7 +719,8 @@ void expect_swizzled_lines_match_fftw(const fast::Tuning& base, MakePath make_pa
   path.prepare(64, 2048);
   const fast::AxisRoute& cols = path.route(Axis::cols);
   ASSERT_TRUE(cols.four_step()) << cols.describe();
-  EXPECT_TRUE(cols.plan.local_swizzle && cols.second->local_swizzle) << cols.describe();
+  EXPECT_TRUE(cols.plan.local_layout == fast::LocalLayout::swizzled &&
+              cols.second->local_layout == fast::LocalLayout::swizzled) << cols.describe();
   expect_both_directions_match(run, 64, 2048, tuning, 17, cols.describe());
 }
 

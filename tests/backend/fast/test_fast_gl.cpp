@@ -215,7 +215,7 @@ TEST(GlFastSchedule, PaddedAndUnpaddedRowsMatchFftw) {
     GlFastPath probe(*env->programs, nullptr, gl);
     probe.prepare(w, h);
     const fast::AxisPlan& rows = probe.plan(Axis::rows);
-    EXPECT_EQ(rows.local_pad, pad) << rows.describe();
+    EXPECT_EQ(rows.local_layout == fast::LocalLayout::padded, pad) << rows.describe();
     test::expect_both_directions_match(run, w, h, gl, 83 + w, rows.describe());
   }
 }
@@ -626,7 +626,7 @@ TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
     GlFastDisplay display(*env->programs, nullptr, tuning);
     display.prepare(w, h);
     const fast::AxisPlan& swizzled = rows ? display.display_row_plan() : display.column_route().plan;
-    EXPECT_TRUE(swizzled.local_swizzle) << display.describe();
+    EXPECT_EQ(swizzled.local_layout, fast::LocalLayout::swizzled) << display.describe();
     const RealImage image = test::random_real_image(w, h, w + 5 * h);
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);

@@ -129,11 +129,11 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   // NVIDIA's 48 KiB where the padded 17 408 bytes leave two; not 2048 points (five -> six);
   // OpenCL's defaults never.
   const auto rows_4096 = fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl);
-  EXPECT_TRUE(rows_4096->local_swizzle && !rows_4096->local_pad) << rows_4096->describe();
+  EXPECT_EQ(rows_4096->local_layout, fast::LocalLayout::swizzled) << rows_4096->describe();
   EXPECT_EQ(rows_4096->local_bytes(), 16384u) << rows_4096->describe();
-  EXPECT_TRUE(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_swizzle);
-  EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_swizzle);
-  EXPECT_FALSE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, fast::Tuning{})->local_swizzle);
+  EXPECT_EQ(fast::plan_display_rows(4096, 4096, nvidia, gl)->local_layout, fast::LocalLayout::swizzled);
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_layout, fast::LocalLayout::padded);
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, fast::Tuning{})->local_layout, fast::LocalLayout::padded);
   fast::Tuning gl_padded = gl;
   gl_padded.swizzled_rows = 0;
   EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
@@ -142,13 +142,13 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   // in 16 KiB, three groups; not pass A (64-point, 8 704 bytes: five groups, six swizzled).
   const auto cols_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
   ASSERT_TRUE(cols_8192 && cols_8192->four_step()) << cols_8192->describe();
-  EXPECT_FALSE(cols_8192->second->local_swizzle) << cols_8192->describe();
+  EXPECT_NE(cols_8192->second->local_layout, fast::LocalLayout::swizzled) << cols_8192->describe();
   fast::Tuning gl_swizzled_columns = gl;
   gl_swizzled_columns.swizzled_columns = 1;
   const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_swizzled_columns);
   ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
-  EXPECT_FALSE(swizzled_8192->plan.local_swizzle) << swizzled_8192->describe();
-  EXPECT_TRUE(swizzled_8192->second->local_swizzle) << swizzled_8192->describe();
+  EXPECT_NE(swizzled_8192->plan.local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
+  EXPECT_EQ(swizzled_8192->second->local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
 }
 
@@ -169,22 +169,22 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
       // (Tuning::local_unpadded 2).
       const bool power_of_two = (p->m & (p->m - 1)) == 0;
       const bool unpadded = p->m % 2 == 1 || (!power_of_two && axis == Axis::cols && p->lines_per_group >= 4);
-      EXPECT_EQ(p->local_pad, !unpadded) << p->describe();
-      EXPECT_GE(p->line_stride, p->m + (p->local_pad ? (p->m - 1) / 16 : 0));
+      EXPECT_EQ(p->local_layout, unpadded ? fast::LocalLayout::unpadded : fast::LocalLayout::padded) << p->describe();
+      EXPECT_GE(p->line_stride, p->m + (p->local_layout == fast::LocalLayout::padded ? (p->m - 1) / 16 : 0));
     }
   }
   // The padding decides the layout, unpadded plans only drop it: GL's 3000-point rows keep
   // their exchange through half the shared memory, its 3000-point columns their split by 8.
   fast::Tuning padded = tuning;
   padded.local_unpadded = 0;
-  EXPECT_TRUE(fast::plan_axis(Axis::rows, 2187, 4096, units_unknown, padded)->local_pad);
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 2187, 4096, units_unknown, padded)->local_layout, fast::LocalLayout::padded);
   fast::Tuning gl = fast::gl_default_tuning(), gl_padded = gl;
   gl_padded.local_unpadded = 0;
   for (Axis axis : {Axis::rows, Axis::cols}) {
     const auto unpadded_plan = fast::plan_axis(axis, 3000, 3000, nvidia, gl);
     const auto padded_plan = fast::plan_axis(axis, 3000, 3000, nvidia, gl_padded);
-    EXPECT_FALSE(unpadded_plan->local_pad);
-    EXPECT_TRUE(padded_plan->local_pad);
+    EXPECT_EQ(unpadded_plan->local_layout, fast::LocalLayout::unpadded);
+    EXPECT_EQ(padded_plan->local_layout, fast::LocalLayout::padded);
     EXPECT_EQ(unpadded_plan->local_halves, padded_plan->local_halves) << unpadded_plan->describe();
     EXPECT_EQ(unpadded_plan->pre_radix, padded_plan->pre_radix) << unpadded_plan->describe();
     EXPECT_EQ(unpadded_plan->threads, padded_plan->threads) << unpadded_plan->describe();
@@ -200,8 +200,8 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
   for (const auto& [t, limits] : {std::pair{gl, nvidia}, std::pair{tuning, units_unknown}}) {
     const auto routes = fast::route_image(4099, 4099, limits, t);
     ASSERT_TRUE(routes.has_value());
-    EXPECT_TRUE(routes->rows.plan.local_pad) << routes->rows.describe();
-    EXPECT_TRUE(routes->cols.plan.local_pad) << routes->cols.describe();
+    EXPECT_EQ(routes->rows.plan.local_layout, fast::LocalLayout::padded) << routes->rows.describe();
+    EXPECT_EQ(routes->cols.plan.local_layout, fast::LocalLayout::padded) << routes->cols.describe();
   }
   // 4096 columns: 4 neighbouring columns (a full 32-byte sector per row) via a split of 4.
   const auto c = fast::plan_axis(Axis::cols, 4096, 4096, units_unknown, tuning);
@@ -285,7 +285,7 @@ TEST(FastPlan, GlRowsPaddedWherePowersOfTwoMeetInTheBanks) {
   const auto padded = [&](std::uint32_t n, const fast::Tuning& t) {
     const auto plan = fast::plan_axis(Axis::rows, n, 1024, nvidia, t);
     EXPECT_TRUE(plan.has_value()) << n;
-    return plan && plan->local_pad;
+    return plan && plan->local_layout == fast::LocalLayout::padded;
   };
   for (std::uint32_t n : {960u, 1200u, 1280u, 1440u, 1536u, 1600u, 1920u, 2160u, 2560u, 3200u, 3584u, 3840u, 4032u})
     EXPECT_TRUE(padded(n, gl)) << n;
@@ -296,7 +296,7 @@ TEST(FastPlan, GlRowsPaddedWherePowersOfTwoMeetInTheBanks) {
     const auto split_rows = fast::plan_axis(Axis::rows, n, 3584, nvidia, gl);
     ASSERT_TRUE(split_rows.has_value()) << n;
     EXPECT_EQ(split_rows->pre_radix, 2u) << split_rows->describe();
-    EXPECT_EQ(split_rows->local_pad, pad) << split_rows->describe();
+    EXPECT_EQ(split_rows->local_layout == fast::LocalLayout::padded, pad) << split_rows->describe();
   }
   fast::Tuning any = gl;
   any.padded_rows_min_twos = 0;
@@ -304,8 +304,8 @@ TEST(FastPlan, GlRowsPaddedWherePowersOfTwoMeetInTheBanks) {
   EXPECT_TRUE(padded(1920, fast::Tuning{}));
   EXPECT_TRUE(padded(4000, fast::Tuning{}));
   // The rule reaches the real display's rows too (plan_display_rows plans them as rows).
-  EXPECT_TRUE(fast::plan_display_rows(1920, 1080, nvidia, gl)->local_pad);
-  EXPECT_FALSE(fast::plan_display_rows(4000, 4000, nvidia, gl)->local_pad);
+  EXPECT_EQ(fast::plan_display_rows(1920, 1080, nvidia, gl)->local_layout, fast::LocalLayout::padded);
+  EXPECT_EQ(fast::plan_display_rows(4000, 4000, nvidia, gl)->local_layout, fast::LocalLayout::unpadded);
 }
 
 // GL's unsplit rows take their widest stage in one round where that cuts the values each
