@@ -580,6 +580,20 @@ TEST(GlFastDisplay, CopyToTextureDeliversTheDownloadedPixels) {
   }
 }
 
+// A random w x h image's display under every display setting (test::display_settings_cases)
+// against render_spectrum of its FFTW spectrum; `display` prepared for w x h.
+void expect_every_setting_matches(GlFastDisplay& display, std::size_t w, std::size_t h, std::uint64_t seed) {
+  const RealImage image = test::random_real_image(w, h, seed);
+  display.upload(image);
+  const ComplexImage spectrum = test::full_spectrum(image);
+  for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+    display.dispatch_display(settings);
+    test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                               std::to_string(w) + "x" + std::to_string(h) + " " + name + " " + display.describe(),
+                               settings.component == SpectrumComponent::phase);
+  }
+}
+
 // The display with GL's own defaults (gl_default_tuning: halves, colours from the registers,
 // radix-10/15 rows, ...; the cases above take OpenCL's defaults plus their knobs), every display
 // setting against render_spectrum of the FFTW spectrum.
@@ -593,16 +607,7 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
     display.prepare(w, h);
     const auto& radices = display.display_row_plan().radices;
     composite = composite || std::find(radices.begin(), radices.end(), 10u) != radices.end();
-    const RealImage image = test::random_real_image(w, h, w + 7 * h);
-    display.upload(image);
-    const ComplexImage spectrum = test::full_spectrum(image);
-    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
-      display.dispatch_display(settings);
-      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
-                                 std::to_string(w) + "x" + std::to_string(h) + " " + name + " " +
-                                     display.display_row_plan().describe(),
-                                 settings.component == SpectrumComponent::phase);
-    }
+    expect_every_setting_matches(display, w, h, w + 7 * h);
   }
   EXPECT_TRUE(composite) << "no case's display rows took a radix-10 stage";
 }
@@ -627,15 +632,7 @@ TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
     display.prepare(w, h);
     const fast::AxisPlan& swizzled = rows ? display.display_row_plan() : display.column_route().plan;
     EXPECT_EQ(swizzled.local_layout, fast::LocalLayout::swizzled) << display.describe();
-    const RealImage image = test::random_real_image(w, h, w + 5 * h);
-    display.upload(image);
-    const ComplexImage spectrum = test::full_spectrum(image);
-    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
-      display.dispatch_display(settings);
-      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
-                                 std::to_string(w) + "x" + std::to_string(h) + " " + name + " " + display.describe(),
-                                 settings.component == SpectrumComponent::phase);
-    }
+    expect_every_setting_matches(display, w, h, w + 5 * h);
   }
 }
 
