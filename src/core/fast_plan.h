@@ -104,8 +104,10 @@ struct Tuning {
   /// column, at the same index): element i of line l at i ^ (l & 31), unpadded, instead of the
   /// padding and a line stride of 1 mod 32 banks, where that lets half as many groups again stay
   /// resident: GL 8192^2's four-step pass B (32 columns of 128 points through the halves, 512
-  /// invocations) in 16 384 bytes, three groups per multiprocessor instead of two. Not yet measured
-  /// on a GPU (thirty-seventh session: no device time left), so 0 for both APIs.
+  /// invocations) in 16 384 bytes, three groups per multiprocessor instead of two. H200, GL
+  /// (thirty-eighth session, two rounds): that pass 610.9 -> 595.5 us (8192^2 1 000.7 -> 983-986,
+  /// its display 687 -> 669), 8192 x 4096's 64 columns of 64 points 306.9 -> 289.6. GL's default;
+  /// OpenCL's columns keep 34 816 bytes, which its larger local memory holds anyway. 0: never.
   std::uint32_t swizzled_columns = 0;
   /// With local_unpadded 3, rows stay padded where 2 divides their (sub-)length at least
   /// padded_rows_min_twos times (0: no row) and 5 fewer than unpadded_rows_min_fives times: strides
@@ -414,6 +416,7 @@ inline Tuning gl_default_tuning() {
   t.unit_local_bytes = 48 * 1024;    // what NVIDIA's GL keeps per multiprocessor for compute
   t.composite_radices = 1;  // GL rows: 4000-point 137 -> 122 us, 3840-point 72 -> 63; split columns lost (3000-point 117 -> 132)
   t.swizzled_rows = 1;      // GL 4096-point rows (three groups per multiprocessor): 89.3 -> 79.7 us
+  t.swizzled_columns = 1;   // GL 8192^2's four-step pass B (three groups): 610.9 -> 595.5 us
   t.local_unpadded = 3;     // GL rows: 4000-point 121.5 -> 113.9 us, 2000-point 35.6 -> 32.1 (OpenCL's lost)
   t.padded_rows_min_twos = 4;     // GL rows padded: 1920-point 19.1 -> 17.3 us, 4032-point 109.8 -> 105.1,
   t.unpadded_rows_min_fives = 3;  // but 4000-point 108.2 -> 114.4 and 3430-point 80.9 -> 117.6
@@ -1407,7 +1410,7 @@ inline Measuring cl_measuring(Measuring m) {
 /// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
-/// yet); GL also without the swizzled rows and with the swizzled columns (Tuning::swizzled_rows,
+/// yet); GL also without the swizzled rows and without the swizzled columns (Tuning::swizzled_rows,
 /// swizzled_columns); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
@@ -1446,10 +1449,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Split sub-transforms looped in groups of up to 640: 1440-point columns (4 x 360 in 576) won,
     // 2880-point (8 x 360) lost (Tuning::sub_transform_loop_max_threads).
     with(&Tuning::sub_transform_loop_max_threads, 640);
-    // The swizzled layouts (thirty-seventh session, H200): the rows' undone, the columns' taken
-    // (GL 8192^2's four-step pass B in three groups per multiprocessor; not yet measured).
+    // The swizzled layouts (thirty-seventh and thirty-eighth sessions, H200), each undone.
     with(&Tuning::swizzled_rows, 0);
-    with(&Tuning::swizzled_columns, 1);
+    with(&Tuning::swizzled_columns, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

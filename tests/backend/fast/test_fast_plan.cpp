@@ -137,18 +137,23 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   fast::Tuning gl_padded = gl;
   gl_padded.swizzled_rows = 0;
   EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
-  // Columns 32 per group the same way where swizzled_columns is on (off by default, not yet
-  // measured): GL 8192^2's four-step pass B (128-point columns, 20 608 bytes padded: two groups)
-  // in 16 KiB, three groups; not pass A (64-point, 8 704 bytes: five groups, six swizzled).
-  const auto cols_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
-  ASSERT_TRUE(cols_8192 && cols_8192->four_step()) << cols_8192->describe();
-  EXPECT_NE(cols_8192->second->local_layout, fast::LocalLayout::swizzled) << cols_8192->describe();
-  fast::Tuning gl_swizzled_columns = gl;
-  gl_swizzled_columns.swizzled_columns = 1;
-  const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_swizzled_columns);
+  // Columns 32 per group the same way (Tuning::swizzled_columns): GL 8192^2's four-step pass B
+  // (128-point columns, 20 608 bytes padded: two groups) in 16 KiB, three groups; not pass A
+  // (64-point, 8 704 bytes: five groups, six swizzled); padded again with the knob off, and never
+  // OpenCL's.
+  const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
   ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
   EXPECT_NE(swizzled_8192->plan.local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
+  fast::Tuning gl_padded_columns = gl;
+  gl_padded_columns.swizzled_columns = 0;
+  const auto padded_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_padded_columns);
+  ASSERT_TRUE(padded_8192 && padded_8192->four_step()) << padded_8192->describe();
+  EXPECT_EQ(padded_8192->second->local_layout, fast::LocalLayout::padded) << padded_8192->describe();
+  EXPECT_EQ(padded_8192->second->local_bytes(), 20608u) << padded_8192->describe();
+  const auto cl_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, fast::Tuning{});
+  ASSERT_TRUE(cl_8192 && cl_8192->four_step()) << cl_8192->describe();
+  EXPECT_NE(cl_8192->second->local_layout, fast::LocalLayout::swizzled) << cl_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
 }
 
