@@ -53,8 +53,9 @@ struct SweepOptions {
   std::string cl_device;  ///< as --cl-device; empty: the best GPU
   bool measure_fast_plans = false;  ///< as --planning measure (BackendOptions::measure_fast_plans)
   /// FFTW's planning time per plan (FFTW_MEASURE, on one thread and on all), at most: past it FFTW
-  /// plans the rest by estimate, and the entry's device says that the planning reached it.
-  int fftw_planning_ms = 10'000;
+  /// plans the rest by estimate, and the entry's device says that the planning reached it. A
+  /// minute: enough for the H200's 16 threads at 8192^2 (10 s was not, bench_fftw.cpp).
+  int fftw_planning_ms = 60'000;
   bool check_errors = true;
   /// Times each entry this many times, each time with a fresh instance of the implementation (its
   /// own plan and buffers), the implementations of a size taking turns, and keeps the round whose

@@ -42,7 +42,7 @@ CommandSpec bench_spec() {
       {"--rounds", "", "N", "with --sweep: time each entry N times, each with a fresh instance, the implementations "
                             "taking turns, and keep the round with the median time (default 1)"},
       {"--fftw-planning-ms", "", "MS", "with --sweep: FFTW's planning time per plan, at most (FFTW_MEASURE; default "
-                                       "10000); past it FFTW plans the rest by estimate, and the entry says so"},
+                                       "60000); past it FFTW plans the rest by estimate, and the entry says so"},
       {"--inverse", "", "", "time the inverse transform"},
       {"--json", "", "", "print JSON instead of a table"},
       {"--output", "-o", "OUT.json", "with --sweep: also write the JSON to OUT.json, rewritten (atomically) after every "
@@ -181,7 +181,7 @@ int run_bench(const ParsedArgs& args) {
     // Checked before the sweep, so that a bad value is a usage error in every build.
     const auto rounds = static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100));
     const auto fftw_planning_ms =
-        static_cast<int>(parse_integer(args.get_or("--fftw-planning-ms", "10000"), "--fftw-planning-ms", 1, 3'600'000));
+        static_cast<int>(parse_integer(args.get_or("--fftw-planning-ms", std::to_string(bench::SweepOptions{}.fftw_planning_ms)), "--fftw-planning-ms", 1, 3'600'000));
     return run_sweep(args, rounds, fftw_planning_ms);
   }
   if (args.has("--output")) throw UsageError("-o OUT.json is for --sweep");
