@@ -1596,17 +1596,24 @@ int main(int argc, char** argv) {
       const double wall_us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
       // The forward transform's span: one GL_TIME_ELAPSED query around all its dispatches (launch
-      // gaps included), as cuFFT's events span its whole transform.
-      std::vector<GLuint> queries(static_cast<std::size_t>(runs));
+      // gaps included), as cuFFT's events span its whole transform. The inverse's too, since the
+      // wall above averages both: a wall far above the forward span is the inverse's (H200, GL
+      // 4000^2 in four steps: span 247.6 us, wall 294.3).
+      std::vector<GLuint> queries(static_cast<std::size_t>(runs)), inverse_queries(queries.size());
       glGenQueries(static_cast<GLsizei>(queries.size()), queries.data());
-      for (GLuint q : queries) {
-        glBeginQuery(GL_TIME_ELAPSED, q);
+      glGenQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
+      for (std::size_t r = 0; r < queries.size(); ++r) {
+        glBeginQuery(GL_TIME_ELAPSED, queries[r]);
         untimed.dispatch(buffer, Direction::forward);
         glEndQuery(GL_TIME_ELAPSED);
+        glBeginQuery(GL_TIME_ELAPSED, inverse_queries[r]);
         untimed.dispatch(buffer, Direction::inverse);
+        glEndQuery(GL_TIME_ELAPSED);
       }
       const std::vector<double> span_us = elapsed_us(queries);
+      const std::vector<double> inverse_span_us = elapsed_us(inverse_queries);
       glDeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
+      glDeleteQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
       if (std::getenv("FFTSCOPE_GL_HEADSTART")) {
         const std::string name = std::to_string(w) + "x" + std::to_string(h);
         measure_headstart(name + " untimed", untimed, buffer, runs);
@@ -1620,9 +1627,9 @@ int main(int argc, char** argv) {
       glDeleteBuffers(1, &buffer);
       const double b = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = median(rows_ms), cm = median(cols_ms);
-      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us%s\n",
+      std::printf("%-11s %10.1f %10.1f %10.1f %9.0f %9.0f %11.2e  wall %.1f us/transform, span %.1f us (inverse %.1f)%s\n",
                   (std::to_string(w) + "x" + std::to_string(h)).c_str(), rm * 1e3, cm * 1e3, median(total_ms) * 1e3,
-                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us, median(span_us),
+                  b / (rm * 1e6), b / (cm * 1e6), error, wall_us, median(span_us), median(inverse_span_us),
                   records.empty() || records[0].host_measured ? " (host-timed)" : "");
       if (by_dispatch.size() > 2)  // a Bluestein or four-step axis: each pass on its own
         for (auto& [name, ms] : by_dispatch)
