@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -129,7 +130,7 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-int run_sweep(const ParsedArgs& args, int rounds, int fftw_planning_ms) {
+int run_sweep(const ParsedArgs& args, int rounds, std::optional<int> fftw_planning_ms) {
   bench::SweepOptions options;
   const std::size_t max_pixels = parse_max_pixels(args);
   if (auto sizes = args.get("--sizes")) {
@@ -151,7 +152,7 @@ int run_sweep(const ParsedArgs& args, int rounds, int fftw_planning_ms) {
   options.rounds = rounds;
   options.cl_device = args.get_or("--cl-device", "");
   options.measure_fast_plans = parse_planning(args);
-  options.fftw_planning_ms = fftw_planning_ms;
+  if (fftw_planning_ms) options.fftw_planning_ms = *fftw_planning_ms;
   const double copy_bandwidth =
       static_cast<double>(parse_integer(args.get_or("--copy-bandwidth", "0"), "--copy-bandwidth", 0, 100000));
 
@@ -169,7 +170,7 @@ int run_sweep(const ParsedArgs& args, int rounds, int fftw_planning_ms) {
   return 0;
 }
 #else
-int run_sweep(const ParsedArgs&, int, int) {
+int run_sweep(const ParsedArgs&, int, std::optional<int>) {
   throw BackendError("bench --sweep is not built into this fftscope-cli (FFTSCOPE_BUILD_BENCH=OFF)");
 }
 #endif
@@ -180,8 +181,9 @@ int run_bench(const ParsedArgs& args) {
   if (args.has("--sweep")) {
     // Checked before the sweep, so that a bad value is a usage error in every build.
     const auto rounds = static_cast<int>(parse_integer(args.get_or("--rounds", "1"), "--rounds", 1, 100));
-    const auto fftw_planning_ms =
-        static_cast<int>(parse_integer(args.get_or("--fftw-planning-ms", std::to_string(bench::SweepOptions{}.fftw_planning_ms)), "--fftw-planning-ms", 1, 3'600'000));
+    std::optional<int> fftw_planning_ms;  // absent: SweepOptions' default
+    if (auto ms = args.get("--fftw-planning-ms"))
+      fftw_planning_ms = static_cast<int>(parse_integer(*ms, "--fftw-planning-ms", 1, 3'600'000));
     return run_sweep(args, rounds, fftw_planning_ms);
   }
   if (args.has("--output")) throw UsageError("-o OUT.json is for --sweep");
