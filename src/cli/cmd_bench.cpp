@@ -41,7 +41,7 @@ CommandSpec bench_spec() {
       {"--warmup-ms", "", "MS", "before the warm-up runs, keep the device busy for at least MS milliseconds and on "
                                 "until its times are steady (default 300; 0: no such warming)"},
       {"--rounds", "", "N", "with --sweep: time each entry N times, each with a fresh instance, the implementations "
-                            "taking turns, and keep the round with the median time (default 1)"},
+                            "taking turns, and keep the round with the median time (the faster middle one for an even N; default 1)"},
       {"--fftw-planning-ms", "", "MS", "with --sweep: FFTW's planning time per plan, at most (FFTW_MEASURE; default "
                                        "60000); past it FFTW plans the rest by estimate, and the entry says so"},
       {"--inverse", "", "", "time the inverse transform"},
