@@ -1597,8 +1597,9 @@ int main(int argc, char** argv) {
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
       // The forward transform's span: one GL_TIME_ELAPSED query around all its dispatches (launch
       // gaps included), as cuFFT's events span its whole transform. The inverse's too, since the
-      // wall above averages both: a wall far above the forward span is the inverse's (H200, GL
-      // 4000^2 in four steps: span 247.6 us, wall 294.3).
+      // wall above averages both, to tell a slow inverse from host time where the wall reads far
+      // above the forward span (H200, GL 4000^2 in four steps: span 247.6 us, wall 294.3, not yet
+      // explained).
       std::vector<GLuint> queries(static_cast<std::size_t>(runs)), inverse_queries(queries.size());
       glGenQueries(static_cast<GLsizei>(queries.size()), queries.data());
       glGenQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
