@@ -905,15 +905,15 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
       if ((swizzle_rows || swizzle_cols) && padded && plan.local_halves && plan.m % 32 == 0 &&
           tuning.unit_local_bytes != 0) {
-        const auto resident = [&](std::uint64_t bytes) {
-          return std::min<std::uint64_t>(tuning.unit_threads / plan.threads, tuning.unit_local_bytes / bytes);
+        const auto resident = [&](const AxisPlan& candidate) {
+          return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
+                                         tuning.unit_local_bytes / candidate.local_bytes());
         };
-        const std::uint64_t swizzled_bytes = std::uint64_t{b} * plan.m * 4;
-        if (2 * resident(swizzled_bytes) >= 3 * resident(plan.local_bytes())) plan.local_layout = LocalLayout::swizzled;
-      }
-      if (plan.local_layout == LocalLayout::swizzled) {
-        plan.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
-        plan.local_elems = b * plan.m;
+        AxisPlan swizzled = plan;
+        swizzled.local_layout = LocalLayout::swizzled;
+        swizzled.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
+        swizzled.local_elems = b * plan.m;
+        if (2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
       } else if (!padded && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
