@@ -1586,6 +1586,13 @@ int main(int argc, char** argv) {
       // average of forward and inverse, dispatch overhead included.
       GlFastPath untimed(programs, nullptr);
       untimed.prepare(w, h);
+      // A freshly prepared path's first transforms carry once-only costs (H200, GL 4000^2 in four
+      // steps: a wall of 283 us over 100 runs, 251 over 400, against spans of 248 / 242), which
+      // the wall would otherwise spread over its runs.
+      for (int r = 0; r < 20; ++r) {
+        untimed.dispatch(buffer, Direction::forward);
+        untimed.dispatch(buffer, Direction::inverse);
+      }
       glFinish();
       const auto t0 = std::chrono::steady_clock::now();
       for (int r = 0; r < runs; ++r) {
@@ -1597,9 +1604,8 @@ int main(int argc, char** argv) {
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / (2.0 * runs);
       // The forward transform's span: one GL_TIME_ELAPSED query around all its dispatches (launch
       // gaps included), as cuFFT's events span its whole transform. The inverse's too, since the
-      // wall above averages both, to tell a slow inverse from host time where the wall reads far
-      // above the forward span (H200, GL 4000^2 in four steps: span 247.6 us, wall 294.3, not yet
-      // explained).
+      // wall above averages both: a wall far above the forward span is then either a slow inverse
+      // or host time.
       std::vector<GLuint> queries(static_cast<std::size_t>(runs)), inverse_queries(queries.size());
       glGenQueries(static_cast<GLsizei>(queries.size()), queries.data());
       glGenQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
