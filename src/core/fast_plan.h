@@ -287,7 +287,8 @@ struct Tuning {
   /// faster direct since the thirty-first session's looped splits (4000^2 301.1 -> 287.6 us,
   /// 3200^2 209.6 -> 192.6, 4000 x 3000 238.0 -> 210.1), the display's did not (8000 x 4000
   /// 439.8 -> 462.9, 4000^2 180.4 -> 181.9), hence 2 there (and rows of 40 KiB for the complex
-  /// path's four steps: 6000 x 4000, 48 000-byte rows, 502 us either way).
+  /// path's four steps: 6000 x 4000, 48 000-byte rows, 502 us either way). H200, GL complex: 4000^2
+  /// won in four steps (span 254 -> 248 us) but 3200^2 and 4000 x 3000 lost (163 -> 167, 190 -> 207).
   std::uint32_t four_step_uneven_split = 0;
   /// Values a four-step pass's group holds, at most: its columns per group are the largest
   /// power of two up to this over the pass's length. H100, 8192 = 64 x 128 (GL, halves): pass
