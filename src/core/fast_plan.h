@@ -99,6 +99,11 @@ struct Tuning {
   /// per multiprocessor instead of two, 89.3 -> 79.7 us (4096^2 224.4 -> 214.5, its display 148.3
   /// -> 144.0); 2048-point rows (five groups -> six) lost, 22.4 -> 26.1, and so did OpenCL's rows
   /// exchanged as complex values (2048-point 17.5 -> 18.7, 8192-point 354 -> 360). 0: never.
+  /// 2 (an experiment, not yet measured): also every such row whose length is a multiple of 32 but
+  /// not a power of two, padded or unpadded by the rules below, whatever the residency: the
+  /// warps' accesses of GL's 4000-point rows (8 10 10 5, 512 invocations) meet 1.32 times the
+  /// conflict-free count of bank cycles swizzled, 2.31 unpadded (their layout), 1.95 padded;
+  /// (16 10 5 5) 1.07, 3.61, 1.81 (scripts/bank_conflicts.py).
   std::uint32_t swizzled_rows = 0;
   /// 1: the same for columns held 32 or more per group (a warp's lanes then each hold another
   /// column, at the same index): element i of line l at i ^ (l & 31), unpadded, instead of the
@@ -902,9 +907,13 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
       // A padded plan through the halves swizzles instead where that lets half as many groups
       // again stay resident (Tuning::swizzled_rows, swizzled_columns).
-      const bool swizzle_rows = tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && power_of_two_m;
+      // With swizzled_rows 2, rows whose length is not a power of two swizzle whatever the padding
+      // rule chose: no more bytes than either layout, and fewer bank conflicts than both.
+      const bool any_row = tuning.swizzled_rows >= 2 && axis == Axis::rows && b == 1 && !power_of_two_m;
+      const bool swizzle_rows =
+          tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && (power_of_two_m || any_row);
       const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
-      if ((swizzle_rows || swizzle_cols) && padded && plan.local_halves && plan.m % 32 == 0 &&
+      if ((swizzle_rows || swizzle_cols) && (padded || any_row) && plan.local_halves && plan.m % 32 == 0 &&
           tuning.unit_local_bytes != 0) {
         const auto resident = [&](const AxisPlan& candidate) {
           return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
@@ -914,7 +923,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         swizzled.local_layout = LocalLayout::swizzled;
         swizzled.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
         swizzled.local_elems = b * plan.m;
-        if (2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
+        if (any_row || 2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
       } else if (!padded && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;

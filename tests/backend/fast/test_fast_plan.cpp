@@ -8,6 +8,7 @@
 #include <numbers>
 #include <numeric>
 #include <span>
+#include <utility>
 
 #include "core/fast_plan.h"
 #include "core/validate.h"
@@ -137,6 +138,24 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   fast::Tuning gl_padded = gl;
   gl_padded.swizzled_rows = 0;
   EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_padded)->local_bytes(), 17408u);
+  // Rows whose length is a multiple of 32 but not a power of two only with swizzled_rows 2, and
+  // then whatever layout the padding rules chose and whatever the residency: GL's 4000-point rows
+  // (unpadded, 16 000 bytes either way) and 3200-point rows (padded 13 600 bytes, 12 800 swizzled:
+  // three groups either way); not 3000 points (through the halves too, but 24 elements past a
+  // multiple of 32, where the swizzle would leave the line).
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 4000, 4000, nvidia, gl)->local_layout, fast::LocalLayout::unpadded);
+  fast::Tuning gl_any_row = gl;
+  gl_any_row.swizzled_rows = 2;
+  for (const auto& [n, bytes] : {std::pair{4000u, 16000u}, std::pair{3200u, 12800u}}) {
+    const auto row = fast::plan_axis(Axis::rows, n, n, nvidia, gl_any_row);
+    EXPECT_EQ(row->local_layout, fast::LocalLayout::swizzled) << row->describe();
+    EXPECT_EQ(row->local_bytes(), bytes) << row->describe();
+  }
+  const auto rows_3000 = fast::plan_axis(Axis::rows, 3000, 3000, nvidia, gl_any_row);
+  EXPECT_TRUE(rows_3000->local_halves && rows_3000->lines_per_group == 1) << rows_3000->describe();
+  EXPECT_NE(rows_3000->local_layout, fast::LocalLayout::swizzled) << rows_3000->describe();
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl_any_row)->local_bytes(), 16384u);
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl_any_row)->local_layout, fast::LocalLayout::padded);
   // Columns 32 per group the same way (Tuning::swizzled_columns): GL 8192^2's four-step pass B
   // (128-point columns, 20 608 bytes padded: two groups) in 16 KiB, three groups; not pass A
   // (64-point, 8 704 bytes: five groups, six swizzled); padded again with the knob off, and never
