@@ -907,14 +907,15 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
       // A padded plan through the halves swizzles instead where that lets half as many groups
       // again stay resident (Tuning::swizzled_rows, swizzled_columns).
-      // With swizzled_rows 2, rows whose length is not a power of two swizzle whatever the padding
-      // rule chose: no more bytes than either layout, and fewer bank conflicts than both.
-      const bool any_row = tuning.swizzled_rows >= 2 && axis == Axis::rows && b == 1 && !power_of_two_m;
-      const bool swizzle_rows =
-          tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && (power_of_two_m || any_row);
+      const bool one_row = axis == Axis::rows && b == 1;
+      const bool swizzle_rows = tuning.swizzled_rows != 0 && one_row && power_of_two_m;
       const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
-      if ((swizzle_rows || swizzle_cols) && (padded || any_row) && plan.local_halves && plan.m % 32 == 0 &&
-          tuning.unit_local_bytes != 0) {
+      // With swizzled_rows 2, rows whose length is not a power of two swizzle whatever the padding
+      // rule chose and whatever the residency: no more bytes than either layout, and fewer bank
+      // conflicts than both.
+      const bool any_row = tuning.swizzled_rows >= 2 && one_row && !power_of_two_m;
+      if ((any_row || ((swizzle_rows || swizzle_cols) && padded && tuning.unit_local_bytes != 0)) &&
+          plan.local_halves && plan.m % 32 == 0) {
         const auto resident = [&](const AxisPlan& candidate) {
           return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
                                          tuning.unit_local_bytes / candidate.local_bytes());
