@@ -12,6 +12,7 @@ padded i + i/16, unpadded i, swizzled i ^ ((i >> 4) & 31) (Tuning::swizzled_rows
     scripts/bank_conflicts.py 4000 8,10,10,5 16,10,5,5
 """
 import argparse
+import math
 
 LAYOUTS = {
     "unpadded": lambda i: i,
@@ -27,25 +28,30 @@ def warp_cycles(slots):
     return max(per_bank.values())
 
 
+def stage_cycles(per, radix, element, slot):
+    """(cycles, accesses) of one stage's reads or writes: butterflies j < per on consecutive
+    lanes, element(j, r) for each of the radix values."""
+    cycles = accesses = 0
+    for base in range(0, per, 32):
+        lanes = range(base, min(base + 32, per))
+        for r in range(radix):
+            cycles += warp_cycles([slot(element(j, r)) for j in lanes])
+            accesses += 1
+    return cycles, accesses
+
+
 def exchange_cycles(m, radices, slot):
-    """(cycles, accesses) of every exchange between two stages of the line."""
+    """(cycles, accesses) of every exchange between two stages of the line: one stage's writes,
+    the next one's reads."""
     cycles = accesses = 0
     span = 1
-    for stage, radix in enumerate(radices[:-1]):
-        per = m // radix
-        for base in range(0, per, 32):
-            lanes = range(base, min(base + 32, per))
-            for r in range(radix):
-                cycles += warp_cycles([slot((j - j % span) * radix + j % span + r * span) for j in lanes])
-                accesses += 1
+    for radix, radix_next in zip(radices, radices[1:]):
+        writes = stage_cycles(m // radix, radix, lambda j, r: (j - j % span) * radix + j % span + r * span, slot)
         span *= radix
-        radix_next = radices[stage + 1]
         per_next = m // radix_next
-        for base in range(0, per_next, 32):
-            lanes = range(base, min(base + 32, per_next))
-            for r in range(radix_next):
-                cycles += warp_cycles([slot(j + r * per_next) for j in lanes])
-                accesses += 1
+        reads = stage_cycles(per_next, radix_next, lambda j, r: j + r * per_next, slot)
+        cycles += writes[0] + reads[0]
+        accesses += writes[1] + reads[1]
     return cycles, accesses
 
 
@@ -56,9 +62,7 @@ def main():
     args = parser.parse_args()
     for text in args.radices:
         radices = [int(r) for r in text.split(",")]
-        product = 1
-        for r in radices:
-            product *= r
+        product = math.prod(radices)
         if product != args.m:
             parser.error(f"{text}: the radices multiply to {product}, not {args.m}")
         for name, slot in LAYOUTS.items():
