@@ -99,11 +99,13 @@ struct Tuning {
   /// per multiprocessor instead of two, 89.3 -> 79.7 us (4096^2 224.4 -> 214.5, its display 148.3
   /// -> 144.0); 2048-point rows (five groups -> six) lost, 22.4 -> 26.1, and so did OpenCL's rows
   /// exchanged as complex values (2048-point 17.5 -> 18.7, 8192-point 354 -> 360). 0: never.
-  /// 2 (an experiment, not yet measured): also every such row whose length is a multiple of 32 but
-  /// not a power of two, padded or unpadded by the rules below, whatever the residency: the
-  /// warps' accesses of GL's 4000-point rows (8 10 10 5, 512 invocations) meet 1.32 times the
+  /// 2 (an experiment; lost): also every such row whose length is a multiple of 32 but not a
+  /// power of two, padded or unpadded by the rules below, whatever the residency. The warps'
+  /// accesses of GL's 4000-point rows (8 10 10 5, 512 invocations) meet 1.32 times the
   /// conflict-free count of bank cycles swizzled, 2.31 unpadded (their layout), 1.95 padded;
-  /// (16 10 5 5) 1.07, 3.61, 1.81 (scripts/bank_conflicts.py).
+  /// (16 10 5 5) 1.07, 3.61, 1.81 (scripts/bank_conflicts.py); yet on the H200 (GL, fortieth
+  /// session, per pass) the rows lost: 4000-point 99.0 -> 131.3 us ((16 10 5 5) 107.5 -> 122.5),
+  /// 3200-point 71.0 -> 84.0, 3840-point 57.2 -> 65.1. The banks were not what held them.
   std::uint32_t swizzled_rows = 0;
   /// 1: the same for columns held 32 or more per group (a warp's lanes then each hold another
   /// column, at the same index): element i of line l at i ^ (l & 31), unpadded, instead of the
@@ -183,6 +185,16 @@ struct Tuning {
   /// 256-point 7.8 -> 8.9 lost, hence the bound. Where local_halves_above is set, those rows also
   /// exchange through half the shared memory from 16 KiB (2048-point rows 30.3 -> 27.1 us).
   std::uint32_t pow2_rows_radix16 = 0;
+  /// 1: the complex path's rows whose length 16 divides but is not a power of two take radix-16
+  /// stages where those make fewer stages than max_radix's (rows_max_radix, row_tuning). H200, GL,
+  /// fortieth session, per pass: 3840-point rows (8 8 4 15) -> (16 16 15) 57.6 -> 46.9 us,
+  /// 1920-point (8 8 10 3) -> (16 8 15) 16.2 -> 15.9, 1440-point (8 4 9 5) -> (16 10 9) 15.5 ->
+  /// 15.2. Radix 16 wherever 16 divides lost where it kept the stage count: 4000-point (16 10 5 5)
+  /// 99.7 -> 108.5, 2000-point 27.7 -> 36.0, 2880-point 53.4 -> 57.3, 5184-point 172.4 -> 241.8
+  /// (3200-point 71.1 -> 64.7, 4032-point 104.2 -> 102.3 and 960-point 11.1 -> 10.7 won; no rule
+  /// told them apart). The real display's rows keep max_radix: with the rule, GL's 1920 x 1080
+  /// display lost 24.9 -> 27.1 us and 1440^2's 26.0 -> 27.0 (3840 x 2160's won, 93.3 -> 89.9).
+  std::uint32_t rows_radix16 = 0;
   /// Splits through registers decimate in time instead of in frequency (AxisPlan::split_dit): 0
   /// never; 1 row splits whose first stage reads the registers; 2 row splits and Bluestein's
   /// padded lines (both stored line after line); 3 every split. H100: 8192-point rows (2 x 4096)
@@ -398,6 +410,7 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.four_columns_by_halves = 1;      // GL 2187-point columns: 87 -> 75 us, 2401-point 109 -> 98
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
+  t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
   t.split_dit = 1;                   // GL 4099-point rows' second pass: 366 us as DIF, 504 in time
   t.bluestein_cols_in_time = 2;      // GL 4099^2's Bluestein columns: 1075 -> 865 us
@@ -454,6 +467,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("local_halves_above", &Tuning::local_halves_above);
     set("four_columns_by_halves", &Tuning::four_columns_by_halves);
     set("pow2_rows_radix16", &Tuning::pow2_rows_radix16);
+    set("rows_radix16", &Tuning::rows_radix16);
     set("split_dit", &Tuning::split_dit);
     set("bluestein_cols_in_time", &Tuning::bluestein_cols_in_time);
     set("sub_transform_loop_min_split", &Tuning::sub_transform_loop_min_split);
@@ -734,6 +748,16 @@ inline std::vector<std::uint32_t> fast_radices(std::uint32_t m, std::uint32_t ma
   }
   if (best.size() > 8) return {};
   return best;
+}
+
+/// The largest radix the complex path's rows of n points take: max_radix, or 16 where
+/// Tuning::rows_radix16 asks and radix-16 stages make fewer stages (counted for unsplit rows; a
+/// split row's sub-transforms take the same bound).
+inline std::uint32_t rows_max_radix(const Tuning& tuning, std::uint32_t n) {
+  if (tuning.rows_radix16 == 0 || tuning.max_radix >= 16 || n % 16 != 0 || (n & (n - 1)) == 0) return tuning.max_radix;
+  const bool composite = tuning.composite_radices != 0;
+  return fast_radices(n, 16, composite).size() < fast_radices(n, tuning.max_radix, composite).size() ? 16
+                                                                                                      : tuning.max_radix;
 }
 
 namespace detail {
@@ -1312,7 +1336,7 @@ struct ImageRoutes {
 };
 
 /// The tuning the complex path's rows of n points plan with (Tuning::row_prefetch_twiddles,
-/// Tuning::pow2_rows_radix16).
+/// Tuning::pow2_rows_radix16, Tuning::rows_radix16).
 inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   if (tuning.row_prefetch_twiddles != 0) tuning.prefetch_twiddles = 2;
   if (tuning.pow2_rows_radix16 != 0 && n >= 2048 && (n & (n - 1)) == 0) {
@@ -1322,6 +1346,7 @@ inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
     // twiddles read ahead: 2048-point rows 30.3 -> 27.1 us; 2187-point rows lost, 42.4 -> 51.2).
     if (tuning.local_halves_above != 0) tuning.local_halves_above = std::min<std::uint32_t>(tuning.local_halves_above, 16384);
   }
+  tuning.max_radix = rows_max_radix(tuning, n);
   return tuning;
 }
 
@@ -1421,8 +1446,8 @@ inline Measuring cl_measuring(Measuring m) {
 /// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
 /// 128 registers (the last three possible since the bound is stated in the PTX; not measured
-/// yet); GL also without the swizzled rows and without the swizzled columns (Tuning::swizzled_rows,
-/// swizzled_columns); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
+/// yet); GL also without the swizzled rows, without the swizzled columns and without radix 16 in
+/// rows that are not powers of two (Tuning::swizzled_rows, swizzled_columns, rows_radix16); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
@@ -1463,6 +1488,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The swizzled layouts (thirty-seventh and thirty-eighth sessions, H200), each undone.
     with(&Tuning::swizzled_rows, 0);
     with(&Tuning::swizzled_columns, 0);
+    // The fortieth session's radix-16 rows (H200), undone.
+    with(&Tuning::rows_radix16, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -143,6 +143,10 @@ inline constexpr FastSize fast_radix25_cases[] = {{3125, 4}, {8, 625}};
 /// (4 15), columns of 1080 (split, with a 15 or a 10) and 500 (10 10 5, or split).
 inline constexpr FastSize fast_composite_cases[] = {{1000, 4}, {60, 8}, {8, 1080}, {8, 500}};
 
+/// Rows whose radix-16 stages are fewer than radix 8's (Tuning::rows_radix16): 1440 (16 10 9)
+/// instead of (8 4 9 5), 240 (16 15) instead of (4 4 15).
+inline constexpr FastSize fast_rows_radix16_cases[] = {{1440, 3}, {240, 8}};
+
 /// Plans whose widest stage would leave more than a third of its lanes idle, so the default
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
@@ -835,6 +839,22 @@ void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, R
   }
 }
 
+/// Rows in radix-16 stages where those are fewer (Tuning::rows_radix16 1, over GL's radix 8; on
+/// either API), both directions; fails where a case planned no radix-16 stage.
+template <class MakePath, class Run>
+void expect_rows_radix16_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto& [w, h] : fast_rows_radix16_cases) {
+    fast::Tuning tuning = base;
+    tuning.max_radix = 8;
+    tuning.rows_radix16 = 1;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(Axis::rows);
+    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 16u), plan.radices.end()) << plan.describe();
+    expect_both_directions_match(run, w, h, tuning, 59 + w, "rows radix 16");
+  }
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -849,6 +869,7 @@ enum class ScheduleCheck {
   one_round_rows,
   radix25,
   composite_radices,
+  rows_radix16,
   balanced_groups,
   four_step_columns,
   tiled_columns,
@@ -898,6 +919,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::one_round_rows: return expect_one_round_matches_fftw(gl_one_round_rows(), make_path, run);
     case ScheduleCheck::radix25: return expect_radix25_matches_fftw(api, make_path, run);
     case ScheduleCheck::composite_radices: return expect_composite_radices_match_fftw(api, make_path, run);
+    case ScheduleCheck::rows_radix16: return expect_rows_radix16_matches_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);
     case ScheduleCheck::four_step_columns: return expect_four_step_columns_match_fftw(api, make_path, run);

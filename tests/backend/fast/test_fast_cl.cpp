@@ -189,6 +189,14 @@ TEST(ClFastSchedule, CompositeRadicesMatchFftw) {
   test::run_schedule_check(test::ScheduleCheck::composite_radices, true, make_path(*env), runner(*env));
 }
 
+// Rows in radix-16 stages where those are fewer than radix 8's (1440: 16 10 9), GL's default rule.
+TEST(ClFastSchedule, RowsRadix16MatchesFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::rows_radix16, true, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

@@ -237,6 +237,14 @@ TEST(GlFastSchedule, CompositeRadicesMatchFftw) {
   test::run_schedule_check(test::ScheduleCheck::composite_radices, false, make_path(*env), runner(*env));
 }
 
+// Rows in radix-16 stages where those are fewer than radix 8's (1440: 16 10 9), GL's default rule.
+TEST(GlFastSchedule, RowsRadix16MatchesFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::rows_radix16, false, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

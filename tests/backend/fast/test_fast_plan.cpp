@@ -123,6 +123,34 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
 
 // The swizzled layout (Tuning::swizzled_rows, swizzled_columns) where it lets half as many
 // groups again stay resident.
+TEST(FastPlan, GlRowsTakeRadix16WhereItMakesFewerStages) {
+  using Radices = std::vector<std::uint32_t>;
+  const fast::Tuning gl = fast::gl_default_tuning();
+  // Rows of a length 16 divides, not a power of two, take radix-16 stages where those are fewer
+  // than radix 8's (Tuning::rows_radix16), the complex path's rows: 3840 (16 16 15) instead of
+  // (8 8 4 15), 1920 (16 8 15) instead of (8 8 10 3). Not the real display's rows (1920 x 1080's
+  // display lost with them on the H200).
+  const auto uhd = fast::route_image(3840, 2160, nvidia, gl);
+  ASSERT_TRUE(uhd);
+  EXPECT_EQ(uhd->rows.plan.radices, (Radices{16, 16, 15})) << uhd->rows.describe();
+  EXPECT_EQ(fast::route_image(1920, 1080, nvidia, gl)->rows.plan.radices, (Radices{16, 8, 15}));
+  EXPECT_EQ(fast::plan_display_rows(1920, 1080, nvidia, gl)->radices, (Radices{8, 8, 10, 3}));
+  // The columns keep radix 8 (GL's 4096-point columns lost with 16), and so do rows whose stage
+  // count radix 16 leaves as it was (4000: (16 10 5 5) lost 99.7 -> 108.5 us on the H200).
+  for (const std::uint32_t radix : uhd->cols.plan.radices) EXPECT_LE(radix, 15u) << uhd->cols.describe();
+  EXPECT_EQ(fast::route_image(4000, 4000, nvidia, gl)->rows.plan.radices, (Radices{8, 10, 10, 5}));
+  EXPECT_EQ(fast::route_image(2880, 2880, nvidia, gl)->rows.plan.radices, (Radices{8, 8, 9, 5}));
+  EXPECT_EQ(fast::rows_max_radix(gl, 3840), 16u);
+  EXPECT_EQ(fast::rows_max_radix(gl, 4000), 8u);
+  EXPECT_EQ(fast::rows_max_radix(gl, 4096), 8u);  // powers of two: Tuning::pow2_rows_radix16
+  EXPECT_EQ(fast::rows_max_radix(gl, 3000), 8u);  // 16 does not divide it
+  // Without the rule, and on OpenCL (radix 16 already within its max_radix 25).
+  fast::Tuning gl_radix8 = gl;
+  gl_radix8.rows_radix16 = 0;
+  EXPECT_EQ(fast::route_image(3840, 2160, nvidia, gl_radix8)->rows.plan.radices, (Radices{8, 8, 4, 15}));
+  EXPECT_EQ(fast::rows_max_radix(fast::Tuning{}, 3840), 25u);
+}
+
 TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   const fast::Tuning gl = fast::gl_default_tuning();
   // GL's power-of-two rows through the halves take the swizzled layout where it keeps half as
@@ -658,7 +686,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.row_one_round_threads != base.row_one_round_threads ||
                            t.odd_row_one_round_threads != base.odd_row_one_round_threads ||
                            t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads ||
-                           t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns;
+                           t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns ||
+                           t.rows_radix16 != base.rows_radix16;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
