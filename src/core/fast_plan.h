@@ -365,6 +365,13 @@ struct Tuning {
   /// which ptxas took as leave to use more than it did without (4096-point 81 -> 92 us,
   /// 4000-point 106 -> 119).
   std::uint32_t display_rows_max_registers = 128;
+  /// The same for the complex path's unsplit rows with a radix-10 or radix-25 stage (2 x 5 and
+  /// 5 x 5 in registers; 0: max_registers alone; OpenCL's default, GL states no bound). H200,
+  /// OpenCL, fortieth session, per pass, two rounds (measured planning chose the same, run336):
+  /// 3125-point rows (25 25 5) 54.2 -> 49.8 us, 4000-point (16 10 5 5) 91.0 -> 87.3, 1000-point
+  /// (10 10 10, two per group) 10.4 -> 9.2. The other rows did not gain from 64 (2187-, 2401-,
+  /// 1920-point, powers of two: within 1 us, or lost), and 96 or 128 lost at the same three.
+  std::uint32_t composite_rows_max_registers = 64;
   /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
   /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
   /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
@@ -427,6 +434,7 @@ inline Tuning gl_default_tuning() {
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
+  t.composite_rows_max_registers = 0;
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
@@ -511,6 +519,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("fused_max_bytes", &Tuning::fused_max_bytes);
     set("max_registers", &Tuning::max_registers);
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
+    set("composite_rows_max_registers", &Tuning::composite_rows_max_registers);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
     set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
@@ -815,6 +824,9 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix,
                                    tuning.composite_radices >= (p > 1 ? 2u : 1u));
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
+      if (axis == Axis::rows && p == 1 && plan.max_registers == 0 && tuning.composite_rows_max_registers != 0 &&
+          std::any_of(plan.radices.begin(), plan.radices.end(), [](std::uint32_t r) { return r == 10 || r == 25; }))
+        plan.max_registers = tuning.composite_rows_max_registers;
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
       const auto column_stride = [&](std::uint32_t banks, bool pad = true) {
@@ -1012,6 +1024,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   else if (tuning.display_rows_halves_above != 0)
     tuning.local_halves_above = tuning.display_rows_halves_above;
   if (tuning.display_rows_max_radix != 0) tuning.max_radix = std::min(tuning.max_radix, tuning.display_rows_max_radix);
+  tuning.composite_rows_max_registers = 0;  // not measured on the display's rows
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -1497,6 +1510,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::col_lines, 4);
     with(&Tuning::max_registers, 64);
     with(&Tuning::max_registers, 96);
+    // The fortieth session's bound on rows with radix-10 or radix-25 stages (H200), undone.
+    with(&Tuning::composite_rows_max_registers, 0);
     // 512 work-items, which NVIDIA's compiler allows a kernel only within 128 registers (GL's
     // layouts, whose columns hold 8 lines split 8 x 512).
     Tuning wide = base;

@@ -632,10 +632,11 @@ TEST(FastPlan, SplitInTimeFollowsItsRules) {
   EXPECT_EQ(fast::gl_default_tuning().display_from_registers, 1u);
 }
 
-// The register bound (OpenCL on NVIDIA states it in the PTX): split display rows only, by
-// default; complex passes and unsplit display rows keep the compiler's choice, and GL states
-// none. It names no #define (the kernel source is the same) and shows in the description.
-TEST(FastPlan, RegisterBoundOnlyForSplitDisplayRows) {
+// The register bound (OpenCL on NVIDIA states it in the PTX): by default split display rows
+// (128) and the complex path's unsplit rows with a radix-10 or radix-25 stage (64); other complex
+// passes and unsplit display rows keep the compiler's choice, and GL states none. It names no
+// #define (the kernel source is the same) and shows in the description.
+TEST(FastPlan, RegisterBoundForSplitDisplayRowsAndCompositeRows) {
   const fast::Tuning cl;
   const auto split = fast::plan_display_rows(8192, 8192, nvidia, cl);
   ASSERT_TRUE(split && split->pre_radix > 1) << split->describe();
@@ -658,6 +659,23 @@ TEST(FastPlan, RegisterBoundOnlyForSplitDisplayRows) {
     EXPECT_EQ(bound->max_registers, 96u);
     EXPECT_EQ(bound->defines(), complex->defines());
   }
+  // Tuning::composite_rows_max_registers: 3125 (25 25 5), 4000 (16 10 5 5), 1000 (10 10 10) rows;
+  // not their columns, not rows without such a stage (4096, 2187, 2401, 1920), not GL's.
+  for (const std::uint32_t n : {3125u, 4000u, 1000u}) {
+    const auto rows = fast::plan_axis(Axis::rows, n, n, nvidia, cl);
+    EXPECT_EQ(rows->max_registers, 64u) << rows->describe();
+    EXPECT_NE(rows->describe().find("at most 64 registers"), std::string::npos) << rows->describe();
+    EXPECT_EQ(fast::plan_axis(Axis::cols, n, n, nvidia, cl)->max_registers, 0u);
+    EXPECT_EQ(fast::plan_axis(Axis::rows, n, n, nvidia, fast::gl_default_tuning())->max_registers, 0u);
+  }
+  for (const std::uint32_t n : {4096u, 2187u, 2401u, 1920u})
+    EXPECT_EQ(fast::plan_axis(Axis::rows, n, n, nvidia, cl)->max_registers, 0u) << n;
+  fast::Tuning unbounded = cl;
+  unbounded.composite_rows_max_registers = 0;
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, unbounded)->max_registers, 0u);
+  fast::Tuning stated = cl;
+  stated.max_registers = 96;  // a bound stated for every pass is kept
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, stated)->max_registers, 96u);
 }
 
 // Measured planning's candidates: the base tuning first, then each differing from it in the
@@ -687,7 +705,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.odd_row_one_round_threads != base.odd_row_one_round_threads ||
                            t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads ||
                            t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns ||
-                           t.rows_radix16 != base.rows_radix16;
+                           t.rows_radix16 != base.rows_radix16 ||
+                           t.composite_rows_max_registers != base.composite_rows_max_registers;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
