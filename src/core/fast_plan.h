@@ -434,7 +434,7 @@ inline Tuning gl_default_tuning() {
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
-  t.composite_rows_max_registers = 0;
+  t.composite_rows_max_registers = 0;  // nor for the composite rows
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
@@ -824,6 +824,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix,
                                    tuning.composite_radices >= (p > 1 ? 2u : 1u));
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
+      // Measured faster bounded for these rows alone (Tuning::composite_rows_max_registers); more
+      // groups resident is the likely reason, not counted.
       if (axis == Axis::rows && p == 1 && plan.max_registers == 0 && tuning.composite_rows_max_registers != 0 &&
           std::any_of(plan.radices.begin(), plan.radices.end(), [](std::uint32_t r) { return r == 10 || r == 25; }))
         plan.max_registers = tuning.composite_rows_max_registers;
@@ -1457,10 +1459,13 @@ inline Measuring cl_measuring(Measuring m) {
 /// sixteenth session, found on the H100 alone), 4 columns per group (the real display's
 /// 4000-point columns), four-step columns through the scratch (where the defaults take them in
 /// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
-/// per work-item, 4 columns per group, register bounds of 64 and 96, and 512 work-items within
-/// 128 registers (the last three possible since the bound is stated in the PTX; not measured
-/// yet); GL also without the swizzled rows, without the swizzled columns and without radix 16 in
-/// rows that are not powers of two (Tuning::swizzled_rows, swizzled_columns, rows_radix16); on both, unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
+/// per work-item, 4 columns per group, register bounds of 64 and 96 on every pass (H200, fortieth
+/// session: 64 won on the rows with a radix-10 or radix-25 stage, since their default, and 128 on
+/// some split columns: 3125^2, 4000^2, 1080-point), 512 work-items within 128 registers, and the
+/// composite rows without their bound (Tuning::composite_rows_max_registers); GL also without the
+/// swizzled rows, without the swizzled columns and without radix 16 in rows that are not powers
+/// of two (Tuning::swizzled_rows, swizzled_columns, rows_radix16); on both, unsplit columns
+/// directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
