@@ -99,13 +99,10 @@ struct Tuning {
   /// per multiprocessor instead of two, 89.3 -> 79.7 us (4096^2 224.4 -> 214.5, its display 148.3
   /// -> 144.0); 2048-point rows (five groups -> six) lost, 22.4 -> 26.1, and so did OpenCL's rows
   /// exchanged as complex values (2048-point 17.5 -> 18.7, 8192-point 354 -> 360). 0: never.
-  /// 2 (an experiment; lost): also every such row whose length is a multiple of 32 but not a
-  /// power of two, padded or unpadded by the rules below, whatever the residency. The warps'
-  /// accesses of GL's 4000-point rows (8 10 10 5, 512 invocations) meet 1.32 times the
-  /// conflict-free count of bank cycles swizzled, 2.31 unpadded (their layout), 1.95 padded;
-  /// (16 10 5 5) 1.07, 3.61, 1.81 (scripts/bank_conflicts.py); yet on the H200 (GL, fortieth
-  /// session, per pass) the rows lost: 4000-point 99.0 -> 131.3 us ((16 10 5 5) 107.5 -> 122.5),
-  /// 3200-point 71.0 -> 84.0, 3840-point 57.2 -> 65.1. The banks were not what held them.
+  /// Rows of a multiple of 32 that is not a power of two were tried swizzled whatever the padding
+  /// rules and the residency said (thirty-ninth session; fewer bank cycles by
+  /// scripts/bank_conflicts.py) and lost on the H200 (GL, per pass: 4000-point 99.0 -> 131.3 us,
+  /// 3200-point 71.0 -> 84.0, 3840-point 57.2 -> 65.1), so that option is gone.
   std::uint32_t swizzled_rows = 0;
   /// 1: the same for columns held 32 or more per group (a warp's lanes then each hold another
   /// column, at the same index): element i of line l at i ^ (l & 31), unpadded, instead of the
@@ -945,15 +942,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
       // A padded plan through the halves swizzles instead where that lets half as many groups
       // again stay resident (Tuning::swizzled_rows, swizzled_columns).
-      const bool one_row = axis == Axis::rows && b == 1;
-      const bool swizzle_rows = tuning.swizzled_rows != 0 && one_row && power_of_two_m;
+      const bool swizzle_rows = tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && power_of_two_m;
       const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
-      // With swizzled_rows 2, rows whose length is not a power of two swizzle whatever the padding
-      // rule chose and whatever the residency: no more bytes than either layout, and fewer bank
-      // conflicts than both.
-      const bool any_row = tuning.swizzled_rows >= 2 && one_row && !power_of_two_m;
-      if ((any_row || ((swizzle_rows || swizzle_cols) && padded && tuning.unit_local_bytes != 0)) &&
-          plan.local_halves && plan.m % 32 == 0) {
+      if ((swizzle_rows || swizzle_cols) && padded && tuning.unit_local_bytes != 0 && plan.local_halves &&
+          plan.m % 32 == 0) {
         const auto resident = [&](const AxisPlan& candidate) {
           return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
                                          tuning.unit_local_bytes / candidate.local_bytes());
@@ -962,7 +954,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         swizzled.local_layout = LocalLayout::swizzled;
         swizzled.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
         swizzled.local_elems = b * plan.m;
-        if (any_row || 2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
+        if (2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
       } else if (!padded && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
