@@ -38,6 +38,10 @@ struct DeviceLimits {
   std::uint64_t local_bytes = 48 * 1024;  ///< local (CL) / shared (GL) memory per work-group
   std::uint32_t max_threads = 1024;       ///< work-items (invocations) per work-group
   std::uint32_t compute_units = 0;        ///< multiprocessors (0: unknown)
+  /// Registers per multiprocessor that resident work-groups share, where the backend can bound a
+  /// kernel's registers (OpenCL on NVIDIA: 65 536, CL_DEVICE_REGISTERS_PER_BLOCK_NV; 0: unknown
+  /// or no bound, GL).
+  std::uint32_t unit_registers = 0;
 };
 
 /// Knobs of the planner; the defaults were chosen for NVIDIA Hopper (see docs/fast_path.md).
@@ -369,6 +373,20 @@ struct Tuning {
   /// (10 10 10, two per group) 10.4 -> 9.2. The other rows did not gain from 64 (2187-, 2401-,
   /// 1920-point, powers of two: within 1 us, or lost), and 96 or 128 lost at the same three.
   std::uint32_t composite_rows_max_registers = 64;
+  /// Direct split columns in more groups than there are multiprocessors are compiled to the
+  /// registers under which two groups share one (second_group_registers; DeviceLimits::
+  /// unit_registers), except where the split's first stage reads its values from the registers
+  /// (0: never, the default; measured planning tries it on OpenCL). Unbounded, ptxas gives these
+  /// columns one group per multiprocessor (164-255 registers). H200, OpenCL, per pass, bounded to
+  /// 128 (run337, run341-run344; ptxas' spills at 128 through -cl-nv-verbose): won at 3125-point
+  /// columns (5 x 625) 106.5 -> 100.7 us (96 bytes spilled), 4000-point (4 x 1000) 136.8 -> 128.2
+  /// (224), 3000-point (3 x 1000) 74.0 -> 61.9 (64), 2160-point (2 x 1080) 68.1 -> 59.6 (28),
+  /// 1080-point (2 x 540) 16.9 -> 15.5 (52); lost at 1440-point (3 x 480) 18.4 -> 20.3 (320),
+  /// 2880-point (3 x 960) 62.0 -> 74.2 (324), 3024-point (3 x 1008) 97.2 -> 103.1 (92), 5000-point
+  /// (2 x 2500, two per group) 359.6 -> 505.8 (88), and where the first stage reads the registers
+  /// (2048-point 20.1 -> 50.0, spilling 728; 4096-point 100.9 -> 239, 1 068). Neither the spills
+  /// nor the plans' shapes tell the two apart, so no default takes it.
+  std::uint32_t second_group_columns = 0;
   /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
   /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
   /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
@@ -517,6 +535,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("max_registers", &Tuning::max_registers);
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
     set("composite_rows_max_registers", &Tuning::composite_rows_max_registers);
+    set("second_group_columns", &Tuning::second_group_columns);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
     set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
@@ -678,6 +697,15 @@ struct AxisPlan {
     return s.str();
   }
 };
+
+/// The most registers per work-item under which two groups of `threads` work-items share a
+/// register file of `file` registers (NVIDIA allocates them per warp of 32, in steps of 8 per
+/// work-item; `.maxnreg` takes a multiple of 8); 0 where `file` is 0 or under 8 per work-item.
+inline std::uint32_t second_group_registers(std::uint32_t threads, std::uint32_t file) {
+  if (threads == 0) return 0;
+  const std::uint64_t lanes = (std::uint64_t{threads} + 31) / 32 * 32;
+  return static_cast<std::uint32_t>(file / (2 * lanes) / 8 * 8);
+}
 
 /// The Stockham radices of 2^twos: 16s where max_radix allows, 8s, then 4s or a 2 for the rest.
 inline std::vector<std::uint32_t> power_of_two_radices(int twos, std::uint32_t max_radix) {
@@ -1309,6 +1337,13 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
         tuning.four_step_unsplit_min_bytes != 0 && image_bytes >= tuning.four_step_unsplit_min_bytes)
       if (auto four_step = plan_four_step(n, lines, limits, tuning, 32)) return four_step;
+    // A second group per multiprocessor for split columns (Tuning::second_group_columns): only
+    // where the groups outnumber the multiprocessors, else one wave runs either way.
+    if (axis == Axis::cols && tuning.second_group_columns != 0 && direct->pre_radix > 1 &&
+        !direct->stage0_from_registers && direct->max_registers == 0 && limits.compute_units != 0 &&
+        direct->groups(lines) > limits.compute_units &&
+        second_group_registers(direct->threads, limits.unit_registers) >= 64)
+      direct->max_registers = second_group_registers(direct->threads, limits.unit_registers);
     return AxisRoute{n, 0, *direct, std::nullopt};
   }
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
@@ -1509,6 +1544,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::max_registers, 96);
     // The fortieth session's bound on rows with radix-10 or radix-25 stages (H200), undone.
     with(&Tuning::composite_rows_max_registers, 0);
+    // Split columns bounded for a second group per multiprocessor (forty-first session, H200:
+    // won at 3125^2, 4000^2, 3000^2, 3840 x 2160 and 1920 x 1080, lost at other lengths).
+    with(&Tuning::second_group_columns, base.second_group_columns ? 0 : 1);
     // 512 work-items, which NVIDIA's compiler allows a kernel only within 128 registers (GL's
     // layouts, whose columns hold 8 lines split 8 x 512).
     Tuning wide = base;

@@ -48,6 +48,12 @@ fast::DeviceLimits fast_limits(cl_device_id device) {
   limits.local_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
   limits.max_threads = static_cast<std::uint32_t>(device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   limits.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  // The register file a group may fill, where the program binary is PTX and can be bounded.
+  constexpr cl_device_info registers_per_block_nv = 0x4002;  // cl_nv_device_attribute_query
+  cl_uint registers = 0;
+  if (has_extension(device, "cl_nv_device_attribute_query") &&
+      clGetDeviceInfo(device, registers_per_block_nv, sizeof registers, &registers, nullptr) == CL_SUCCESS)
+    limits.unit_registers = registers;
   return limits;
 }
 

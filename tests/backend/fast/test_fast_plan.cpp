@@ -664,6 +664,68 @@ TEST(FastPlan, RegisterBoundForSplitDisplayRowsAndCompositeRows) {
   EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, stated)->max_registers, 96u);
 }
 
+// The registers under which two groups share NVIDIA's register file (65 536 per multiprocessor,
+// allocated per warp of 32 in steps of 8 per work-item): 128 for 256 work-items, 168 for 192
+// (2 x 192 x 168 = 64 512), 144 for 200 (7 warps: 224 lanes), 64 for 512.
+TEST(FastPlan, SecondGroupRegistersFollowTheRegisterFile) {
+  EXPECT_EQ(fast::second_group_registers(256, 65536), 128u);
+  EXPECT_EQ(fast::second_group_registers(192, 65536), 168u);
+  EXPECT_EQ(fast::second_group_registers(200, 65536), 144u);
+  EXPECT_EQ(fast::second_group_registers(512, 65536), 64u);
+  EXPECT_EQ(fast::second_group_registers(256, 32768), 64u);
+  EXPECT_EQ(fast::second_group_registers(256, 0), 0u);
+  EXPECT_EQ(fast::second_group_registers(0, 65536), 0u);
+}
+
+// Tuning::second_group_columns (no default; a measured-planning candidate on OpenCL): direct split columns in more groups than the
+// device has multiprocessors take the registers of two groups, where the device names its
+// register file; not where the first stage reads the registers (powers of two), not in one wave
+// (1000-point columns: 125 groups; the 1920 x 1080 display's 960 pair columns: 120), not rows,
+// four-step or Bluestein columns, GL's plans, nor a plan with a stated bound. The program is the
+// same (#defines), only its bound differs.
+TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
+  EXPECT_EQ(fast::Tuning{}.second_group_columns, 0u);
+  fast::Tuning cl;
+  cl.second_group_columns = 1;
+  const fast::DeviceLimits nvidia_registers{48 * 1024, 1024, 132, 65536};
+  EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, fast::Tuning{})->cols.plan.max_registers, 0u);
+  const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.second_group_columns == 1; }), 1);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{3125, 3125}, {4000, 4000}, {1920, 1080}, {3840, 2160}}) {
+    const auto image = fast::route_image(w, h, nvidia_registers, cl);
+    ASSERT_TRUE(image);
+    const fast::AxisPlan& cols = image->cols.plan;
+    ASSERT_TRUE(!image->cols.four_step() && cols.pre_radix > 1 && !cols.stage0_from_registers) << cols.describe();
+    EXPECT_EQ(cols.max_registers, 128u) << cols.describe();
+    EXPECT_NE(cols.describe().find("at most 128 registers"), std::string::npos) << cols.describe();
+    const auto unknown = fast::route_image(w, h, nvidia, cl);  // no register file named: no bound
+    EXPECT_EQ(unknown->cols.plan.max_registers, 0u) << unknown->cols.describe();
+    EXPECT_EQ(unknown->cols.plan.defines(), cols.defines());
+    EXPECT_EQ(image->rows.plan.max_registers, unknown->rows.plan.max_registers) << image->rows.describe();
+    fast::Tuning gl = fast::gl_default_tuning();
+    gl.second_group_columns = 1;  // GL's limits name no register file
+    EXPECT_EQ(fast::route_image(w, h, nvidia, gl)->cols.plan.max_registers, 0u);
+  }
+  EXPECT_EQ(fast::route_image(2187, 2187, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 192 work-items
+  EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia_registers, cl)->plan.max_registers, 128u);
+  EXPECT_EQ(fast::route_real_columns(1920, 1080, nvidia_registers, cl)->plan.max_registers, 0u);
+  for (const std::size_t n : {1000u, 1024u, 2048u, 4096u, 2401u, 8192u, 4099u, 512u}) {
+    const auto image = fast::route_image(n, n, nvidia_registers, cl);
+    ASSERT_TRUE(image);
+    EXPECT_EQ(image->cols.plan.max_registers, 0u) << image->cols.describe();
+    if (image->cols.second) {
+      EXPECT_EQ(image->cols.second->max_registers, 0u) << image->cols.describe();
+    }
+  }
+  fast::Tuning stated = cl;
+  stated.max_registers = 96;
+  EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, stated)->cols.plan.max_registers, 96u);
+  fast::Tuning off = cl;
+  off.second_group_columns = 0;
+  EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, off)->cols.plan.max_registers, 0u);
+}
+
 // Measured planning's candidates: the base tuning first, then each differing from it in the
 // knobs named for its API; a route's identity tells apart plans that differ in any #define or
 // register bound, and only those.
@@ -692,7 +754,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads ||
                            t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns ||
                            t.rows_radix16 != base.rows_radix16 ||
-                           t.composite_rows_max_registers != base.composite_rows_max_registers;
+                           t.composite_rows_max_registers != base.composite_rows_max_registers ||
+                           t.second_group_columns != base.second_group_columns;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
