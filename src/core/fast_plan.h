@@ -1341,9 +1341,9 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     // where the groups outnumber the multiprocessors, else one wave runs either way.
     if (axis == Axis::cols && tuning.second_group_columns != 0 && direct->pre_radix > 1 &&
         !direct->stage0_from_registers && direct->max_registers == 0 && limits.compute_units != 0 &&
-        direct->groups(lines) > limits.compute_units &&
-        second_group_registers(direct->threads, limits.unit_registers) >= 64)
-      direct->max_registers = second_group_registers(direct->threads, limits.unit_registers);
+        direct->groups(lines) > limits.compute_units)
+      if (const std::uint32_t bound = second_group_registers(direct->threads, limits.unit_registers); bound >= 64)
+        direct->max_registers = bound;
     return AxisRoute{n, 0, *direct, std::nullopt};
   }
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});
@@ -1488,8 +1488,10 @@ inline Measuring cl_measuring(Measuring m) {
 /// place: Tuning::four_step_in_place_min_bytes); OpenCL radix 8, 4 or 16 values
 /// per work-item, 4 columns per group, register bounds of 64 and 96 on every pass (H200, fortieth
 /// session: 64 won on the rows with a radix-10 or radix-25 stage, since their default, and 128 on
-/// some split columns: 3125^2, 4000^2, 1080-point), 512 work-items within 128 registers, and the
-/// composite rows without their bound (Tuning::composite_rows_max_registers); GL also without the
+/// some split columns: 3125^2, 4000^2, 1080-point), split columns bounded for a second group
+/// (Tuning::second_group_columns; forty-first session: won at five lengths, lost at four), 512
+/// work-items within 128 registers, and the composite rows without their bound
+/// (Tuning::composite_rows_max_registers); GL also without the
 /// swizzled rows, without the swizzled columns and without radix 16 in rows that are not powers
 /// of two (Tuning::swizzled_rows, swizzled_columns, rows_radix16); on both, unsplit columns
 /// directly (Tuning::four_step_unsplit_min_bytes 0).
