@@ -707,6 +707,25 @@ inline std::uint32_t second_group_registers(std::uint32_t threads, std::uint32_t
   return static_cast<std::uint32_t>(file / (2 * lanes) / 8 * 8);
 }
 
+/// The register bound measured faster for a direct pass of the complex path (or the display's
+/// columns) that states none (AxisPlan::max_registers; OpenCL on NVIDIA puts it in the PTX):
+/// unsplit rows with a radix-10 or radix-25 stage (Tuning::composite_rows_max_registers; more
+/// groups resident is the likely reason, not counted), split columns in more groups than
+/// multiprocessors whose first stage does not read the registers, for a second group each
+/// (Tuning::second_group_columns; in one wave it would change nothing); 0 elsewhere.
+inline std::uint32_t measured_register_bound(const AxisPlan& plan, std::uint32_t lines, const DeviceLimits& limits,
+                                             const Tuning& tuning) {
+  if (plan.axis == Axis::rows && plan.pre_radix == 1 && tuning.composite_rows_max_registers != 0 &&
+      std::any_of(plan.radices.begin(), plan.radices.end(), [](std::uint32_t r) { return r == 10 || r == 25; }))
+    return tuning.composite_rows_max_registers;
+  if (plan.axis == Axis::cols && plan.pre_radix > 1 && tuning.second_group_columns != 0 &&
+      !plan.stage0_from_registers && limits.compute_units != 0 && plan.groups(lines) > limits.compute_units) {
+    const std::uint32_t bound = second_group_registers(plan.threads, limits.unit_registers);
+    return bound >= 64 ? bound : 0;
+  }
+  return 0;
+}
+
 /// The Stockham radices of 2^twos: 16s where max_radix allows, 8s, then 4s or a 2 for the rest.
 inline std::vector<std::uint32_t> power_of_two_radices(int twos, std::uint32_t max_radix) {
   std::vector<std::uint32_t> r;
@@ -849,11 +868,6 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix,
                                    tuning.composite_radices >= (p > 1 ? 2u : 1u));
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
-      // Measured faster bounded for these rows alone (Tuning::composite_rows_max_registers); more
-      // groups resident is the likely reason, not counted.
-      if (axis == Axis::rows && p == 1 && plan.max_registers == 0 && tuning.composite_rows_max_registers != 0 &&
-          std::any_of(plan.radices.begin(), plan.radices.end(), [](std::uint32_t r) { return r == 10 || r == 25; }))
-        plan.max_registers = tuning.composite_rows_max_registers;
       // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
       // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
       const auto column_stride = [&](std::uint32_t banks, bool pad = true) {
@@ -1046,7 +1060,6 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   else if (tuning.display_rows_halves_above != 0)
     tuning.local_halves_above = tuning.display_rows_halves_above;
   if (tuning.display_rows_max_radix != 0) tuning.max_radix = std::min(tuning.max_radix, tuning.display_rows_max_radix);
-  tuning.composite_rows_max_registers = 0;  // not measured on the display's rows
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -1337,13 +1350,7 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
         tuning.four_step_unsplit_min_bytes != 0 && image_bytes >= tuning.four_step_unsplit_min_bytes)
       if (auto four_step = plan_four_step(n, lines, limits, tuning, 32)) return four_step;
-    // A second group per multiprocessor for split columns (Tuning::second_group_columns): only
-    // where the groups outnumber the multiprocessors, else one wave runs either way.
-    if (axis == Axis::cols && tuning.second_group_columns != 0 && direct->pre_radix > 1 &&
-        !direct->stage0_from_registers && direct->max_registers == 0 && limits.compute_units != 0 &&
-        direct->groups(lines) > limits.compute_units)
-      if (const std::uint32_t bound = second_group_registers(direct->threads, limits.unit_registers); bound >= 64)
-        direct->max_registers = bound;
+    if (direct->max_registers == 0) direct->max_registers = measured_register_bound(*direct, lines, limits, tuning);
     return AxisRoute{n, 0, *direct, std::nullopt};
   }
   const std::uint32_t full = std::min({4u, lines, std::max(1u, tuning.col_lines)});

@@ -681,8 +681,8 @@ inline constexpr SwizzledCase fast_swizzled_cases[] = {
 /// LOCAL_PAD 2) against the layout the padding rules give on fast_swizzled_cases: every unsplit
 /// plan through its halves, rows one per group and columns 32, and a multiprocessor's local
 /// memory (Tuning::unit_local_bytes) set to three swizzled groups, which holds two padded ones, so
-/// the rule takes the swizzle where it is on; then four-step columns with both passes swizzled; every transform matches FFTW, both
-/// directions.
+/// the rule takes the swizzle where it is on; then four-step columns with both passes swizzled;
+/// every transform matches FFTW, both directions.
 template <class MakePath, class Run>
 void expect_swizzled_lines_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   for (const SwizzledCase& c : fast_swizzled_cases) {

@@ -621,8 +621,8 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
 }
 
 // The display through the swizzled layout (Tuning::swizzled_rows, swizzled_columns): display rows
-// of 512 and 256 points through the halves, and the pair columns 32 per group, each forced by a multiprocessor's local memory of three swizzled groups;
-// the pictures are render_spectrum's.
+// of 512 and 256 points through the halves, and the pair columns 32 per group, each forced by a
+// multiprocessor's local memory of three swizzled groups; the pictures are render_spectrum's.
 TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);

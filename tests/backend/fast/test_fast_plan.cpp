@@ -645,23 +645,29 @@ TEST(FastPlan, RegisterBoundForSplitDisplayRowsAndCompositeRows) {
     EXPECT_EQ(bound->max_registers, 96u);
     EXPECT_EQ(bound->defines(), complex->defines());
   }
-  // Tuning::composite_rows_max_registers: 3125 (25 25 5), 4000 (16 10 5 5), 1000 (10 10 10) rows;
-  // not their columns, not rows without such a stage (4096, 2187, 2401, 1920), not GL's.
+  // Tuning::composite_rows_max_registers: the complex path's 3125 (25 25 5), 4000 (16 10 5 5), 1000
+  // (10 10 10) rows (route_axis); not their columns, not rows without such a stage (4096, 2187,
+  // 2401, 1920), not GL's, not the R2C half spectrum's rows (not measured there).
   for (const std::uint32_t n : {3125u, 4000u, 1000u}) {
-    const auto rows = fast::plan_axis(Axis::rows, n, n, nvidia, cl);
-    EXPECT_EQ(rows->max_registers, 64u) << rows->describe();
-    EXPECT_NE(rows->describe().find("at most 64 registers"), std::string::npos) << rows->describe();
-    EXPECT_EQ(fast::plan_axis(Axis::cols, n, n, nvidia, cl)->max_registers, 0u);
-    EXPECT_EQ(fast::plan_axis(Axis::rows, n, n, nvidia, fast::gl_default_tuning())->max_registers, 0u);
+    const auto rows = fast::route_axis(Axis::rows, n, n, nvidia, cl)->plan;
+    EXPECT_EQ(rows.max_registers, 64u) << rows.describe();
+    EXPECT_NE(rows.describe().find("at most 64 registers"), std::string::npos) << rows.describe();
+    EXPECT_EQ(fast::route_axis(Axis::cols, n, n, nvidia, cl)->plan.max_registers, 0u);
+    EXPECT_EQ(fast::route_axis(Axis::rows, n, n, nvidia, fast::gl_default_tuning())->plan.max_registers, 0u);
+    EXPECT_EQ(fast::route_image(n, n, nvidia, cl)->rows.plan.max_registers, 64u);
   }
   for (const std::uint32_t n : {4096u, 2187u, 2401u, 1920u})
-    EXPECT_EQ(fast::plan_axis(Axis::rows, n, n, nvidia, cl)->max_registers, 0u) << n;
+    EXPECT_EQ(fast::route_axis(Axis::rows, n, n, nvidia, cl)->plan.max_registers, 0u) << n;
+  const auto r2c = fast::plan_r2c_rows(2000, 16, nvidia, cl);  // 1000-point rows (10 10 10)
+  ASSERT_TRUE(r2c);
+  EXPECT_EQ(r2c->radices, (std::vector<std::uint32_t>{10, 10, 10}));
+  EXPECT_EQ(r2c->max_registers, 0u);
   fast::Tuning unbounded = cl;
   unbounded.composite_rows_max_registers = 0;
-  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, unbounded)->max_registers, 0u);
+  EXPECT_EQ(fast::route_axis(Axis::rows, 3125, 3125, nvidia, unbounded)->plan.max_registers, 0u);
   fast::Tuning stated = cl;
   stated.max_registers = 96;  // a bound stated for every pass is kept
-  EXPECT_EQ(fast::plan_axis(Axis::rows, 3125, 3125, nvidia, stated)->max_registers, 96u);
+  EXPECT_EQ(fast::route_axis(Axis::rows, 3125, 3125, nvidia, stated)->plan.max_registers, 96u);
 }
 
 // The registers under which two groups share NVIDIA's register file (65 536 per multiprocessor,
