@@ -387,6 +387,15 @@ struct Tuning {
   /// (2048-point 20.1 -> 50.0, spilling 728; 4096-point 100.9 -> 239, 1 068). Neither the spills
   /// nor the plans' shapes tell the two apart, so no default takes it.
   std::uint32_t second_group_columns = 0;
+  /// 1: the complex path's direct split columns take radix-16 stages where those make the
+  /// split's sub-transforms fewer stages in the same invocations, and the columns' groups are
+  /// more than the multiprocessors (column_tuning): one shared-memory exchange less per
+  /// sub-transform, two group barriers less. H200, GL, forty-second session, per pass:
+  /// 2048-point columns of 2048^2, 4 x 512 (8 8 8) -> 8 x 256 (16 16), 33.6 -> 31.5 us; in one
+  /// wave (1024 x 2048) 18.8 -> 19.0; where radix 16 kept the stage count or took invocations
+  /// away it lost (8192^2's four-step columns (8 8), (8 4 4) -> (16 4), (16 8): 601 -> 650;
+  /// 1024-point columns in 128 invocations 11.0 -> 13.9; H100 4096-point (16 8 4) 185 -> 207).
+  std::uint32_t split_columns_radix16 = 0;
   /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
   /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
   /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
@@ -536,6 +545,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("display_rows_max_registers", &Tuning::display_rows_max_registers);
     set("composite_rows_max_registers", &Tuning::composite_rows_max_registers);
     set("second_group_columns", &Tuning::second_group_columns);
+    set("split_columns_radix16", &Tuning::split_columns_radix16);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
     set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
@@ -1399,6 +1409,26 @@ inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   return tuning;
 }
 
+/// The tuning the complex path's columns of n points over `lines` plan with
+/// (Tuning::split_columns_radix16): radix 16 where the direct split's sub-transforms take fewer
+/// stages with it in the same invocations and lines per group, in more groups than
+/// multiprocessors.
+inline Tuning column_tuning(const Tuning& tuning, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits) {
+  if (tuning.split_columns_radix16 == 0 || tuning.max_radix >= 16 || limits.compute_units == 0) return tuning;
+  Tuning radix16 = tuning;
+  radix16.max_radix = 16;
+  const auto split = [](const std::optional<AxisRoute>& r) {
+    return r && !r->bluestein() && !r->four_step() && r->plan.pre_radix > 1 && !r->plan.split_global;
+  };
+  const auto base = route_axis(Axis::cols, n, lines, limits, tuning);
+  if (!split(base) || base->plan.groups(lines) <= limits.compute_units) return tuning;
+  const auto wide = route_axis(Axis::cols, n, lines, limits, radix16);
+  if (!split(wide) || wide->plan.radices.size() >= base->plan.radices.size() || wide->plan.threads != base->plan.threads ||
+      wide->plan.lines_per_group != base->plan.lines_per_group)
+    return tuning;
+  return radix16;
+}
+
 /// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through
 /// the registers of one row per group (each work-item's bins k + m M are then the indices the
 /// split in frequency loads for the partner, x[j + m M]), every work-item with the same count.
@@ -1424,7 +1454,8 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   }
   Tuning scratch = tuning;
   scratch.four_step_in_place_min_bytes = 0;
-  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
+  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, column_tuning(scratch, image.cols.n, image.rows.n, limits)))
+    image.cols = *cols;
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1457,7 +1488,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
     return std::nullopt;
   const auto w = static_cast<std::uint32_t>(width), h = static_cast<std::uint32_t>(height);
   auto rows = route_axis(Axis::rows, w, h, limits, row_tuning(tuning, w));
-  auto cols = route_axis(Axis::cols, h, w, limits, tuning);
+  auto cols = route_axis(Axis::cols, h, w, limits, column_tuning(tuning, h, w, limits));
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
@@ -1544,6 +1575,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::swizzled_columns, 0);
     // The fortieth session's radix-16 rows (H200), undone.
     with(&Tuning::rows_radix16, 0);
+    // Radix 16 in the split columns where it takes a stage away (forty-second session, H200),
+    // toggled.
+    with(&Tuning::split_columns_radix16, base.split_columns_radix16 ? 0 : 1);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

@@ -146,6 +146,10 @@ inline constexpr FastSize fast_composite_cases[] = {{1000, 4}, {60, 8}, {8, 1080
 /// instead of (8 4 9 5), 240 (16 15) instead of (4 4 15).
 inline constexpr FastSize fast_rows_radix16_cases[] = {{1440, 3}, {240, 8}};
 
+/// Split columns in radix-16 stages (what Tuning::split_columns_radix16 plans, max_radix 16 over
+/// GL's 8): 2048-point columns (GL: 8 x 256 (16 16)) and 2160-point (GL: 5 x 432 (16 9 3)).
+inline constexpr FastSize fast_columns_radix16_cases[] = {{16, 2048}, {8, 2160}};
+
 /// Plans whose widest stage would leave more than a third of its lanes idle, so the default
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
@@ -849,6 +853,21 @@ void expect_rows_radix16_matches_fftw(const fast::Tuning& base, MakePath make_pa
   }
 }
 
+/// Columns in radix-16 stages (max_radix 16, as Tuning::split_columns_radix16 plans them over
+/// GL's 8), both directions; fails where a case planned no radix-16 stage in its columns.
+template <class MakePath, class Run>
+void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto& [w, h] : fast_columns_radix16_cases) {
+    fast::Tuning tuning = base;
+    tuning.max_radix = 16;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(Axis::cols);
+    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 16u), plan.radices.end()) << plan.describe();
+    expect_both_directions_match(run, w, h, tuning, 61 + h, "columns radix 16");
+  }
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -864,6 +883,7 @@ enum class ScheduleCheck {
   radix25,
   composite_radices,
   rows_radix16,
+  columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
   balanced_groups,
   four_step_columns,
   tiled_columns,
@@ -876,7 +896,8 @@ enum class ScheduleCheck {
 
 inline bool gl_only(ScheduleCheck check) {
   return check == ScheduleCheck::sub_transform_loop || check == ScheduleCheck::one_round_split_columns ||
-         check == ScheduleCheck::one_round_bluestein_rows || check == ScheduleCheck::one_round_rows;
+         check == ScheduleCheck::one_round_bluestein_rows || check == ScheduleCheck::one_round_rows ||
+         check == ScheduleCheck::columns_radix16;
 }
 
 /// Every check the API's suite runs.
@@ -914,6 +935,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::radix25: return expect_radix25_matches_fftw(api, make_path, run);
     case ScheduleCheck::composite_radices: return expect_composite_radices_match_fftw(api, make_path, run);
     case ScheduleCheck::rows_radix16: return expect_rows_radix16_matches_fftw(api, make_path, run);
+    case ScheduleCheck::columns_radix16: return expect_columns_radix16_matches_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);
     case ScheduleCheck::four_step_columns: return expect_four_step_columns_match_fftw(api, make_path, run);

@@ -244,6 +244,15 @@ TEST(GlFastSchedule, RowsRadix16MatchesFftw) {
   test::run_schedule_check(test::ScheduleCheck::rows_radix16, false, make_path(*env), runner(*env));
 }
 
+// Columns in radix-16 stages (2048-point split 8 x 256 (16 16) on GL), as GL's measured planning
+// candidate Tuning::split_columns_radix16 plans them.
+TEST(GlFastSchedule, ColumnsRadix16MatchesFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::columns_radix16, false, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

@@ -732,6 +732,58 @@ TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
   EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, off)->cols.plan.max_registers, 0u);
 }
 
+// GL's split columns in radix-16 stages where those make the sub-transforms fewer stages in the
+// same invocations, in more groups than multiprocessors (Tuning::split_columns_radix16, a measured
+// planning candidate): which columns take it, and that nothing else moves.
+TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
+  const fast::Tuning off = fast::gl_default_tuning();
+  EXPECT_EQ(off.split_columns_radix16, 0u);
+  fast::Tuning gl = off;
+  gl.split_columns_radix16 = 1;
+  const auto has_16 = [](const fast::AxisPlan& p) {
+    return std::find(p.radices.begin(), p.radices.end(), 16u) != p.radices.end();
+  };
+  // 2048 columns of 2048 points (256 groups of 8): 4 x 512 (8 8 8) -> 8 x 256 (16 16), 512 invocations.
+  const auto before = fast::route_image(2048, 2048, nvidia, off);
+  const auto after = fast::route_image(2048, 2048, nvidia, gl);
+  ASSERT_TRUE(before && after);
+  EXPECT_EQ(before->cols.plan.radices, (std::vector<std::uint32_t>{8, 8, 8})) << before->cols.describe();
+  EXPECT_EQ(after->cols.plan.radices, (std::vector<std::uint32_t>{16, 16})) << after->cols.describe();
+  EXPECT_EQ(after->cols.plan.pre_radix, 8u);
+  EXPECT_EQ(after->cols.plan.threads, before->cols.plan.threads);
+  EXPECT_EQ(after->cols.plan.lines_per_group, before->cols.plan.lines_per_group);
+  EXPECT_EQ(after->rows.describe(), before->rows.describe());
+  // 3840 x 2160: 2160-point columns 4 x 540 (4 9 3 5) -> 5 x 432 (16 9 3).
+  const auto uhd = fast::route_image(3840, 2160, nvidia, gl);
+  EXPECT_EQ(uhd->cols.plan.radices, (std::vector<std::uint32_t>{16, 9, 3})) << uhd->cols.describe();
+  // Left as they are: one wave (1024 x 2048: 128 groups), no multiprocessor count (llvmpipe),
+  // radix 16 keeping the stage count or taking invocations away (4096-point columns; 1024-point
+  // of 2048 x 1024, 4 x 256 (16 16) in 128 invocations),
+  // four steps (8192^2), Bluestein (4099^2), lengths 16 does not divide (1000, 2187, 512's
+  // unsplit columns), and OpenCL, whose radix bound is already past 16.
+  const fast::DeviceLimits no_count{48 * 1024, 1024, 0};
+  EXPECT_EQ(fast::route_image(2048, 2048, no_count, gl)->cols.describe(),
+            fast::route_image(2048, 2048, no_count, off)->cols.describe());
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{1024, 2048}, {4096, 4096}, {2048, 1024}, {8192, 8192},
+                             {4099, 4099}, {1000, 1000}, {2187, 2187}, {512, 512}}) {
+    const auto a = fast::route_image(w, h, nvidia, gl);
+    const auto b = fast::route_image(w, h, nvidia, off);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->cols.describe(), b->cols.describe()) << w << "x" << h;
+    EXPECT_FALSE(has_16(a->cols.plan) && !has_16(b->cols.plan)) << a->cols.describe();
+  }
+  fast::Tuning cl;
+  cl.split_columns_radix16 = 1;
+  EXPECT_EQ(fast::route_image(2048, 2048, nvidia, cl)->cols.describe(),
+            fast::route_image(2048, 2048, nvidia, fast::Tuning{})->cols.describe());
+  const auto candidates = fast::measure_candidates(off, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 1);
+  const auto cl_candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(cl_candidates.begin(), cl_candidates.end(),
+                          [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
+}
+
 // Measured planning's candidates: the base tuning first, then each differing from it in the
 // knobs named for its API; a route's identity tells apart plans that differ in any #define or
 // register bound, and only those.
@@ -761,7 +813,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns ||
                            t.rows_radix16 != base.rows_radix16 ||
                            t.composite_rows_max_registers != base.composite_rows_max_registers ||
-                           t.second_group_columns != base.second_group_columns;
+                           t.second_group_columns != base.second_group_columns ||
+                           t.split_columns_radix16 != base.split_columns_radix16;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
