@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <span>
@@ -68,6 +69,18 @@ struct Tuning {
   /// 25.2 -> 23.2 us, 8192-point rows 538 -> 509; GL 4096-point columns 199 -> 186 (GL 8192-point
   /// columns lost: 2136 -> 2508).
   std::uint32_t stage0_from_registers = 1;
+  /// 1: direct split columns whose first stage could read the registers at a group size that is
+  /// not a multiple of 32 take that size (the largest dividing both the first stage's step and the
+  /// group's elements, from half the group up to max_threads): each sub-transform then skips its
+  /// round trip through local memory and two group barriers. H200, forty-second session, per pass
+  /// (run350): GL 3125-point columns (5 x 625, 1 024 -> 1 000 invocations) 106.0 -> 89.7 us,
+  /// 3024-point (7 x 432, 512 -> 432) 133.2 -> 121.1, 3000-point 88.2 -> 83.2, 2160-point 84.8 ->
+  /// 82.4, 1440-point 22.8 -> 21.8, 2401-point 68.7 -> 67.6, 1080-point 18.6 -> 18.0, 4000-point
+  /// 157.6 -> 158.5; OpenCL 3125-point (256 -> 250 work-items) 106.8 -> 93.0, 2160-point (256 ->
+  /// 180) 68.9 -> 59.6, 3000-point (256 -> 200) 74.0 -> 66.8, 1080-point 17.1 -> 17.2, 1440-point
+  /// (256 -> 240) 18.5 -> 19.2, 2187-point (192 -> 162) 44.8 -> 46.6. Not where the count would
+  /// hold more than max_pre_hold values (OpenCL's 4000-point columns), nor Bluestein's passes.
+  std::uint32_t exact_split_threads = 1;
   /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
   /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
   /// 247 -> 237 us (columns (16 16 4) 153 -> 146 us), 1024^2 20.4 -> 19.8; 3125-point rows 77 ->
@@ -394,7 +407,9 @@ struct Tuning {
   /// 2048-point columns of 2048^2, 4 x 512 (8 8 8) -> 8 x 256 (16 16), 33.6 -> 31.5 us; in one
   /// wave (1024 x 2048) 18.8 -> 19.0; where radix 16 kept the stage count or took invocations
   /// away it lost (8192^2's four-step columns (8 8), (8 4 4) -> (16 4), (16 8): 601 -> 650;
-  /// 1024-point columns in 128 invocations 11.0 -> 13.9; H100 4096-point (16 8 4) 185 -> 207).
+  /// 1024-point columns in 128 invocations 11.0 -> 13.9; H100 4096-point (16 8 4) 185 -> 207). With
+  /// exact_split_threads (the default) the 2160-point columns keep their 360 invocations, so only
+  /// the 2048-point columns take it among the sizes measured.
   std::uint32_t split_columns_radix16 = 0;
   /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
   /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
@@ -546,6 +561,7 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     set("composite_rows_max_registers", &Tuning::composite_rows_max_registers);
     set("second_group_columns", &Tuning::second_group_columns);
     set("split_columns_radix16", &Tuning::split_columns_radix16);
+    set("exact_split_threads", &Tuning::exact_split_threads);
     set("display_rows_max_radix", &Tuning::display_rows_max_radix);
     set("display_rows_halves_above", &Tuning::display_rows_halves_above);
     set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
@@ -929,6 +945,22 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         const std::uint64_t fewer_pre_hold = (elements + fewer - 1) / fewer * p;
         if (3 * most < 2 * rounds * plan.threads && (p == 1 || fewer_pre_hold <= tuning.max_pre_hold))
           plan.threads = fewer;
+      }
+      // The first stage reads the split's registers only where the group size divides both its
+      // step and the group's elements (below), which a multiple of 32 may not where a size between
+      // half the group and max_threads does (Tuning::exact_split_threads).
+      if (tuning.exact_split_threads != 0 && tuning.stage0_from_registers != 0 && axis == Axis::cols && p > 1 &&
+          live == 0 && !plan.split_global && !plan.radices.empty()) {
+        const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
+        if (step % plan.threads != 0 || elements % plan.threads != 0) {
+          const std::uint64_t common = std::gcd(step, elements);
+          for (std::uint64_t d = std::min<std::uint64_t>(std::max(plan.threads, max_threads), common);
+               2 * d >= plan.threads && d >= 32; --d)
+            if (common % d == 0) {
+              if (elements / d * p <= tuning.max_pre_hold) plan.threads = static_cast<std::uint32_t>(d);
+              break;
+            }
+        }
       }
       // Complex values a work-item holds in a stage, at most (AxisPlan::hold).
       const auto held = [&](std::uint64_t threads) {
@@ -1529,10 +1561,12 @@ inline Measuring cl_measuring(Measuring m) {
 /// some split columns: 3125^2, 4000^2, 1080-point), split columns bounded for a second group
 /// (Tuning::second_group_columns; forty-first session: won at five lengths, lost at four), 512
 /// work-items within 128 registers, and the composite rows without their bound
-/// (Tuning::composite_rows_max_registers); GL also without the
-/// swizzled rows, without the swizzled columns and without radix 16 in rows that are not powers
-/// of two (Tuning::swizzled_rows, swizzled_columns, rows_radix16); on both, unsplit columns
-/// directly (Tuning::four_step_unsplit_min_bytes 0).
+/// (Tuning::composite_rows_max_registers); GL's split columns in radix 16
+/// (Tuning::split_columns_radix16); GL also without the swizzled rows, without the swizzled
+/// columns and without radix 16 in rows that are not powers of two (Tuning::swizzled_rows,
+/// swizzled_columns, rows_radix16); on both, the exact group sizes of split columns undone
+/// (Tuning::exact_split_threads: OpenCL's 2187- and 1440-point columns lost with them), and
+/// unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out{base};
   const auto with = [&](auto Tuning::*field, auto value) {
@@ -1597,6 +1631,10 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_registers = 128;
     out.push_back(wide);
   }
+  // The first stage of split columns from the registers at a group size that is not a multiple
+  // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
+  // toggled.
+  with(&Tuning::exact_split_threads, base.exact_split_threads ? 0 : 1);
   // Unsplit columns directly where the default takes them in two passes (2401^2 won by 5-7 us on
   // the H100 in two passes; other GPUs may not).
   with(&Tuning::four_step_unsplit_min_bytes, 0);

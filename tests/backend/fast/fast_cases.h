@@ -150,6 +150,11 @@ inline constexpr FastSize fast_rows_radix16_cases[] = {{1440, 3}, {240, 8}};
 /// GL's 8): 2048-point columns (GL: 8 x 256 (16 16)) and 2160-point (GL: 5 x 432 (16 9 3)).
 inline constexpr FastSize fast_columns_radix16_cases[] = {{16, 2048}, {8, 2160}};
 
+/// Split columns whose first stage reads the registers at a group size that is not a multiple of
+/// 32 (Tuning::exact_split_threads; local memory capped at 32 KiB so that every device splits
+/// them): 3125 (5 x 625) and 1080.
+inline constexpr FastSize fast_exact_split_threads_cases[] = {{16, 3125}, {8, 1080}};
+
 /// Plans whose widest stage would leave more than a third of its lanes idle, so the default
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
@@ -317,6 +322,7 @@ void expect_balanced_groups_match_fftw(const fast::Tuning& base, MakePath make_p
     for (const std::uint32_t balance : {0u, 1u}) {
       fast::Tuning tuning = base;
       tuning.balance_threads = balance;
+      tuning.exact_split_threads = 0;  // the balance alone (exact group sizes take its columns)
       auto path = make_path(tuning);
       path.prepare(w, h);
       threads[balance][0] = path.plan(Axis::rows).threads;
@@ -868,6 +874,23 @@ void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make
   }
 }
 
+/// Split columns in groups whose size is not a multiple of 32, their first stage from the
+/// registers (Tuning::exact_split_threads, the default), both directions; fails where a case
+/// planned another group size or no such first stage.
+template <class MakePath, class Run>
+void expect_exact_split_threads_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  for (const auto& [w, h] : fast_exact_split_threads_cases) {
+    fast::Tuning tuning = base;
+    tuning.exact_split_threads = 1;
+    tuning.local_bytes_cap = 32 * 1024;
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    const fast::AxisPlan& plan = probe.plan(Axis::cols);
+    EXPECT_TRUE(plan.pre_radix > 1 && plan.stage0_from_registers && plan.threads % 32 != 0) << plan.describe();
+    expect_both_directions_match(run, w, h, tuning, 67 + h, "exact split threads");
+  }
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -884,6 +907,7 @@ enum class ScheduleCheck {
   composite_radices,
   rows_radix16,
   columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
+  exact_split_threads,
   balanced_groups,
   four_step_columns,
   tiled_columns,
@@ -936,6 +960,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::composite_radices: return expect_composite_radices_match_fftw(api, make_path, run);
     case ScheduleCheck::rows_radix16: return expect_rows_radix16_matches_fftw(api, make_path, run);
     case ScheduleCheck::columns_radix16: return expect_columns_radix16_matches_fftw(api, make_path, run);
+    case ScheduleCheck::exact_split_threads: return expect_exact_split_threads_match_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);
     case ScheduleCheck::four_step_columns: return expect_four_step_columns_match_fftw(api, make_path, run);

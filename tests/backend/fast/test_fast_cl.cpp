@@ -197,6 +197,15 @@ TEST(ClFastSchedule, RowsRadix16MatchesFftw) {
   test::run_schedule_check(test::ScheduleCheck::rows_radix16, true, make_path(*env), runner(*env));
 }
 
+// Split columns in groups that are not whole warps, their first stage from the registers
+// (Tuning::exact_split_threads: 3125-point columns in 1 000 invocations on the H200's GL).
+TEST(ClFastSchedule, ExactSplitThreadsMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::exact_split_threads, true, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(ClFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

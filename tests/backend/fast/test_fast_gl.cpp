@@ -244,6 +244,15 @@ TEST(GlFastSchedule, RowsRadix16MatchesFftw) {
   test::run_schedule_check(test::ScheduleCheck::rows_radix16, false, make_path(*env), runner(*env));
 }
 
+// Split columns in groups that are not whole warps, their first stage from the registers
+// (Tuning::exact_split_threads: 3125-point columns in 1 000 invocations on the H200's GL).
+TEST(GlFastSchedule, ExactSplitThreadsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::exact_split_threads, false, make_path(*env), runner(*env));
+}
+
 // Columns in radix-16 stages (2048-point split 8 x 256 (16 16) on GL), as GL's measured planning
 // candidate Tuning::split_columns_radix16 plans them.
 TEST(GlFastSchedule, ColumnsRadix16MatchesFftw) {

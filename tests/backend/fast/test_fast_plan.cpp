@@ -200,7 +200,10 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
       EXPECT_LE(p->local_bytes(), 48u * 1024) << p->describe();
       EXPECT_EQ(p->pre_radix * p->m, n);
       EXPECT_EQ(product(p->radices), p->m);
-      EXPECT_EQ(p->threads % 32, 0u);
+      // Groups of whole warps, but split columns whose first stage reads the registers at a size
+      // that is not a multiple of 32 (Tuning::exact_split_threads).
+      EXPECT_TRUE(p->threads % 32 == 0 || (axis == Axis::cols && p->pre_radix > 1 && p->stage0_from_registers))
+          << p->describe();
       EXPECT_LE(p->threads, 256u);
       // Every element of the group's lines has a distinct local slot; odd lengths and the
       // columns of lengths that are not powers of two, 4 or more per group, unpadded
@@ -419,7 +422,8 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
 // ones (split by 2), nor the 3125-point ones (1 024 invocations), nor splits in time (8192-point
 // rows), nor unsplit plans whatever the bound; OpenCL's tuning never loops.
 TEST(FastPlan, GlLoopsLongSplitsOnly) {
-  const fast::Tuning gl = fast::gl_default_tuning();
+  fast::Tuning gl = fast::gl_default_tuning();
+  gl.exact_split_threads = 0;  // the loop's rule alone (exact group sizes change the counts it reads)
   const auto looped = [&](Axis axis, std::uint32_t n, const fast::Tuning& tuning) {
     const auto plan = fast::plan_axis(axis, n, n, nvidia, tuning);
     EXPECT_TRUE(plan.has_value()) << n;
@@ -501,7 +505,8 @@ TEST(FastPlan, GlRowsPrefetchTwiddlesInEveryPlan) {
 // more than 512 (3125 = 8 columns split 5 x 625: 1000 butterflies); columns already in one round
 // and unsplit columns keep their groups; OpenCL's stay at 256.
 TEST(FastPlan, GlSplitColumnsTakeOneRoundOfUpTo1024Invocations) {
-  const fast::Tuning gl = fast::gl_default_tuning();
+  fast::Tuning gl = fast::gl_default_tuning();
+  gl.exact_split_threads = 0;  // the one-round rule alone (Tuning::exact_split_threads: 1 000 here)
   const auto c3125 = fast::route_image(3125, 3125, nvidia, gl)->cols.plan;
   EXPECT_EQ(c3125.pre_radix, 5u) << c3125.describe();
   EXPECT_EQ(c3125.threads, 1024u) << c3125.describe();
@@ -693,6 +698,7 @@ TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
   EXPECT_EQ(fast::Tuning{}.second_group_columns, 0u);
   fast::Tuning cl;
   cl.second_group_columns = 1;
+  cl.exact_split_threads = 0;  // whose first stage from the registers the bound leaves alone
   const fast::DeviceLimits nvidia_registers{48 * 1024, 1024, 132, 65536};
   EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, fast::Tuning{})->cols.plan.max_registers, 0u);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
@@ -732,6 +738,64 @@ TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
   EXPECT_EQ(fast::route_image(3125, 3125, nvidia_registers, off)->cols.plan.max_registers, 0u);
 }
 
+// Split columns whose first stage can read the split's registers at a group size that is not a
+// multiple of 32 take it (Tuning::exact_split_threads, both APIs' default): the size divides the
+// first stage's step and the group's elements, lies between half the group and max_threads, and
+// holds at most max_pre_hold values; nothing else moves.
+TEST(FastPlan, ExactSplitThreadsLetTheFirstStageReadTheRegisters) {
+  EXPECT_EQ(fast::Tuning{}.exact_split_threads, 1u);
+  EXPECT_EQ(fast::gl_default_tuning().exact_split_threads, 1u);
+  struct Case {
+    bool gl;
+    std::size_t w, h;
+    std::uint32_t threads;  // with the rule
+  };
+  for (const Case& c : {Case{true, 3125, 3125, 1000}, Case{true, 4000, 4000, 1000}, Case{true, 2401, 2401, 392},
+                        Case{true, 3840, 2160, 360}, Case{false, 3125, 3125, 250}, Case{false, 3840, 2160, 180},
+                        Case{false, 3000, 3000, 200}, Case{false, 2187, 2187, 162}}) {
+    SCOPED_TRACE(std::string(c.gl ? "GL " : "OpenCL ") + std::to_string(c.w) + "x" + std::to_string(c.h));
+    fast::Tuning on = c.gl ? fast::gl_default_tuning() : fast::Tuning{};
+    fast::Tuning off = on;
+    off.exact_split_threads = 0;
+    const auto a = fast::route_image(c.w, c.h, nvidia, on);
+    const auto b = fast::route_image(c.w, c.h, nvidia, off);
+    ASSERT_TRUE(a && b);
+    const fast::AxisPlan& cols = a->cols.plan;
+    EXPECT_EQ(cols.threads, c.threads) << cols.describe();
+    EXPECT_TRUE(cols.stage0_from_registers) << cols.describe();
+    EXPECT_FALSE(b->cols.plan.stage0_from_registers) << b->cols.describe();
+    EXPECT_EQ(b->cols.plan.threads % 32, 0u);
+    const std::uint64_t elements = std::uint64_t{cols.lines_per_group} * cols.m;
+    EXPECT_EQ(elements % cols.threads, 0u);
+    EXPECT_EQ(std::uint64_t{cols.lines_per_group} * (cols.m / cols.radices.front()) % cols.threads, 0u);
+    EXPECT_GE(2 * cols.threads, b->cols.plan.threads);
+    // The same split, lines and stages; the rows as they were.
+    EXPECT_EQ(cols.pre_radix, b->cols.plan.pre_radix);
+    EXPECT_EQ(cols.lines_per_group, b->cols.plan.lines_per_group);
+    EXPECT_EQ(cols.radices, b->cols.plan.radices);
+    EXPECT_EQ(a->rows.describe(), b->rows.describe());
+  }
+  // Left: OpenCL's 4000-point columns (200 work-items would hold 80 values, over max_pre_hold),
+  // splits whose first stage already reads the registers (powers of two), Bluestein (4099^2),
+  // unsplit columns (512^2), four steps (8192^2).
+  for (const bool gl : {false, true}) {
+    fast::Tuning on = gl ? fast::gl_default_tuning() : fast::Tuning{};
+    fast::Tuning off = on;
+    off.exact_split_threads = 0;
+    for (const std::size_t n : {2048u, 4096u, 4099u, 512u, 8192u}) {
+      EXPECT_EQ(fast::route_image(n, n, nvidia, on)->cols.describe(), fast::route_image(n, n, nvidia, off)->cols.describe())
+          << n;
+    }
+    if (!gl) {
+      EXPECT_EQ(fast::route_image(4000, 4000, nvidia, on)->cols.describe(),
+                fast::route_image(4000, 4000, nvidia, off)->cols.describe());
+    }
+    const auto candidates = fast::measure_candidates(on, gl);
+    EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                            [](const fast::Tuning& t) { return t.exact_split_threads == 0; }), 1);
+  }
+}
+
 // GL's split columns in radix-16 stages where those make the sub-transforms fewer stages in the
 // same invocations, in more groups than multiprocessors (Tuning::split_columns_radix16, a measured
 // planning candidate): which columns take it, and that nothing else moves.
@@ -753,9 +817,15 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
   EXPECT_EQ(after->cols.plan.threads, before->cols.plan.threads);
   EXPECT_EQ(after->cols.plan.lines_per_group, before->cols.plan.lines_per_group);
   EXPECT_EQ(after->rows.describe(), before->rows.describe());
-  // 3840 x 2160: 2160-point columns 4 x 540 (4 9 3 5) -> 5 x 432 (16 9 3).
-  const auto uhd = fast::route_image(3840, 2160, nvidia, gl);
+  // 3840 x 2160: 2160-point columns 4 x 540 (4 9 3 5) -> 5 x 432 (16 9 3) in 512 invocations, as
+  // measured (run349), where the default's exact group size (360, Tuning::exact_split_threads)
+  // is off; with it on, the base takes 360 invocations and radix 16 would take 512, so it is left.
+  fast::Tuning gl_whole_warps = gl;
+  gl_whole_warps.exact_split_threads = 0;
+  const auto uhd = fast::route_image(3840, 2160, nvidia, gl_whole_warps);
   EXPECT_EQ(uhd->cols.plan.radices, (std::vector<std::uint32_t>{16, 9, 3})) << uhd->cols.describe();
+  EXPECT_EQ(fast::route_image(3840, 2160, nvidia, gl)->cols.describe(),
+            fast::route_image(3840, 2160, nvidia, off)->cols.describe());
   // Left as they are: one wave (1024 x 2048: 128 groups), no multiprocessor count (llvmpipe),
   // radix 16 keeping the stage count or taking invocations away (4096-point columns; 1024-point
   // of 2048 x 1024, 4 x 256 (16 16) in 128 invocations),
@@ -814,7 +884,8 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.rows_radix16 != base.rows_radix16 ||
                            t.composite_rows_max_registers != base.composite_rows_max_registers ||
                            t.second_group_columns != base.second_group_columns ||
-                           t.split_columns_radix16 != base.split_columns_radix16;
+                           t.split_columns_radix16 != base.split_columns_radix16 ||
+                           t.exact_split_threads != base.exact_split_threads;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
@@ -1124,6 +1195,7 @@ TEST(FastPlan, NearestDivisorByRatio) {
 TEST(FastPlan, BalancedGroupsKeepTheRoundsOfTheWidestStage) {
   const auto plan = [&](Axis axis, std::uint32_t n, fast::Tuning tuning, std::uint32_t balance) {
     tuning.balance_threads = balance;
+    tuning.exact_split_threads = 0;  // the balance alone
     const auto p = fast::plan_axis(axis, n, n, nvidia, tuning);
     EXPECT_TRUE(p.has_value()) << n;
     return *p;
