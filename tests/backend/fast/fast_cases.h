@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -829,49 +830,64 @@ void expect_split_lines_match_fftw(const fast::Tuning& base, MakePath make_path,
   }
 }
 
+/// Each case planned under `tuning` and checked by `planned(probe)` (the check's point: a case that
+/// misses it fails), then both directions against FFTW.
+template <class MakePath, class Run, class Planned>
+void expect_cases_planned_and_matching(std::span<const FastSize> cases, const fast::Tuning& tuning, Planned planned,
+                                       std::uint64_t seed, const char* what, MakePath make_path, Run run) {
+  for (const auto& [w, h] : cases) {
+    auto probe = make_path(tuning);
+    probe.prepare(w, h);
+    planned(probe, w, h);
+    expect_both_directions_match(run, w, h, tuning, seed + w + h, what);
+  }
+}
+
+inline bool has_radix(const fast::AxisPlan& plan, std::uint32_t radix) {
+  return std::find(plan.radices.begin(), plan.radices.end(), radix) != plan.radices.end();
+}
+
 /// Radix-25 stages (5 x 5 in registers) from the API's `base` tuning, both directions.
 template <class MakePath, class Run>
 void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto& [w, h] : fast_radix25_cases) {
-    fast::Tuning tuning = base;
-    tuning.max_radix = 25;
-    auto probe = make_path(tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
-    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 25u), plan.radices.end()) << plan.describe();
-    expect_both_directions_match(run, w, h, tuning, 41 + w, "radix 25");
-  }
+  fast::Tuning tuning = base;
+  tuning.max_radix = 25;
+  expect_cases_planned_and_matching(
+      fast_radix25_cases, tuning,
+      [](auto& probe, std::size_t w, std::size_t h) {
+        const fast::AxisPlan& plan = probe.plan(w > h ? Axis::rows : Axis::cols);
+        EXPECT_TRUE(has_radix(plan, 25)) << plan.describe();
+      },
+      41, "radix 25", make_path, run);
 }
 
 /// Rows in radix-16 stages where those are fewer (Tuning::rows_radix16 1, over GL's radix 8; on
 /// either API), both directions; fails where a case planned no radix-16 stage.
 template <class MakePath, class Run>
 void expect_rows_radix16_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto& [w, h] : fast_rows_radix16_cases) {
-    fast::Tuning tuning = base;
-    tuning.max_radix = 8;
-    tuning.rows_radix16 = 1;
-    auto probe = make_path(tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(Axis::rows);
-    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 16u), plan.radices.end()) << plan.describe();
-    expect_both_directions_match(run, w, h, tuning, 59 + w, "rows radix 16");
-  }
+  fast::Tuning tuning = base;
+  tuning.max_radix = 8;
+  tuning.rows_radix16 = 1;
+  expect_cases_planned_and_matching(
+      fast_rows_radix16_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        EXPECT_TRUE(has_radix(probe.plan(Axis::rows), 16)) << probe.plan(Axis::rows).describe();
+      },
+      59, "rows radix 16", make_path, run);
 }
 
 /// Columns in radix-16 stages (max_radix 16, as Tuning::split_columns_radix16 plans them over
 /// GL's 8), both directions; fails where a case planned no radix-16 stage in its columns.
 template <class MakePath, class Run>
 void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto& [w, h] : fast_columns_radix16_cases) {
-    fast::Tuning tuning = base;
-    tuning.max_radix = 16;
-    auto probe = make_path(tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(Axis::cols);
-    EXPECT_NE(std::find(plan.radices.begin(), plan.radices.end(), 16u), plan.radices.end()) << plan.describe();
-    expect_both_directions_match(run, w, h, tuning, 61 + h, "columns radix 16");
-  }
+  fast::Tuning tuning = base;
+  tuning.max_radix = 16;
+  expect_cases_planned_and_matching(
+      fast_columns_radix16_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        EXPECT_TRUE(has_radix(probe.plan(Axis::cols), 16)) << probe.plan(Axis::cols).describe();
+      },
+      61, "columns radix 16", make_path, run);
 }
 
 /// Split columns in groups whose size is not a multiple of 32, their first stage from the
@@ -879,16 +895,16 @@ void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make
 /// planned another group size or no such first stage.
 template <class MakePath, class Run>
 void expect_exact_split_threads_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  for (const auto& [w, h] : fast_exact_split_threads_cases) {
-    fast::Tuning tuning = base;
-    tuning.exact_split_threads = 1;
-    tuning.local_bytes_cap = 32 * 1024;
-    auto probe = make_path(tuning);
-    probe.prepare(w, h);
-    const fast::AxisPlan& plan = probe.plan(Axis::cols);
-    EXPECT_TRUE(plan.pre_radix > 1 && plan.stage0_from_registers && plan.threads % 32 != 0) << plan.describe();
-    expect_both_directions_match(run, w, h, tuning, 67 + h, "exact split threads");
-  }
+  fast::Tuning tuning = base;
+  tuning.exact_split_threads = 1;
+  tuning.local_bytes_cap = 32 * 1024;
+  expect_cases_planned_and_matching(
+      fast_exact_split_threads_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        const fast::AxisPlan& plan = probe.plan(Axis::cols);
+        EXPECT_TRUE(plan.pre_radix > 1 && plan.stage0_from_registers && plan.threads % 32 != 0) << plan.describe();
+      },
+      67, "exact split threads", make_path, run);
 }
 
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
