@@ -468,6 +468,32 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
+// The display's columns split in groups that are not whole warps, their first stage from the
+// registers (Tuning::exact_split_threads, the default; local memory capped so that PoCL splits
+// them too); the pictures are render_spectrum's.
+TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  for (const auto& [w, h] : {std::pair{16u, 3125u}, {8u, 1080u}}) {
+    fast::Tuning tuning;
+    tuning.local_bytes_cap = 32 * 1024;
+    ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+    display.prepare(w, h);
+    const fast::AxisPlan& cols = display.column_route().plan;
+    EXPECT_TRUE(cols.pre_radix > 1 && cols.stage0_from_registers && cols.threads % 32 != 0) << cols.describe();
+    const RealImage image = test::random_real_image(w, h, w + 11 * h);
+    display.upload(image);
+    const ComplexImage spectrum = test::full_spectrum(image);
+    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+      display.enqueue_display(settings);
+      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                                 std::to_string(w) + "x" + std::to_string(h) + " " + name,
+                                 settings.component == SpectrumComponent::phase);
+    }
+  }
+}
+
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.
 TEST(ClFastDisplay, RoutesLargePrimeFactorsAndRefusesTinyWidths) {
   std::string why;

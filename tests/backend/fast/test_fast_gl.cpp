@@ -663,6 +663,24 @@ TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
   }
 }
 
+// The display's columns split in groups that are not whole warps, their first stage from the
+// registers (Tuning::exact_split_threads, the default; shared memory capped so that llvmpipe
+// splits them too); the pictures are render_spectrum's.
+TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const auto& [w, h] : {std::pair{16u, 3125u}, {12u, 3000u}}) {
+    fast::Tuning tuning = fast::gl_default_tuning();
+    tuning.local_bytes_cap = 32 * 1024;
+    GlFastDisplay display(*env->programs, nullptr, tuning);
+    display.prepare(w, h);
+    const fast::AxisPlan& cols = display.column_route().plan;
+    EXPECT_TRUE(cols.pre_radix > 1 && cols.stage0_from_registers && cols.threads % 32 != 0) << display.describe();
+    expect_every_setting_matches(display, w, h, w + 11 * h);
+  }
+}
+
 // A display whose programs fail to build is left unprepared (no half-made state): its next
 // dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
 // and the picture is render_spectrum's.
