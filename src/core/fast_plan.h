@@ -1455,10 +1455,10 @@ inline Tuning column_tuning(const Tuning& tuning, std::uint32_t n, std::uint32_t
   const auto base = route_axis(Axis::cols, n, lines, limits, tuning);
   if (!split(base) || base->plan.groups(lines) <= limits.compute_units) return tuning;
   const auto wide = route_axis(Axis::cols, n, lines, limits, radix16);
-  if (!split(wide) || wide->plan.radices.size() >= base->plan.radices.size() || wide->plan.threads != base->plan.threads ||
-      wide->plan.lines_per_group != base->plan.lines_per_group)
-    return tuning;
-  return radix16;
+  const bool fewer_stages = split(wide) && wide->plan.radices.size() < base->plan.radices.size();
+  const bool same_group = split(wide) && wide->plan.threads == base->plan.threads &&
+                          wide->plan.lines_per_group == base->plan.lines_per_group;
+  return fewer_stages && same_group ? radix16 : tuning;
 }
 
 /// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through
@@ -1486,8 +1486,8 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   }
   Tuning scratch = tuning;
   scratch.four_step_in_place_min_bytes = 0;
-  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, column_tuning(scratch, image.cols.n, image.rows.n, limits)))
-    image.cols = *cols;
+  const Tuning cols_tuning = column_tuning(scratch, image.cols.n, image.rows.n, limits);
+  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, cols_tuning)) image.cols = *cols;
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
