@@ -402,7 +402,7 @@ struct Tuning {
   std::uint32_t second_group_columns = 0;
   /// 1: the complex path's direct split columns take radix-16 stages where those make the
   /// split's sub-transforms fewer stages in the same invocations, and the columns' groups are
-  /// more than the multiprocessors (column_tuning): one shared-memory exchange less per
+  /// more than the multiprocessors (route_columns): one shared-memory exchange less per
   /// sub-transform, two group barriers less. H200, GL, forty-second session, per pass:
   /// 2048-point columns of 2048^2, 4 x 512 (8 8 8) -> 8 x 256 (16 16), 33.6 -> 31.5 us; in one
   /// wave (1024 x 2048) 18.8 -> 19.0; where radix 16 kept the stage count or took invocations
@@ -946,21 +946,26 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
         if (3 * most < 2 * rounds * plan.threads && (p == 1 || fewer_pre_hold <= tuning.max_pre_hold))
           plan.threads = fewer;
       }
-      // The first stage reads the split's registers only where the group size divides both its
-      // step and the group's elements (below), which a multiple of 32 may not where a size between
-      // half the group and max_threads does (Tuning::exact_split_threads).
-      if (tuning.exact_split_threads != 0 && tuning.stage0_from_registers != 0 && axis == Axis::cols && p > 1 &&
-          live == 0 && !plan.split_global && !plan.radices.empty()) {
-        const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
-        if (step % plan.threads != 0 || elements % plan.threads != 0) {
-          const std::uint64_t common = std::gcd(step, elements);
-          for (std::uint64_t d = std::min<std::uint64_t>(std::max(plan.threads, max_threads), common);
-               2 * d >= plan.threads && d >= 32; --d)
-            if (common % d == 0) {
-              if (elements / d * p <= tuning.max_pre_hold) plan.threads = static_cast<std::uint32_t>(d);
-              break;
-            }
-        }
+      // A split's first stage takes its inputs from the registers (AxisPlan::stage0_from_registers)
+      // where work-item t's split elements t + k threads are its own butterflies' inputs: the
+      // group size divides the stage's step and the group's elements (columns, or one row).
+      const bool stage0_layout = tuning.stage0_from_registers != 0 && p > 1 && !plan.split_global &&
+                                 !plan.radices.empty() && (axis == Axis::cols || b == 1);
+      const std::uint64_t stage0_step = plan.radices.empty() ? 0 : std::uint64_t{b} * (plan.m / plan.radices.front());
+      const auto stage0_fits = [&](std::uint64_t threads) {
+        return stage0_layout && stage0_step % threads == 0 && elements % threads == 0;
+      };
+      // Where a multiple of 32 does not fit, a size between half the group and max_threads may
+      // (Tuning::exact_split_threads; columns, not Bluestein's).
+      if (tuning.exact_split_threads != 0 && stage0_layout && axis == Axis::cols && live == 0 &&
+          !stage0_fits(plan.threads)) {
+        const std::uint64_t common = std::gcd(stage0_step, elements);
+        for (std::uint64_t d = std::min<std::uint64_t>(std::max(plan.threads, max_threads), common);
+             2 * d >= plan.threads && d >= 32; --d)
+          if (common % d == 0) {
+            if (elements / d * p <= tuning.max_pre_hold) plan.threads = static_cast<std::uint32_t>(d);
+            break;
+          }
       }
       // Complex values a work-item holds in a stage, at most (AxisPlan::hold).
       const auto held = [&](std::uint64_t threads) {
@@ -992,11 +997,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads *
                                                  (plan.live_inputs ? plan.live_blocks : p));
       if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
-      if (tuning.stage0_from_registers != 0 && p > 1 && !plan.split_global && !plan.radices.empty() &&
-          (axis == Axis::cols || b == 1)) {
-        const std::uint64_t step = std::uint64_t{b} * (plan.m / plan.radices.front());
-        plan.stage0_from_registers = step % plan.threads == 0 && elements % plan.threads == 0;
-      }
+      plan.stage0_from_registers = stage0_fits(plan.threads);
       // A split in time stores contiguous runs (its combine's X[k + m M]) where one in frequency
       // stores each sub-transform's outputs P apart: rows, and Bluestein's padded lines (the
       // scratch lies line after line on both axes).
@@ -1441,24 +1442,25 @@ inline Tuning row_tuning(Tuning tuning, std::uint32_t n) {
   return tuning;
 }
 
-/// The tuning the complex path's columns of n points over `lines` plan with
-/// (Tuning::split_columns_radix16): radix 16 where the direct split's sub-transforms take fewer
-/// stages with it in the same invocations and lines per group, in more groups than
-/// multiprocessors.
-inline Tuning column_tuning(const Tuning& tuning, std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits) {
-  if (tuning.split_columns_radix16 == 0 || tuning.max_radix >= 16 || limits.compute_units == 0) return tuning;
-  Tuning radix16 = tuning;
-  radix16.max_radix = 16;
+/// The complex path's route for columns of n points over `lines`: route_axis, or under radix 16
+/// where Tuning::split_columns_radix16 asks and the direct split's sub-transforms take fewer stages
+/// with it in the same invocations and lines per group, in more groups than multiprocessors.
+inline std::optional<AxisRoute> route_columns(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                              const Tuning& tuning) {
+  auto base = route_axis(Axis::cols, n, lines, limits, tuning);
   const auto split = [](const std::optional<AxisRoute>& r) {
     return r && !r->bluestein() && !r->four_step() && r->plan.pre_radix > 1 && !r->plan.split_global;
   };
-  const auto base = route_axis(Axis::cols, n, lines, limits, tuning);
-  if (!split(base) || base->plan.groups(lines) <= limits.compute_units) return tuning;
-  const auto wide = route_axis(Axis::cols, n, lines, limits, radix16);
+  if (tuning.split_columns_radix16 == 0 || tuning.max_radix >= 16 || limits.compute_units == 0 || !split(base) ||
+      base->plan.groups(lines) <= limits.compute_units)
+    return base;
+  Tuning radix16 = tuning;
+  radix16.max_radix = 16;
+  auto wide = route_axis(Axis::cols, n, lines, limits, radix16);
   const bool fewer_stages = split(wide) && wide->plan.radices.size() < base->plan.radices.size();
   const bool same_group = split(wide) && wide->plan.threads == base->plan.threads &&
                           wide->plan.lines_per_group == base->plan.lines_per_group;
-  return fewer_stages && same_group ? radix16 : tuning;
+  return fewer_stages && same_group ? wide : base;
 }
 
 /// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through
@@ -1486,8 +1488,7 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   }
   Tuning scratch = tuning;
   scratch.four_step_in_place_min_bytes = 0;
-  const Tuning cols_tuning = column_tuning(scratch, image.cols.n, image.rows.n, limits);
-  if (auto cols = route_axis(Axis::cols, image.cols.n, image.rows.n, limits, cols_tuning)) image.cols = *cols;
+  if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1520,7 +1521,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
     return std::nullopt;
   const auto w = static_cast<std::uint32_t>(width), h = static_cast<std::uint32_t>(height);
   auto rows = route_axis(Axis::rows, w, h, limits, row_tuning(tuning, w));
-  auto cols = route_axis(Axis::cols, h, w, limits, column_tuning(tuning, h, w, limits));
+  auto cols = route_columns(h, w, limits, tuning);
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);

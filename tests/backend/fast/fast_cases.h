@@ -847,6 +847,13 @@ inline bool has_radix(const fast::AxisPlan& plan, std::uint32_t radix) {
   return std::find(plan.radices.begin(), plan.radices.end(), radix) != plan.radices.end();
 }
 
+/// expect_cases_planned_and_matching's check that the axis' plan has a radix-`radix` stage.
+inline auto expect_axis_radix(Axis axis, std::uint32_t radix) {
+  return [axis, radix](auto& probe, std::size_t, std::size_t) {
+    EXPECT_TRUE(has_radix(probe.plan(axis), radix)) << probe.plan(axis).describe();
+  };
+}
+
 /// Radix-25 stages (5 x 5 in registers) from the API's `base` tuning, both directions.
 template <class MakePath, class Run>
 void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
@@ -868,12 +875,8 @@ void expect_rows_radix16_matches_fftw(const fast::Tuning& base, MakePath make_pa
   fast::Tuning tuning = base;
   tuning.max_radix = 8;
   tuning.rows_radix16 = 1;
-  expect_cases_planned_and_matching(
-      fast_rows_radix16_cases, tuning,
-      [](auto& probe, std::size_t, std::size_t) {
-        EXPECT_TRUE(has_radix(probe.plan(Axis::rows), 16)) << probe.plan(Axis::rows).describe();
-      },
-      59, "rows radix 16", make_path, run);
+  expect_cases_planned_and_matching(fast_rows_radix16_cases, tuning, expect_axis_radix(Axis::rows, 16), 59,
+                                    "rows radix 16", make_path, run);
 }
 
 /// Columns in radix-16 stages (max_radix 16, as Tuning::split_columns_radix16 plans them over
@@ -882,12 +885,8 @@ template <class MakePath, class Run>
 void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   fast::Tuning tuning = base;
   tuning.max_radix = 16;
-  expect_cases_planned_and_matching(
-      fast_columns_radix16_cases, tuning,
-      [](auto& probe, std::size_t, std::size_t) {
-        EXPECT_TRUE(has_radix(probe.plan(Axis::cols), 16)) << probe.plan(Axis::cols).describe();
-      },
-      61, "columns radix 16", make_path, run);
+  expect_cases_planned_and_matching(fast_columns_radix16_cases, tuning, expect_axis_radix(Axis::cols, 16), 61,
+                                    "columns radix 16", make_path, run);
 }
 
 /// Split columns in groups whose size is not a multiple of 32, their first stage from the

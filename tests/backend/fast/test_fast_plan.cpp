@@ -688,12 +688,12 @@ TEST(FastPlan, SecondGroupRegistersFollowTheRegisterFile) {
   EXPECT_EQ(fast::second_group_registers(0, 65536), 0u);
 }
 
-// Tuning::second_group_columns (no default; a measured-planning candidate on OpenCL): direct split columns in more groups than the
-// device has multiprocessors take the registers of two groups, where the device names its
-// register file; not where the first stage reads the registers (powers of two), not in one wave
-// (1000-point columns: 125 groups; the 1920 x 1080 display's 960 pair columns: 120), not rows,
-// four-step or Bluestein columns, GL's plans, nor a plan with a stated bound. The program is the
-// same (#defines), only its bound differs.
+// Tuning::second_group_columns (no default; a measured-planning candidate on OpenCL): direct split
+// columns in more groups than the device has multiprocessors take the registers of two groups,
+// where the device names its register file; not where the first stage reads the registers (powers
+// of two), not in one wave (1000-point columns: 125 groups; the 1920 x 1080 display's 960 pair
+// columns: 120), not rows, four-step or Bluestein columns, GL's plans, nor a plan with a stated
+// bound. The program is the same (#defines), only its bound differs.
 TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
   EXPECT_EQ(fast::Tuning{}.second_group_columns, 0u);
   fast::Tuning cl;
