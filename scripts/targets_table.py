@@ -23,9 +23,9 @@ def size_name(w, h):
     return f"{w}²" if w == h else f"{w}×{h}"
 
 
-def number(x):
-    """1 234.5: one decimal, a space between thousands (as the docs write them)."""
-    return f"{x:,.1f}".replace(",", " ")
+def number(x, decimals=1):
+    """1 234.5: a space between thousands (as the docs write them)."""
+    return f"{x:,.{decimals}f}".replace(",", " ")
 
 
 def ratio(r, *lines):
@@ -109,7 +109,7 @@ def at_4096(sweep, api):
         if sweep.bandwidth:
             passes_us = 2 * 2 * size[0] * size[1] * 8 / (sweep.bandwidth * 1e9) * 1e6
             q = t / passes_us
-            parts.append(f"{'✓' if q <= 1.3 else '✗'} {ratio(q, 1.3)} at {number(sweep.bandwidth).removesuffix('.0')} GB/s")
+            parts.append(f"{'✓' if q <= 1.3 else '✗'} {ratio(q, 1.3)} at {number(sweep.bandwidth, 0)} GB/s")
         second = "; ".join(parts)
     return first, second
 
