@@ -16,8 +16,9 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-} OCL_ICD_VENDORS=$PWD/.device/icd
 export FFTSCOPE_REQUIRE_GPU=1 FFTSCOPE_SOURCE_DIR=$PWD
 cli=$build/src/cli/fftscope-cli
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
-$cli devices | tee "$out/devices.txt"
+# One file for the machine (the GPU, then fftscope's devices): a call to the GPU machine returns
+# at most 8 files, and a sweep's sweep.json and sweep-progress.txt are the other two.
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader; $cli devices; } | tee "$out/machine.txt"
 
 run_tests() {
   for t in $(find "$build/tests" -type f -perm -u+x -name 'test_*' | sort); do
