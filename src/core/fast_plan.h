@@ -1457,10 +1457,9 @@ inline std::optional<AxisRoute> route_columns(std::uint32_t n, std::uint32_t lin
   Tuning radix16 = tuning;
   radix16.max_radix = 16;
   auto wide = route_axis(Axis::cols, n, lines, limits, radix16);
-  const bool fewer_stages = split(wide) && wide->plan.radices.size() < base->plan.radices.size();
-  const bool same_group = split(wide) && wide->plan.threads == base->plan.threads &&
-                          wide->plan.lines_per_group == base->plan.lines_per_group;
-  return fewer_stages && same_group ? wide : base;
+  const bool taken = split(wide) && wide->plan.radices.size() < base->plan.radices.size() &&
+                     wide->plan.threads == base->plan.threads && wide->plan.lines_per_group == base->plan.lines_per_group;
+  return taken ? wide : base;
 }
 
 /// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through

@@ -847,6 +847,12 @@ inline bool has_radix(const fast::AxisPlan& plan, std::uint32_t radix) {
   return std::find(plan.radices.begin(), plan.radices.end(), radix) != plan.radices.end();
 }
 
+/// A split whose first stage reads the registers in a group that is not whole warps: what
+/// Tuning::exact_split_threads plans.
+inline bool at_exact_split_threads(const fast::AxisPlan& plan) {
+  return plan.pre_radix > 1 && plan.stage0_from_registers && plan.threads % 32 != 0;
+}
+
 /// expect_cases_planned_and_matching's check that the axis' plan has a radix-`radix` stage.
 inline auto expect_axis_radix(Axis axis, std::uint32_t radix) {
   return [axis, radix](auto& probe, std::size_t, std::size_t) {
@@ -900,8 +906,7 @@ void expect_exact_split_threads_match_fftw(const fast::Tuning& base, MakePath ma
   expect_cases_planned_and_matching(
       fast_exact_split_threads_cases, tuning,
       [](auto& probe, std::size_t, std::size_t) {
-        const fast::AxisPlan& plan = probe.plan(Axis::cols);
-        EXPECT_TRUE(plan.pre_radix > 1 && plan.stage0_from_registers && plan.threads % 32 != 0) << plan.describe();
+        EXPECT_TRUE(at_exact_split_threads(probe.plan(Axis::cols))) << probe.plan(Axis::cols).describe();
       },
       67, "exact split threads", make_path, run);
 }

@@ -475,13 +475,13 @@ TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const auto& [w, h] : {std::pair{16u, 3125u}, {8u, 1080u}}) {
+  for (const auto& [w, h] : test::fast_exact_split_threads_cases) {
     fast::Tuning tuning;
     tuning.local_bytes_cap = 32 * 1024;
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
     display.prepare(w, h);
     const fast::AxisPlan& cols = display.column_route().plan;
-    EXPECT_TRUE(cols.pre_radix > 1 && cols.stage0_from_registers && cols.threads % 32 != 0) << cols.describe();
+    EXPECT_TRUE(test::at_exact_split_threads(cols)) << cols.describe();
     const RealImage image = test::random_real_image(w, h, w + 11 * h);
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);

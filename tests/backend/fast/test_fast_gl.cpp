@@ -676,7 +676,7 @@ TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
     GlFastDisplay display(*env->programs, nullptr, tuning);
     display.prepare(w, h);
     const fast::AxisPlan& cols = display.column_route().plan;
-    EXPECT_TRUE(cols.pre_radix > 1 && cols.stage0_from_registers && cols.threads % 32 != 0) << display.describe();
+    EXPECT_TRUE(test::at_exact_split_threads(cols)) << display.describe();
     expect_every_setting_matches(display, w, h, w + 11 * h);
   }
 }
