@@ -1495,12 +1495,6 @@ int main(int argc, char** argv) {
       fast_path.prepare(w, h);
       std::printf("plan: %s\nplan: %s\n", fast_path.route(Axis::rows).describe().c_str(),
                   fast_path.route(Axis::cols).describe().c_str());
-      // Timed dispatches per transform: one per axis, two for a Bluestein or four-step axis, none for length 1.
-      const auto passes = [&](Axis axis) -> std::size_t {
-        const auto& route = fast_path.route(axis);
-        return route.plan.radices.empty() ? 0 : route.bluestein() || route.four_step() ? 2 : 1;
-      };
-      const std::size_t per = passes(Axis::rows) + passes(Axis::cols);
       // FFTSCOPE_GL_DUMP=dir: write each program's binary (NVIDIA's holds its assembly text).
       if (const char* dump = std::getenv("FFTSCOPE_GL_DUMP")) {
         for (Axis axis : {Axis::rows, Axis::cols}) {
@@ -1527,6 +1521,11 @@ int main(int argc, char** argv) {
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
       glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, data.data());
       const double error = test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward));
+      // Timed dispatches per transform, as this one ran them (one per direct axis, two for a
+      // Bluestein or four-step axis, none for length 1), so that a route of other passes is
+      // grouped right.
+      glFinish();
+      const std::size_t per = timers.take().size();
       if (std::getenv("FFTSCOPE_GL_RESIDENCY")) {
         const GLuint records = make_record_buffer();
         for (int warm = 0; warm < 3; ++warm) {
