@@ -665,7 +665,9 @@ TEST(GlFastDisplay, SwizzledLinesMatchRenderSpectrum) {
 
 // The display's columns split in groups that are not whole warps, their first stage from the
 // registers (Tuning::exact_split_threads, the default; shared memory capped so that llvmpipe
-// splits them too); the pictures are render_spectrum's.
+// splits them too); the pictures are render_spectrum's. Not test::fast_exact_split_threads_cases:
+// GL's display takes 8 x 1080's four pair columns unsplit through half the shared memory
+// (Tuning::four_columns_by_halves), so 12 x 3000 stands in for it.
 TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);
