@@ -855,6 +855,36 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
                           [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
 }
 
+// GL's measured planning also tries columns split by 3 and 5 and none four by their halves (the
+// rules first_split_odd_min and four_columns_by_halves predate exact split group sizes): 2187-point
+// columns then plan as OpenCL's, 4 split 3 x 729 in 324 invocations, stage 0 from the registers,
+// in under half of GL's 48 KiB; the defaults keep 4 by halves in 1 024. (OpenCL's defaults already
+// split by 3 and take no columns by halves.)
+TEST(FastPlan, GlMeasuresColumnsSplitByThreeAtExactGroupSizes) {
+  const fast::Tuning base = fast::gl_default_tuning();
+  const auto candidates = fast::measure_candidates(base, true);
+  const auto odd = std::find_if(candidates.begin(), candidates.end(), [&](const fast::Tuning& t) {
+    return t.first_split_odd_min != base.first_split_odd_min;
+  });
+  ASSERT_NE(odd, candidates.end());
+  EXPECT_EQ(odd->first_split_odd_min, 0u);
+  EXPECT_EQ(odd->four_columns_by_halves, 0u);
+  const auto planned = fast::route_image(2187, 2187, nvidia, base);
+  const auto split = fast::route_image(2187, 2187, nvidia, *odd);
+  ASSERT_TRUE(planned && split);
+  EXPECT_EQ(planned->cols.plan.pre_radix, 1u) << planned->cols.describe();
+  EXPECT_TRUE(planned->cols.plan.local_halves) << planned->cols.describe();
+  EXPECT_EQ(split->cols.plan.pre_radix, 3u) << split->cols.describe();
+  EXPECT_EQ(split->cols.plan.lines_per_group, 4u);
+  EXPECT_EQ(split->cols.plan.threads, 324u);
+  EXPECT_TRUE(split->cols.plan.stage0_from_registers) << split->cols.describe();
+  EXPECT_LE(split->cols.plan.local_bytes(), 24u * 1024) << "two groups per multiprocessor";
+  EXPECT_EQ(split->rows.describe(), planned->rows.describe());
+  // Where GL already splits by 7 or four-steps the columns, the candidate changes nothing.
+  for (const std::size_t n : {2401u, 4096u, 8192u})
+    EXPECT_EQ(fast::route_image(n, n, nvidia, *odd)->cols.describe(), fast::route_image(n, n, nvidia, base)->cols.describe()) << n;
+}
+
 // Measured planning's candidates: the base tuning first, then each differing from it in the
 // knobs named for its API; a route's identity tells apart plans that differ in any #define or
 // register bound, and only those.
@@ -886,7 +916,9 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
                            t.composite_rows_max_registers != base.composite_rows_max_registers ||
                            t.second_group_columns != base.second_group_columns ||
                            t.split_columns_radix16 != base.split_columns_radix16 ||
-                           t.exact_split_threads != base.exact_split_threads;
+                           t.exact_split_threads != base.exact_split_threads ||
+                           t.first_split_odd_min != base.first_split_odd_min ||
+                           t.four_columns_by_halves != base.four_columns_by_halves;
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
