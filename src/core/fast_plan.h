@@ -23,6 +23,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/plan.h"
@@ -490,6 +491,88 @@ inline Tuning gl_default_tuning() {
   return t;
 }
 
+/// A knob of Tuning by its field's name: what FFTSCOPE_FAST_TUNING sets, and what the plan tool
+/// (tests/backend/fast/fast_plans.cpp) compares between the APIs' defaults.
+struct TuningKnob {
+  const char* name;
+  std::variant<std::uint32_t Tuning::*, std::uint64_t Tuning::*> field;
+  std::uint64_t get(const Tuning& t) const {
+    return std::visit([&](auto member) { return static_cast<std::uint64_t>(t.*member); }, field);
+  }
+  void set(Tuning& t, std::uint64_t value) const {
+    std::visit([&](auto member) { t.*member = static_cast<std::remove_reference_t<decltype(t.*member)>>(value); }, field);
+  }
+};
+
+/// Every knob that FFTSCOPE_FAST_TUNING can set (the device facts unit_threads and
+/// unit_local_bytes among them, for measurements on other devices).
+inline std::span<const TuningKnob> tuning_knobs() {
+  static const TuningKnob knobs[] = {
+      {"row_elements", &Tuning::row_elements},
+      {"col_lines", &Tuning::col_lines},
+      {"elements_per_thread", &Tuning::elements_per_thread},
+      {"max_threads", &Tuning::max_threads},
+      {"local_bytes_cap", &Tuning::local_bytes_cap},
+      {"max_pre_hold", &Tuning::max_pre_hold},
+      {"local_halves_above", &Tuning::local_halves_above},
+      {"four_columns_by_halves", &Tuning::four_columns_by_halves},
+      {"pow2_rows_radix16", &Tuning::pow2_rows_radix16},
+      {"rows_radix16", &Tuning::rows_radix16},
+      {"split_dit", &Tuning::split_dit},
+      {"bluestein_cols_in_time", &Tuning::bluestein_cols_in_time},
+      {"sub_transform_loop_min_split", &Tuning::sub_transform_loop_min_split},
+      {"sub_transform_loop_max_threads", &Tuning::sub_transform_loop_max_threads},
+      {"prune_padding", &Tuning::prune_padding},
+      {"split_global", &Tuning::split_global},
+      {"min_groups_per_unit", &Tuning::min_groups_per_unit},
+      {"first_split_max", &Tuning::first_split_max},
+      {"first_split_odd_max", &Tuning::first_split_odd_max},
+      {"first_split_odd_min", &Tuning::first_split_odd_min},
+      {"first_split_fewer_stages", &Tuning::first_split_fewer_stages},
+      {"twiddle_powers", &Tuning::twiddle_powers},
+      {"prefetch_twiddles", &Tuning::prefetch_twiddles},
+      {"stage0_from_registers", &Tuning::stage0_from_registers},
+      {"max_radix", &Tuning::max_radix},
+      {"composite_radices", &Tuning::composite_radices},
+      {"local_unpadded", &Tuning::local_unpadded},
+      {"swizzled_rows", &Tuning::swizzled_rows},
+      {"swizzled_columns", &Tuning::swizzled_columns},
+      {"padded_rows_min_twos", &Tuning::padded_rows_min_twos},
+      {"unpadded_rows_min_fives", &Tuning::unpadded_rows_min_fives},
+      {"balance_threads", &Tuning::balance_threads},
+      {"col_one_round_threads", &Tuning::col_one_round_threads},
+      {"bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads},
+      {"row_one_round_threads", &Tuning::row_one_round_threads},
+      {"odd_row_one_round_threads", &Tuning::odd_row_one_round_threads},
+      {"unit_threads", &Tuning::unit_threads},
+      {"unit_local_bytes", &Tuning::unit_local_bytes},
+      {"row_prefetch_twiddles", &Tuning::row_prefetch_twiddles},
+      {"four_step_min_bytes", &Tuning::four_step_min_bytes},
+      {"four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes},
+      {"four_step_uneven_split", &Tuning::four_step_uneven_split},
+      {"four_step_elements", &Tuning::four_step_elements},
+      {"four_step_max_direct_lines", &Tuning::four_step_max_direct_lines},
+      {"four_step_halves", &Tuning::four_step_halves},
+      {"four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes},
+      {"four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes},
+      {"four_step_in_place_elements", &Tuning::four_step_in_place_elements},
+      {"bluestein_length", &Tuning::bluestein_length},
+      {"display_from_registers", &Tuning::display_from_registers},
+      {"fused_max_bytes", &Tuning::fused_max_bytes},
+      {"max_registers", &Tuning::max_registers},
+      {"display_rows_max_registers", &Tuning::display_rows_max_registers},
+      {"composite_rows_max_registers", &Tuning::composite_rows_max_registers},
+      {"second_group_columns", &Tuning::second_group_columns},
+      {"split_columns_radix16", &Tuning::split_columns_radix16},
+      {"exact_split_threads", &Tuning::exact_split_threads},
+      {"display_rows_max_radix", &Tuning::display_rows_max_radix},
+      {"display_rows_halves_above", &Tuning::display_rows_halves_above},
+      {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
+      {"tile_min_lines", &Tuning::tile_min_lines},
+  };
+  return knobs;
+}
+
 /// `t` with overrides from FFTSCOPE_FAST_TUNING="name=value,..." (names as the fields above),
 /// for measurements; unknown names are ignored.
 inline Tuning tuning_from_env(Tuning t = {}) {
@@ -501,71 +584,8 @@ inline Tuning tuning_from_env(Tuning t = {}) {
     if (eq == std::string::npos) continue;
     const std::string name = item.substr(0, eq);
     const auto value = std::strtoull(item.c_str() + eq + 1, nullptr, 10);
-    // Each knob by its field's name, the value cast to the field's type.
-    const auto set = [&](const char* knob, auto Tuning::*field) {
-      if (name == knob) t.*field = static_cast<std::remove_reference_t<decltype(t.*field)>>(value);
-    };
-    set("row_elements", &Tuning::row_elements);
-    set("col_lines", &Tuning::col_lines);
-    set("elements_per_thread", &Tuning::elements_per_thread);
-    set("max_threads", &Tuning::max_threads);
-    set("local_bytes_cap", &Tuning::local_bytes_cap);
-    set("max_pre_hold", &Tuning::max_pre_hold);
-    set("local_halves_above", &Tuning::local_halves_above);
-    set("four_columns_by_halves", &Tuning::four_columns_by_halves);
-    set("pow2_rows_radix16", &Tuning::pow2_rows_radix16);
-    set("rows_radix16", &Tuning::rows_radix16);
-    set("split_dit", &Tuning::split_dit);
-    set("bluestein_cols_in_time", &Tuning::bluestein_cols_in_time);
-    set("sub_transform_loop_min_split", &Tuning::sub_transform_loop_min_split);
-    set("sub_transform_loop_max_threads", &Tuning::sub_transform_loop_max_threads);
-    set("prune_padding", &Tuning::prune_padding);
-    set("split_global", &Tuning::split_global);
-    set("min_groups_per_unit", &Tuning::min_groups_per_unit);
-    set("first_split_max", &Tuning::first_split_max);
-    set("first_split_odd_max", &Tuning::first_split_odd_max);
-    set("first_split_odd_min", &Tuning::first_split_odd_min);
-    set("first_split_fewer_stages", &Tuning::first_split_fewer_stages);
-    set("twiddle_powers", &Tuning::twiddle_powers);
-    set("prefetch_twiddles", &Tuning::prefetch_twiddles);
-    set("stage0_from_registers", &Tuning::stage0_from_registers);
-    set("max_radix", &Tuning::max_radix);
-    set("composite_radices", &Tuning::composite_radices);
-    set("local_unpadded", &Tuning::local_unpadded);
-    set("swizzled_rows", &Tuning::swizzled_rows);
-    set("swizzled_columns", &Tuning::swizzled_columns);
-    set("padded_rows_min_twos", &Tuning::padded_rows_min_twos);
-    set("unpadded_rows_min_fives", &Tuning::unpadded_rows_min_fives);
-    set("balance_threads", &Tuning::balance_threads);
-    set("col_one_round_threads", &Tuning::col_one_round_threads);
-    set("bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads);
-    set("row_one_round_threads", &Tuning::row_one_round_threads);
-    set("odd_row_one_round_threads", &Tuning::odd_row_one_round_threads);
-    set("unit_threads", &Tuning::unit_threads);
-    set("unit_local_bytes", &Tuning::unit_local_bytes);
-    set("row_prefetch_twiddles", &Tuning::row_prefetch_twiddles);
-    set("four_step_min_bytes", &Tuning::four_step_min_bytes);
-    set("four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes);
-    set("four_step_uneven_split", &Tuning::four_step_uneven_split);
-    set("four_step_elements", &Tuning::four_step_elements);
-    set("four_step_max_direct_lines", &Tuning::four_step_max_direct_lines);
-    set("four_step_halves", &Tuning::four_step_halves);
-    set("four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes);
-    set("four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes);
-    set("four_step_in_place_elements", &Tuning::four_step_in_place_elements);
-    set("bluestein_length", &Tuning::bluestein_length);
-    set("display_from_registers", &Tuning::display_from_registers);
-    set("fused_max_bytes", &Tuning::fused_max_bytes);
-    set("max_registers", &Tuning::max_registers);
-    set("display_rows_max_registers", &Tuning::display_rows_max_registers);
-    set("composite_rows_max_registers", &Tuning::composite_rows_max_registers);
-    set("second_group_columns", &Tuning::second_group_columns);
-    set("split_columns_radix16", &Tuning::split_columns_radix16);
-    set("exact_split_threads", &Tuning::exact_split_threads);
-    set("display_rows_max_radix", &Tuning::display_rows_max_radix);
-    set("display_rows_halves_above", &Tuning::display_rows_halves_above);
-    set("tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes);
-    set("tile_min_lines", &Tuning::tile_min_lines);
+    for (const TuningKnob& knob : tuning_knobs())
+      if (name == knob.name) knob.set(t, value);
   }
   return t;
 }

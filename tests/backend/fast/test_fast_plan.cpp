@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <numbers>
 #include <numeric>
+#include <set>
 #include <span>
 #include <utility>
 
@@ -1002,6 +1003,24 @@ TEST(FastPlan, FourStepGroupsDivideTheWidth) {
 
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
+// Every knob FFTSCOPE_FAST_TUNING names sets its own field and no other (tuning_knobs, which the
+// plan tool's audit also walks): each set to a value no default holds, then read back.
+TEST(FastPlan, EveryKnobSetsItsOwnFieldByName) {
+  const auto knobs = fast::tuning_knobs();
+  ASSERT_GE(knobs.size(), 60u);
+  std::set<std::string> names;
+  for (const fast::TuningKnob& knob : knobs) EXPECT_TRUE(names.insert(knob.name).second) << knob.name;
+  const fast::Tuning base;
+  for (std::size_t i = 0; i < knobs.size(); ++i) {
+    const std::uint64_t value = 900001 + i;
+    ::setenv("FFTSCOPE_FAST_TUNING", (std::string(knobs[i].name) + "=" + std::to_string(value)).c_str(), 1);
+    const fast::Tuning t = fast::tuning_from_env(base);
+    ::unsetenv("FFTSCOPE_FAST_TUNING");
+    for (std::size_t j = 0; j < knobs.size(); ++j)
+      EXPECT_EQ(knobs[j].get(t), j == i ? value : knobs[j].get(base)) << knobs[i].name << " -> " << knobs[j].name;
+  }
+}
+
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
   const fast::Tuning gl = fast::gl_default_tuning();
   ::setenv("FFTSCOPE_FAST_TUNING", "max_threads=128,four_step_min_bytes=8589934592,no_such_knob=3,col_lines", 1);

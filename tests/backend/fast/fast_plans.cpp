@@ -1,0 +1,113 @@
+// fast_plans: the fast path's plans without a GPU (a developer's tool, not a test). For each size
+// it prints what the planner gives the complex path's rows and columns and the real display's rows
+// and columns, under GL's or OpenCL's default tuning with FFTSCOPE_FAST_TUNING's overrides, for
+// an NVIDIA H100/H200 (48 KiB of shared memory, 1 024 invocations, 132 multiprocessors) unless
+// --limits says otherwise. With --audit it lists, for every knob whose default differs between the
+// two APIs, the sizes whose plans change when the API takes the other's value: which of an API's
+// rules a measurement at those sizes would test (docs/fast_path.md, forty-fifth session).
+//
+//   fast_plans [--cl] [--limits BYTES,THREADS,UNITS] [--audit] WxH...
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/fast_plan.h"
+
+namespace fast = fftscope::fast;
+
+namespace {
+
+struct Size {
+  std::uint32_t width = 0, height = 0;
+  std::string name() const { return std::to_string(width) + "x" + std::to_string(height); }
+};
+
+// The four passes a size plans, by their identities (every #define and the register bound).
+std::vector<std::string> pass_identities(const Size& s, const fast::DeviceLimits& limits, const fast::Tuning& t) {
+  std::vector<std::string> out(4, "none");
+  if (const auto image = fast::route_image(s.width, s.height, limits, t)) {
+    out[0] = fast::route_identity(image->rows);
+    out[1] = fast::route_identity(image->cols);
+  }
+  if (const auto rows = fast::plan_display_rows(s.width, s.height, limits, t)) out[2] = fast::plan_identity(*rows);
+  if (const auto cols = fast::route_real_columns(s.width, s.height, limits, t)) out[3] = fast::route_identity(*cols);
+  return out;
+}
+
+void print_plans(const Size& s, const fast::DeviceLimits& limits, const fast::Tuning& t, bool cl) {
+  std::printf("== %s %s\n", s.name().c_str(), cl ? "OpenCL" : "GL");
+  const auto image = fast::route_image(s.width, s.height, limits, t);
+  std::printf("rows:  %s\n", image ? image->rows.describe().c_str() : "none (the fused pipeline)");
+  std::printf("cols:  %s\n", image ? image->cols.describe().c_str() : "none (the fused pipeline)");
+  const auto rows = fast::plan_display_rows(s.width, s.height, limits, t);
+  const auto cols = fast::route_real_columns(s.width, s.height, limits, t);
+  std::printf("drows: %s\n", rows ? rows->describe().c_str() : "none");
+  std::printf("dcols: %s\n", cols ? cols->describe().c_str() : "none");
+}
+
+void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, const fast::Tuning& base,
+           const fast::Tuning& other, bool cl) {
+  static const char* const kPass[] = {"rows", "cols", "display rows", "display cols"};
+  std::vector<std::vector<std::string>> planned;
+  for (const Size& s : sizes) planned.push_back(pass_identities(s, limits, base));
+  for (const fast::TuningKnob& knob : fast::tuning_knobs()) {
+    if (knob.get(base) == knob.get(other)) continue;
+    fast::Tuning t = base;
+    knob.set(t, knob.get(other));
+    if (cl) t = fast::cl_tuning(t);  // what OpenCL's kernels cannot take stays off
+    std::string changed;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const auto ids = pass_identities(sizes[i], limits, t);
+      std::string passes;
+      for (std::size_t p = 0; p < ids.size(); ++p)
+        if (ids[p] != planned[i][p]) {
+          if (!passes.empty()) passes += ", ";
+          passes += kPass[p];
+        }
+      if (!passes.empty()) changed.append(" ").append(sizes[i].name()).append(" (").append(passes).append(")");
+    }
+    std::printf("%s=%llu:%s\n", knob.name, static_cast<unsigned long long>(knob.get(other)),
+                changed.empty() ? " no plan changes" : changed.c_str());
+  }
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: fast_plans [--cl] [--limits BYTES,THREADS,UNITS] [--audit] WxH...\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool cl = false, audit_knobs = false;
+  fast::DeviceLimits limits{48 * 1024, 1024, 132};
+  std::vector<Size> sizes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--cl") {
+      cl = true;
+    } else if (arg == "--audit") {
+      audit_knobs = true;
+    } else if (arg == "--limits" && i + 1 < argc) {
+      unsigned long long bytes = 0;
+      unsigned threads = 0, units = 0;
+      if (std::sscanf(argv[++i], "%llu,%u,%u", &bytes, &threads, &units) != 3) return usage();
+      limits = fast::DeviceLimits{bytes, threads, units};
+    } else {
+      Size s;
+      if (std::sscanf(arg.c_str(), "%ux%u", &s.width, &s.height) != 2 || s.width == 0 || s.height == 0) return usage();
+      sizes.push_back(s);
+    }
+  }
+  if (sizes.empty()) return usage();
+  // As the backends take them: OpenCL's with cl_tuning applied (cl_fast_path.cpp).
+  const fast::Tuning gl = fast::tuning_from_env(fast::gl_default_tuning());
+  const fast::Tuning opencl = fast::cl_tuning(fast::tuning_from_env(fast::Tuning{}));
+  if (audit_knobs) {
+    audit(sizes, limits, cl ? opencl : gl, cl ? gl : opencl, cl);
+    return 0;
+  }
+  for (const Size& s : sizes) print_plans(s, limits, cl ? opencl : gl, cl);
+  return 0;
+}
