@@ -1,12 +1,13 @@
 // fast_plans: the fast path's plans without a GPU (a developer's tool, not a test). For each size
 // it prints what the planner gives the complex path's rows and columns and the real display's rows
 // and columns, under GL's or OpenCL's default tuning with FFTSCOPE_FAST_TUNING's overrides, for
-// an NVIDIA H100/H200 (48 KiB of shared memory, 1 024 invocations, 132 multiprocessors) unless
-// --limits says otherwise. With --audit it lists, for every knob whose default differs between the
+// an NVIDIA H100/H200 (48 KiB of shared memory, 1 024 invocations, 132 multiprocessors, and for
+// OpenCL 65 536 registers per multiprocessor, as its NVIDIA extension reports) unless --limits
+// says otherwise. With --audit it lists, for every knob whose default differs between the
 // two APIs, the sizes whose plans change when the API takes the other's value: which of an API's
 // rules a measurement at those sizes would test (docs/fast_path.md, forty-fifth session).
 //
-//   fast_plans [--cl] [--limits BYTES,THREADS,UNITS] [--audit] WxH...
+//   fast_plans [--cl] [--limits BYTES,THREADS,UNITS[,REGISTERS]] [--audit] WxH...
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -73,14 +74,14 @@ void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, con
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: fast_plans [--cl] [--limits BYTES,THREADS,UNITS] [--audit] WxH...\n");
+  std::fprintf(stderr, "usage: fast_plans [--cl] [--limits BYTES,THREADS,UNITS[,REGISTERS]] [--audit] WxH...\n");
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool cl = false, audit_knobs = false;
+  bool cl = false, audit_knobs = false, limits_given = false;
   fast::DeviceLimits limits{48 * 1024, 1024, 132};
   std::vector<Size> sizes;
   for (int i = 1; i < argc; ++i) {
@@ -91,9 +92,10 @@ int main(int argc, char** argv) {
       audit_knobs = true;
     } else if (arg == "--limits" && i + 1 < argc) {
       unsigned long long bytes = 0;
-      unsigned threads = 0, units = 0;
-      if (std::sscanf(argv[++i], "%llu,%u,%u", &bytes, &threads, &units) != 3) return usage();
-      limits = fast::DeviceLimits{bytes, threads, units};
+      unsigned threads = 0, units = 0, registers = 0;
+      if (std::sscanf(argv[++i], "%llu,%u,%u,%u", &bytes, &threads, &units, &registers) < 3) return usage();
+      limits = fast::DeviceLimits{bytes, threads, units, registers};
+      limits_given = true;
     } else {
       Size s;
       if (std::sscanf(arg.c_str(), "%ux%u", &s.width, &s.height) != 2 || s.width == 0 || s.height == 0) return usage();
@@ -101,6 +103,7 @@ int main(int argc, char** argv) {
     }
   }
   if (sizes.empty()) return usage();
+  if (cl && !limits_given) limits.unit_registers = 65536;  // cl_fast_path.cpp reads it on NVIDIA
   // As the backends take them: OpenCL's with cl_tuning applied (cl_fast_path.cpp).
   const fast::Tuning gl = fast::tuning_from_env(fast::gl_default_tuning());
   const fast::Tuning opencl = fast::cl_tuning(fast::tuning_from_env(fast::Tuning{}));
