@@ -215,8 +215,8 @@
 #ifndef FUSED_2D
 #define FUSED_2D 0
 #endif
-#if FUSED_2D && (!AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER || FAST_EPILOGUE || UNPACK_PAIRS || BLUESTEIN)
-#error "fast_fft.cl: FUSED_2D needs the column plan, unsplit, in place, no other mode"
+#if FUSED_2D && (!AXIS_COLS || SPLIT_GLOBAL || OUTPUT_BUFFER || FAST_EPILOGUE || UNPACK_PAIRS || BLUESTEIN)
+#error "fast_fft.cl: FUSED_2D needs the column plan, unsplit or split through registers, in place, no other mode"
 #endif
 #if FUSED_2D
 #define FUSED_PARAMS , __global volatile uint* fused_sync
@@ -1083,25 +1083,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
   EPILOGUE_BEGIN
 #if FUSED_2D
+  // The phase's pass, unsplit or split, with the rows addressed as the image's transpose.
+  const uint phase_pitch = cols_phase ? row_pitch : 0u;
   {
-    const uint phase_pitch = cols_phase ? row_pitch : 0u;
     const uint row_pitch = phase_pitch;  // gaddr: 0 addresses rows
-    RUN_STAGES(SRC_GLOBAL, 0)
-  }
-  // Every work-item's stores reach the device before the group counts itself done.
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
-    if (!cols_phase) {
-      atomic_inc(&fused_sync[1]);
-    } else if (atomic_inc(&fused_sync[2]) == phase_groups - 1) {
-      // Every group has taken its ticket and ended its wait: ready for the next dispatch.
-      atomic_xchg(&fused_sync[0], 0u);
-      atomic_xchg(&fused_sync[1], 0u);
-      atomic_xchg(&fused_sync[2], 0u);
-    }
-  }
-#elif PRE_RADIX == 1
+#endif
+#if PRE_RADIX == 1
   RUN_STAGES(SRC_GLOBAL, 0)
   EPILOGUE(0)
 #elif SPLIT_GLOBAL
@@ -1340,6 +1327,22 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
   }
 #endif
+#endif
+#if FUSED_2D
+  }
+  // Every work-item's stores reach the device before the group counts itself done.
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    if (!cols_phase) {
+      atomic_inc(&fused_sync[1]);
+    } else if (atomic_inc(&fused_sync[2]) == phase_groups - 1) {
+      // Every group has taken its ticket and ended its wait: ready for the next dispatch.
+      atomic_xchg(&fused_sync[0], 0u);
+      atomic_xchg(&fused_sync[1], 0u);
+      atomic_xchg(&fused_sync[2], 0u);
+    }
+  }
 #endif
   EPILOGUE_END
 }

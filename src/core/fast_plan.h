@@ -368,6 +368,12 @@ struct Tuning {
   /// span of a transform between markers with the queue held: 256^2 18.5 -> 12.5 us, 512^2
   /// 19-25 -> 12.5; GL (the same protocol, measured and not kept): 256^2 13.6 -> 14.7 us.
   std::uint64_t fused_max_bytes = 8ull << 20;
+  /// 1: also where those columns are split through registers (in frequency; not through the
+  /// buffer), as 1000^2's and 1024^2's are on NVIDIA (8 columns of 1 024 in 64 KiB), the rows
+  /// then taking the split column plan too; 0: unsplit columns only. OpenCL 1000^2 and 1024^2 are
+  /// 1.24x and 1.26x cuFFT in two dispatches under the sweep's markers (H200, forty-third
+  /// session), where one dispatch saved 256^2 and 512^2 about 6 us (H100, tenth session).
+  std::uint32_t fused_split_columns = 0;
   /// Registers per work-item a fast pass's kernel may use, at most (AxisPlan::max_registers; 0:
   /// the compiler's choice): OpenCL on NVIDIA only, whose program binary is PTX (`.maxnreg`).
   /// Its compiler gives a kernel of 256 work-items up to 255 registers, one group per
@@ -559,6 +565,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"bluestein_length", &Tuning::bluestein_length},
       {"display_from_registers", &Tuning::display_from_registers},
       {"fused_max_bytes", &Tuning::fused_max_bytes},
+      {"fused_split_columns", &Tuning::fused_split_columns},
       {"max_registers", &Tuning::max_registers},
       {"display_rows_max_registers", &Tuning::display_rows_max_registers},
       {"composite_rows_max_registers", &Tuning::composite_rows_max_registers},
@@ -2000,14 +2007,16 @@ enum class PassLayout { in_place, out_of_place, both_axes };
 
 /// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
 /// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
-/// and whose columns are one unsplit pass. Its plan serves the rows too, addressing the image
-/// as its transpose. (Columns planned narrower to avoid a split lost: H100, 1024^2 with 4
-/// columns per group unsplit, 24.9-43.3 us against 21.8-22.2 in two dispatches.)
+/// and whose columns are one pass, unsplit or (Tuning::fused_split_columns) split through
+/// registers. Its plan serves the rows too, addressing the image as its transpose. (Columns
+/// planned narrower to avoid a split lost: H100, 1024^2 with 4 columns per group unsplit,
+/// 24.9-43.3 us against 21.8-22.2 in two dispatches.)
 inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tuning& tuning) {
   const AxisRoute& cols = routes.cols;
   const std::uint64_t n = cols.n;
+  const bool split_ok = cols.plan.pre_radix == 1 || (tuning.fused_split_columns != 0 && !cols.plan.split_global);
   if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
-      cols.plan.radices.empty() || cols.plan.pre_radix != 1 || n * n * sizeof(Complex) > tuning.fused_max_bytes)
+      cols.plan.radices.empty() || !split_ok || n * n * sizeof(Complex) > tuning.fused_max_bytes)
     return std::nullopt;
   AxisRoute fused = cols;
   fused.tile_lines = 0;  // one dispatch, in place

@@ -1783,6 +1783,23 @@ TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) 
     EXPECT_EQ(inverse.conj_sign, -1.0f);
   }
   EXPECT_FALSE(fused(1024, 1024, cl));  // its columns split (8 x 1024 x 8 B > 48 KiB)
+  // With Tuning::fused_split_columns, columns split through registers fuse too (1000^2, 1024^2 on
+  // NVIDIA), the pass as the split column plan's; not a split through the buffer, not 2048^2
+  // (over fused_max_bytes).
+  fast::Tuning split = cl;
+  split.fused_split_columns = 1;
+  for (const std::size_t n : {1000u, 1024u}) {
+    const auto route = fused(n, n, split);
+    ASSERT_TRUE(route) << n;
+    EXPECT_GT(route->plan.pre_radix, 1u) << route->describe();
+    EXPECT_EQ(route->describe(), fast::route_image(n, n, nvidia, split)->cols.describe());
+    EXPECT_EQ(fast::fused_pass(*route, n, Direction::forward).phases, 2u);
+  }
+  EXPECT_EQ(fused(512, 512, split)->describe(), fused(512, 512, cl)->describe());
+  EXPECT_FALSE(fused(2048, 2048, split));
+  fast::Tuning through_buffer = split;
+  through_buffer.split_global = 1;
+  EXPECT_FALSE(fused(1024, 1024, through_buffer));
   EXPECT_FALSE(fused(96, 64, cl));      // not square
   EXPECT_FALSE(fused(17, 17, cl));      // Bluestein
   fast::Tuning never = cl;
