@@ -1,6 +1,6 @@
 // fast_plans: the fast path's plans without a GPU (a developer's tool, not a test). For each size
-// it prints what the planner gives the complex path's rows and columns and the real display's rows
-// and columns, under GL's or OpenCL's default tuning with FFTSCOPE_FAST_TUNING's overrides, for
+// it prints what the planner gives the complex path's rows and columns (on OpenCL, also where both
+// axes run in one dispatch) and the real display's rows and columns, under GL's or OpenCL's default tuning with FFTSCOPE_FAST_TUNING's overrides, for
 // an NVIDIA H100/H200 (48 KiB of shared memory, 1 024 invocations, 132 multiprocessors, and for
 // OpenCL 65 536 registers per multiprocessor, as its NVIDIA extension reports) unless --limits
 // says otherwise. With --audit it lists, for every knob whose default differs between the
@@ -24,12 +24,16 @@ struct Size {
   std::string name() const { return std::to_string(width) + "x" + std::to_string(height); }
 };
 
-// The four passes a size plans, by their identities (every #define and the register bound).
-std::vector<std::string> pass_identities(const Size& s, const fast::DeviceLimits& limits, const fast::Tuning& t) {
+// The four passes a size plans, by their identities (every #define and the register bound); on
+// OpenCL, a square image whose axes run in one dispatch (fast::fused_route) has that one for both.
+std::vector<std::string> pass_identities(const Size& s, const fast::DeviceLimits& limits, const fast::Tuning& t,
+                                         bool cl) {
   std::vector<std::string> out(4, "none");
   if (const auto image = fast::route_image(s.width, s.height, limits, t)) {
     out[0] = fast::route_identity(image->rows);
     out[1] = fast::route_identity(image->cols);
+    if (const auto fused = cl ? fast::fused_route(*image, t) : std::nullopt)
+      out[0] = out[1] = "one dispatch: " + fast::route_identity(*fused);
   }
   if (const auto rows = fast::plan_display_rows(s.width, s.height, limits, t)) out[2] = fast::plan_identity(*rows);
   if (const auto cols = fast::route_real_columns(s.width, s.height, limits, t)) out[3] = fast::route_identity(*cols);
@@ -41,6 +45,8 @@ void print_plans(const Size& s, const fast::DeviceLimits& limits, const fast::Tu
   const auto image = fast::route_image(s.width, s.height, limits, t);
   std::printf("rows:  %s\n", image ? image->rows.describe().c_str() : "none (the fused pipeline)");
   std::printf("cols:  %s\n", image ? image->cols.describe().c_str() : "none (the fused pipeline)");
+  if (const auto fused = cl && image ? fast::fused_route(*image, t) : std::nullopt)
+    std::printf("both axes in one dispatch, each as: %s\n", fused->describe().c_str());
   const auto rows = fast::plan_display_rows(s.width, s.height, limits, t);
   const auto cols = fast::route_real_columns(s.width, s.height, limits, t);
   std::printf("drows: %s\n", rows ? rows->describe().c_str() : "none");
@@ -51,7 +57,7 @@ void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, con
            const fast::Tuning& other, bool cl) {
   static const char* const kPass[] = {"rows", "cols", "display rows", "display cols"};
   std::vector<std::vector<std::string>> planned;
-  for (const Size& s : sizes) planned.push_back(pass_identities(s, limits, base));
+  for (const Size& s : sizes) planned.push_back(pass_identities(s, limits, base, cl));
   for (const fast::TuningKnob& knob : fast::tuning_knobs()) {
     if (knob.get(base) == knob.get(other)) continue;
     fast::Tuning t = base;
@@ -59,7 +65,7 @@ void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, con
     if (cl) t = fast::cl_tuning(t);  // what OpenCL's kernels cannot take stays off
     std::string changed;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      const auto ids = pass_identities(sizes[i], limits, t);
+      const auto ids = pass_identities(sizes[i], limits, t, cl);
       std::string passes;
       for (std::size_t p = 0; p < ids.size(); ++p)
         if (ids[p] != planned[i][p]) {
