@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -1746,6 +1747,26 @@ inline void log_candidate(const std::string& what, double ms, const std::string&
   if (!planning_log_enabled()) return;
   std::fprintf(stderr, "planning %s: %10.1f us  %s\n", what.c_str(), ms * 1e3, description.c_str());
 }
+
+/// How long measuring one choice took (the candidates' compiles, the warming and the timing),
+/// logged when it ends, on any path out: what a user waits for on a size the wisdom does not know.
+class PlanningClock {
+ public:
+  PlanningClock(std::string what, std::size_t routes)
+      : what_(std::move(what)), routes_(routes), start_(std::chrono::steady_clock::now()) {}
+  PlanningClock(const PlanningClock&) = delete;
+  PlanningClock& operator=(const PlanningClock&) = delete;
+  ~PlanningClock() {
+    if (!planning_log_enabled()) return;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "planning %s: %zu distinct routes measured in %.0f ms\n", what_.c_str(), routes_, ms);
+  }
+
+ private:
+  std::string what_;
+  std::size_t routes_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 /// How long measured planning kept the GPU busy before timing (GL's warm_until_steady), and the
 /// planned route's time at the end of it.

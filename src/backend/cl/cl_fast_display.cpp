@@ -138,6 +138,7 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   if (measure_.wisdom)
     if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known];
 
+  const fast::PlanningClock clock(what, distinct.size());
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
   fast::Tuning best = base_;

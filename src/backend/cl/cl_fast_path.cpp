@@ -251,6 +251,7 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   if (measure_.wisdom)
     if (const auto known = measure_.wisdom->find(key); known && *known < distinct.size()) return distinct[*known].first;
 
+  const fast::PlanningClock clock(what, distinct.size());
   const std::uint64_t lines = axis == Axis::rows ? height : width;
   // Timing needs device memory beside the caller's image; where it cannot be had, the planned
   // route stands (as without measuring). A route that fails to build throws only if it is the

@@ -1003,6 +1003,23 @@ TEST(FastPlan, FourStepGroupsDivideTheWidth) {
 
 // FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
 // fields alike) and leaves the rest, unknown names and items without '=' ignored.
+// Measured planning's time per choice (FFTSCOPE_PLANNING_LOG=1): one line when the clock goes
+// out of scope, whatever way out the measuring took; nothing without the variable.
+TEST(FastPlan, PlanningClockLogsOneLineWhereTheLogIsOn) {
+  ::unsetenv("FFTSCOPE_PLANNING_LOG");
+  testing::internal::CaptureStderr();
+  { const fast::PlanningClock quiet("cols 64x64", 3); }
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  ::setenv("FFTSCOPE_PLANNING_LOG", "1", 1);
+  testing::internal::CaptureStderr();
+  { const fast::PlanningClock clock("cols 64x64", 3); }
+  const std::string line = testing::internal::GetCapturedStderr();
+  ::unsetenv("FFTSCOPE_PLANNING_LOG");
+  EXPECT_EQ(line.rfind("planning cols 64x64: 3 distinct routes measured in ", 0), 0u) << line;
+  EXPECT_EQ(line.substr(line.size() - 4), " ms\n") << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1);
+}
+
 // Every knob FFTSCOPE_FAST_TUNING names sets its own field and no other (tuning_knobs, which the
 // plan tool's audit also walks): each set to a value no default holds, then read back.
 TEST(FastPlan, EveryKnobSetsItsOwnFieldByName) {
