@@ -501,8 +501,13 @@ inline Tuning gl_default_tuning() {
 /// A knob of Tuning by its field's name: what FFTSCOPE_FAST_TUNING sets, and what the plan tool
 /// (tests/backend/fast/fast_plans.cpp) compares between the APIs' defaults.
 struct TuningKnob {
+  /// rule: a planning choice; device: a fact of the device (what a multiprocessor holds), no
+  /// choice to compare; opencl: a register bound, which only OpenCL's compiler takes (GLSL states
+  /// none, and the GL backend never reads one).
+  enum class Kind { rule, device, opencl };
   const char* name;
   std::variant<std::uint32_t Tuning::*, std::uint64_t Tuning::*> field;
+  Kind kind = Kind::rule;
   std::uint64_t get(const Tuning& t) const {
     return std::visit([&](auto member) { return static_cast<std::uint64_t>(t.*member); }, field);
   }
@@ -511,9 +516,10 @@ struct TuningKnob {
   }
 };
 
-/// Every knob that FFTSCOPE_FAST_TUNING can set (the device facts unit_threads and
-/// unit_local_bytes among them, for measurements on other devices).
+/// Every knob that FFTSCOPE_FAST_TUNING can set (the device facts among them, for measurements on
+/// other devices).
 inline std::span<const TuningKnob> tuning_knobs() {
+  using Kind = TuningKnob::Kind;
   static const TuningKnob knobs[] = {
       {"row_elements", &Tuning::row_elements},
       {"col_lines", &Tuning::col_lines},
@@ -551,8 +557,8 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"bluestein_row_one_round_threads", &Tuning::bluestein_row_one_round_threads},
       {"row_one_round_threads", &Tuning::row_one_round_threads},
       {"odd_row_one_round_threads", &Tuning::odd_row_one_round_threads},
-      {"unit_threads", &Tuning::unit_threads},
-      {"unit_local_bytes", &Tuning::unit_local_bytes},
+      {"unit_threads", &Tuning::unit_threads, Kind::device},
+      {"unit_local_bytes", &Tuning::unit_local_bytes, Kind::device},
       {"row_prefetch_twiddles", &Tuning::row_prefetch_twiddles},
       {"four_step_min_bytes", &Tuning::four_step_min_bytes},
       {"four_step_min_pitch_bytes", &Tuning::four_step_min_pitch_bytes},
@@ -567,9 +573,9 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"display_from_registers", &Tuning::display_from_registers},
       {"fused_max_bytes", &Tuning::fused_max_bytes},
       {"fused_split_columns", &Tuning::fused_split_columns},
-      {"max_registers", &Tuning::max_registers},
-      {"display_rows_max_registers", &Tuning::display_rows_max_registers},
-      {"composite_rows_max_registers", &Tuning::composite_rows_max_registers},
+      {"max_registers", &Tuning::max_registers, Kind::opencl},
+      {"display_rows_max_registers", &Tuning::display_rows_max_registers, Kind::opencl},
+      {"composite_rows_max_registers", &Tuning::composite_rows_max_registers, Kind::opencl},
       {"second_group_columns", &Tuning::second_group_columns},
       {"split_columns_radix16", &Tuning::split_columns_radix16},
       {"exact_split_threads", &Tuning::exact_split_threads},

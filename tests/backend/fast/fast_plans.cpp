@@ -5,7 +5,8 @@
 // OpenCL 65 536 registers per multiprocessor, as its NVIDIA extension reports) unless --limits
 // says otherwise. With --audit it lists, for every knob whose default differs between the
 // two APIs, the sizes whose plans change when the API takes the other's value: which of an API's
-// rules a measurement at those sizes would test (docs/fast_path.md, forty-fifth session).
+// rules a measurement at those sizes would test (docs/fast_path.md, forty-fifth session); not the
+// device facts, nor on GL the register bounds it cannot state (TuningKnob::Kind).
 //
 //   fast_plans [--cl] [--limits BYTES,THREADS,UNITS[,REGISTERS]] [--audit] WxH...
 #include <cstdio>
@@ -59,7 +60,8 @@ void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, con
   std::vector<std::vector<std::string>> planned;
   for (const Size& s : sizes) planned.push_back(pass_identities(s, limits, base, cl));
   for (const fast::TuningKnob& knob : fast::tuning_knobs()) {
-    if (knob.get(base) == knob.get(other)) continue;
+    using Kind = fast::TuningKnob::Kind;
+    if (knob.kind == Kind::device || (knob.kind == Kind::opencl && !cl) || knob.get(base) == knob.get(other)) continue;
     fast::Tuning t = base;
     knob.set(t, knob.get(other));
     if (cl) t = fast::cl_tuning(t);  // what OpenCL's kernels cannot take stays off
