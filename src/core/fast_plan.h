@@ -1852,16 +1852,22 @@ inline std::optional<DisplayPasses> plan_real_display(std::size_t width, std::si
   return DisplayPasses{*cols, rows, routed_rows};
 }
 
+/// The fused display rows' program: their plan and the #defines they take beside it.
+inline std::string display_rows_identity(std::size_t width, std::size_t height, const AxisPlan& rows,
+                                         const Tuning& tuning) {
+  std::string id = plan_identity(rows);
+  for (const auto& [name, value] : display_rows_defines(width, height, tuning)) id += ' ' + name + '=' + value;
+  return id;
+}
+
 /// What makes two real display paths the same programs (measure_display_candidates): the
-/// columns' route, the display rows' plan and their #defines; empty where the fused passes do not
-/// plan both axes (measured planning times the fused display only).
+/// columns' route and the display rows' program; empty where the fused passes do not plan both
+/// axes (measured planning times the fused display only).
 inline std::string display_identity(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                     const Tuning& tuning) {
   const auto passes = plan_real_display(width, height, limits, tuning);
   if (!passes || !passes->fused()) return {};
-  std::string id = route_identity(passes->cols) + " || " + plan_identity(*passes->rows);
-  for (const auto& [name, value] : display_rows_defines(width, height, tuning)) id += ' ' + name + '=' + value;
-  return id;
+  return route_identity(passes->cols) + " || " + display_rows_identity(width, height, *passes->rows, tuning);
 }
 
 /// `base`, then each of `measure` (split_global 0: the display epilogue follows the split through

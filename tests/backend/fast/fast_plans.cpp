@@ -36,8 +36,12 @@ std::vector<std::string> pass_identities(const Size& s, const fast::DeviceLimits
     if (const auto fused = cl ? fast::fused_route(*image, t) : std::nullopt)
       out[0] = out[1] = "one dispatch: " + fast::route_identity(*fused);
   }
-  if (const auto rows = fast::plan_display_rows(s.width, s.height, limits, t)) out[2] = fast::plan_identity(*rows);
-  if (const auto cols = fast::route_real_columns(s.width, s.height, limits, t)) out[3] = fast::route_identity(*cols);
+  // The display's passes as the backends plan them (rows routed where the fused rows do not plan).
+  if (const auto display = fast::plan_real_display(s.width, s.height, limits, t)) {
+    out[2] = display->rows ? fast::display_rows_identity(s.width, s.height, *display->rows, t)
+                           : "routed: " + fast::route_identity(*display->routed_rows);
+    out[3] = fast::route_identity(display->cols);
+  }
   return out;
 }
 
@@ -48,10 +52,12 @@ void print_plans(const Size& s, const fast::DeviceLimits& limits, const fast::Tu
   std::printf("cols:  %s\n", image ? image->cols.describe().c_str() : "none (the fused pipeline)");
   if (const auto fused = cl && image ? fast::fused_route(*image, t) : std::nullopt)
     std::printf("both axes in one dispatch, each as: %s\n", fused->describe().c_str());
-  const auto rows = fast::plan_display_rows(s.width, s.height, limits, t);
-  const auto cols = fast::route_real_columns(s.width, s.height, limits, t);
-  std::printf("drows: %s\n", rows ? rows->describe().c_str() : "none");
-  std::printf("dcols: %s\n", cols ? cols->describe().c_str() : "none");
+  const auto display = fast::plan_real_display(s.width, s.height, limits, t);
+  const std::string rows = !display              ? "none"
+                           : display->rows       ? display->rows->describe()
+                                                 : "routed: " + display->routed_rows->describe();
+  std::printf("drows: %s\n", rows.c_str());
+  std::printf("dcols: %s\n", display ? display->cols.describe().c_str() : "none");
 }
 
 void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, const fast::Tuning& base,
