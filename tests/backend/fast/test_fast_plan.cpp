@@ -886,8 +886,8 @@ TEST(FastPlan, GlMeasuresColumnsSplitByThreeAtExactGroupSizes) {
     EXPECT_EQ(fast::route_image(n, n, nvidia, *odd)->cols.describe(), fast::route_image(n, n, nvidia, base)->cols.describe()) << n;
 }
 
-// Measured planning's candidates: the base tuning first, then each differing from it in the
-// knobs named for its API; a route's identity tells apart plans that differ in any #define or
+// Measured planning's candidates: the base tuning first, then each differing from it in some
+// knob; a route's identity tells apart plans that differ in any #define or
 // register bound, and only those.
 TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirPrograms) {
   for (const bool gl : {false, true}) {
@@ -898,28 +898,10 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
     EXPECT_EQ(candidates.front().max_radix, base.max_radix);
     for (std::size_t i = 1; i < candidates.size(); ++i) {
       const fast::Tuning& t = candidates[i];
-      const bool differs = t.max_threads != base.max_threads || t.elements_per_thread != base.elements_per_thread ||
-                           t.max_radix != base.max_radix || t.local_bytes_cap != base.local_bytes_cap ||
-                           t.col_lines != base.col_lines || t.max_registers != base.max_registers ||
-                           t.four_step_unsplit_min_bytes != base.four_step_unsplit_min_bytes ||
-                           t.row_elements != base.row_elements ||
-                           t.col_one_round_threads != base.col_one_round_threads ||
-                           t.bluestein_row_one_round_threads != base.bluestein_row_one_round_threads ||
-                           t.row_prefetch_twiddles != base.row_prefetch_twiddles ||
-                           t.four_step_in_place_min_bytes != base.four_step_in_place_min_bytes ||
-                           t.local_unpadded != base.local_unpadded ||
-                           t.padded_rows_min_twos != base.padded_rows_min_twos ||
-                           t.row_one_round_threads != base.row_one_round_threads ||
-                           t.odd_row_one_round_threads != base.odd_row_one_round_threads ||
-                           t.sub_transform_loop_max_threads != base.sub_transform_loop_max_threads ||
-                           t.swizzled_rows != base.swizzled_rows || t.swizzled_columns != base.swizzled_columns ||
-                           t.rows_radix16 != base.rows_radix16 ||
-                           t.composite_rows_max_registers != base.composite_rows_max_registers ||
-                           t.second_group_columns != base.second_group_columns ||
-                           t.split_columns_radix16 != base.split_columns_radix16 ||
-                           t.exact_split_threads != base.exact_split_threads ||
-                           t.first_split_odd_min != base.first_split_odd_min ||
-                           t.four_columns_by_halves != base.four_columns_by_halves;
+      // (fast::tuning_knobs: the fields FFTSCOPE_FAST_TUNING sets.)
+      const auto knobs = fast::tuning_knobs();
+      const bool differs = std::any_of(knobs.begin(), knobs.end(),
+                                       [&](const fast::TuningKnob& k) { return k.get(t) != k.get(base); });
       EXPECT_TRUE(differs) << (gl ? "gl " : "cl ") << i;
       if (gl) {
         EXPECT_EQ(t.max_registers, 0u) << "GLSL states no register bound";
@@ -1001,8 +983,6 @@ TEST(FastPlan, FourStepGroupsDivideTheWidth) {
   EXPECT_EQ(square.plan.lines_per_group, 32u) << square.describe();
 }
 
-// FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
-// fields alike) and leaves the rest, unknown names and items without '=' ignored.
 // Measured planning's time per choice (FFTSCOPE_PLANNING_LOG=1): one line when the clock goes
 // out of scope, whatever way out the measuring took; nothing without the variable.
 TEST(FastPlan, PlanningClockLogsOneLineWhereTheLogIsOn) {
@@ -1038,6 +1018,8 @@ TEST(FastPlan, EveryKnobSetsItsOwnFieldByName) {
   }
 }
 
+// FFTSCOPE_FAST_TUNING overrides the named knobs of the tuning it is given (32- and 64-bit
+// fields alike) and leaves the rest, unknown names and items without '=' ignored.
 TEST(FastPlan, TuningFromEnvironmentOverridesNamedKnobs) {
   const fast::Tuning gl = fast::gl_default_tuning();
   ::setenv("FFTSCOPE_FAST_TUNING", "max_threads=128,four_step_min_bytes=8589934592,no_such_knob=3,col_lines", 1);
