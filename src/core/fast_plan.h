@@ -193,6 +193,18 @@ struct Tuning {
   /// 2187-point columns 87 -> 75 us, 2401-point 109 -> 98 (GL's default); OpenCL 2187-point
   /// columns 50.4 -> 63.1 us (instead of 4 split 3 x 729), 2401-point 84.0 -> 84.3, so 0.
   std::uint32_t four_columns_by_halves = 0;
+  /// 1: columns of odd length with a factor 3 or 5 take splits by 3 and 5 in the first round in
+  /// groups of 4 or more, whatever first_split_odd_min says, and none four by their halves (an
+  /// unsplit plan that fits whole still comes first). Splits by 7 keep first_split_odd_min's
+  /// conditions (2401^2's display columns, 151 groups of 8 split by 7, lost on the H100: 78.9 ->
+  /// 84.9 us), as do even lengths. Measured
+  /// after split columns read their first stage from the registers at exact group sizes
+  /// (exact_split_threads). H200, GL (run362): 2187-point columns 63.6 -> 57.2 us (4 split
+  /// 3 x 729 in 324 invocations for 4 by halves in 1 024; the transform 95.0 -> 88.8 us beside
+  /// cuFFT's 81.4), 1875-point 46.4 -> 34.3 (8 split 3 x 625), 1215-point 23.8 -> 22.1. Even
+  /// lengths keep the rules above: the splits by 3 and 5 lost or tied there (1458-point 28.3 ->
+  /// 29.4, 3000-point 84 -> 113 as 5 x 600 for 8 x 375, 2430-point 78.0 -> 77.5).
+  std::uint32_t odd_length_splits = 0;
   /// 1: the complex path's power-of-two rows of 2048 points and more take radix-16 stages in
   /// groups of at most 256 whatever max_radix and max_threads say (row_tuning). H100, GL (whose
   /// columns lost with radix 16: 4096-point 185 -> 207 us, and whose other rows lost with 256
@@ -462,7 +474,8 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
-  t.four_columns_by_halves = 1;      // GL 2187-point columns: 87 -> 75 us, 2401-point 109 -> 98
+  t.four_columns_by_halves = 1;      // GL 2401-point display columns: 4 by halves (H100: 109 -> 98 us)
+  t.odd_length_splits = 1;           // GL 2187-point columns: 63.6 -> 57.2 us (H200), 1875-point 46.4 -> 34.3
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
@@ -529,6 +542,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"max_pre_hold", &Tuning::max_pre_hold},
       {"local_halves_above", &Tuning::local_halves_above},
       {"four_columns_by_halves", &Tuning::four_columns_by_halves},
+      {"odd_length_splits", &Tuning::odd_length_splits},
       {"pow2_rows_radix16", &Tuning::pow2_rows_radix16},
       {"rows_radix16", &Tuning::rows_radix16},
       {"split_dit", &Tuning::split_dit},
@@ -899,6 +913,9 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
   const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
+  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5.
+  const bool odd_length_splits =
+      tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 && (n % 3 == 0 || n % 5 == 0);
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
@@ -906,9 +923,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
     for (const std::uint32_t p : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 11u, 13u}) {
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
+      const bool odd_length_split = odd_length_splits && (p == 3 || p == 5) && b >= 4;
       const bool by_rule =
           !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max)) &&
-          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 &&
+          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split &&
             (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
              (lines + b - 1) / b < wanted_groups));
       const bool weighed = weigh_splits && round == 0 && p > 1 && p <= 8 && (power_of_two || b == most_lines);
@@ -940,8 +958,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_elems = b * plan.line_stride;
       if (plan.radices.empty()) plan.local_elems = 1;
       const bool unsplit = p == 1 && plan.radices.size() > 1;
-      const bool four_by_halves =
-          tuning.four_columns_by_halves != 0 && unsplit && axis == Axis::cols && b == 4 && plan.local_bytes() > local_cap;
+      const bool four_by_halves = tuning.four_columns_by_halves != 0 && !odd_length_splits && unsplit &&
+                                  axis == Axis::cols && b == 4 && plan.local_bytes() > local_cap;
       if (!four_by_halves && plan.local_bytes() > local_cap) continue;
       const bool halves = four_by_halves ||
                           (tuning.local_halves_above != 0 && unsplit && plan.local_bytes() > tuning.local_halves_above);
@@ -1597,7 +1615,7 @@ inline Measuring cl_measuring(Measuring m) {
 /// work-items within 128 registers, and the composite rows without their bound
 /// (Tuning::composite_rows_max_registers); GL's split columns in radix 16
 /// (Tuning::split_columns_radix16) and split by 3 and 5 (first_split_odd_min, four_columns_by_halves
-/// undone); GL also without the swizzled rows, without the swizzled
+/// undone) and odd lengths' not (odd_length_splits undone); GL also without the swizzled rows, without the swizzled
 /// columns and without radix 16 in rows that are not powers of two (Tuning::swizzled_rows,
 /// swizzled_columns, rows_radix16); on both, the exact group sizes of split columns undone
 /// (Tuning::exact_split_threads: OpenCL's 2187- and 1440-point columns lost with them), and
@@ -1647,15 +1665,17 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Radix 16 in the split columns where it takes a stage away (forty-second session, H200),
     // toggled.
     with(&Tuning::split_columns_radix16, base.split_columns_radix16 ? 0 : 1);
-    // Columns split by 3 and 5 too, and none taken four by their halves where a split holds them:
-    // both rules were measured before split columns read their first stage from the registers at
-    // exact group sizes (Tuning::exact_split_threads), which took GL's 3125-point columns from
-    // 106.0 to 89.7 us; 2187-point columns then plan as OpenCL's do, 4 split 3 x 729 in 324
-    // invocations (two groups per multiprocessor) instead of 4 by halves in 1 024 (one).
+    // Even lengths' columns split by 3 and 5 too, and none taken four by their halves where a
+    // split holds them: both rules were measured before split columns read their first stage from
+    // the registers at exact group sizes (Tuning::exact_split_threads); odd lengths take such
+    // splits by default (Tuning::odd_length_splits, forty-seventh session, H200), and even ones
+    // won and lost by a little (2880-point columns 73.5 -> 72.0 us, 1458-point 28.3 -> 29.4).
     Tuning odd_splits = base;
     odd_splits.first_split_odd_min = 0;
     odd_splits.four_columns_by_halves = 0;
     out.push_back(odd_splits);
+    // The forty-seventh session's odd-length splits, undone (three lengths measured on the H200).
+    with(&Tuning::odd_length_splits, 0);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

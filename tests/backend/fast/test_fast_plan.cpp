@@ -232,11 +232,11 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
     EXPECT_EQ(unpadded_plan->threads, padded_plan->threads) << unpadded_plan->describe();
     EXPECT_LT(unpadded_plan->local_elems, padded_plan->local_elems) << unpadded_plan->describe();
   }
-  // GL's 2187-point columns: four by their halves, one group per multiprocessor, so as many
+  // GL's 2430-point columns: four by their halves, one group per multiprocessor, so as many
   // invocations as a group takes.
-  const auto odd_columns = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, gl);
-  EXPECT_TRUE(odd_columns->local_halves && odd_columns->lines_per_group == 4) << odd_columns->describe();
-  EXPECT_EQ(odd_columns->threads, 1024u) << odd_columns->describe();
+  const auto halves_columns = fast::plan_axis(Axis::cols, 2430, 2430, nvidia, gl);
+  EXPECT_TRUE(halves_columns->local_halves && halves_columns->lines_per_group == 4) << halves_columns->describe();
+  EXPECT_EQ(halves_columns->threads, 1024u) << halves_columns->describe();
   // Bluestein's 9216-point lines (4099^2) stay padded: GL's rows split in time, OpenCL's columns
   // of one line per group, GL's of two.
   for (const auto& [t, limits] : {std::pair{gl, nvidia}, std::pair{tuning, units_unknown}}) {
@@ -256,8 +256,9 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
-// unsplit in pairs; GL keeps 3^7 unsplit and splits by 7 alone (Tuning::first_split_odd_min),
-// where that leaves at least two groups per multiprocessor.
+// unsplit in pairs; GL splits odd lengths by 3 and 5 (Tuning::odd_length_splits, H200), by 7
+// only where that leaves at least two groups per multiprocessor (Tuning::first_split_odd_min),
+// and even lengths by neither.
 TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2187.has_value());
@@ -267,13 +268,23 @@ TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   ASSERT_TRUE(cl_2401.has_value());
   EXPECT_EQ(cl_2401->lines_per_group, 2u) << cl_2401->describe();
   EXPECT_EQ(cl_2401->pre_radix, 1u) << cl_2401->describe();
-  // GL takes no split by 3 in the first round either: 4 lines unsplit, which fit by their
-  // halves (LocalHalvesOnlyForLargeUnsplitPlans).
-  const auto gl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::gl_default_tuning());
-  ASSERT_TRUE(gl_2187.has_value());
-  EXPECT_EQ(gl_2187->lines_per_group, 4u) << gl_2187->describe();
-  EXPECT_EQ(gl_2187->pre_radix, 1u) << gl_2187->describe();
+  // GL splits 3^7 by 3 too, ahead of 4 lines unsplit by their halves, and 1875 = 3 x 5^4 by 3 in
+  // groups of 8; without odd_length_splits both keep 4 lines by their halves. Even 1458 = 2 x
+  // 3^6 and 3000 take no split by 3 or 5 (they lost there).
   const fast::Tuning gl = fast::gl_default_tuning();
+  fast::Tuning gl_no_odd = gl;
+  gl_no_odd.odd_length_splits = 0;
+  for (const auto& [n, lines] : {std::pair{2187u, 4u}, {1875u, 8u}}) {
+    const auto split = fast::plan_axis(Axis::cols, n, n, nvidia, gl);
+    ASSERT_TRUE(split.has_value()) << n;
+    EXPECT_EQ(split->pre_radix, 3u) << split->describe();
+    EXPECT_EQ(split->lines_per_group, lines) << split->describe();
+    const auto unsplit = fast::plan_axis(Axis::cols, n, n, nvidia, gl_no_odd);
+    EXPECT_EQ(unsplit->pre_radix, 1u) << unsplit->describe();
+    EXPECT_TRUE(unsplit->local_halves && unsplit->lines_per_group == 4) << unsplit->describe();
+  }
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 1458, 1458, nvidia, gl)->pre_radix, 1u);
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 3000, 3000, nvidia, gl)->pre_radix, 8u);
   for (std::uint32_t n : {2401u, 3584u}) {  // 8 columns split 7 x 343 / 7 x 512 (looped), not four steps
     const auto route = fast::route_axis(Axis::cols, n, n, nvidia, gl);
     ASSERT_TRUE(route.has_value()) << n;
@@ -497,9 +508,12 @@ TEST(FastPlan, GlRowsPrefetchTwiddlesInEveryPlan) {
     const auto cl = fast::route_image(n, n, nvidia, fast::Tuning{});
     EXPECT_EQ(cl->rows.plan.prefetch_twiddles, cl->rows.plan.pre_radix > 1) << cl->rows.describe();
   }
-  const auto cols = fast::route_image(2187, 2187, nvidia, fast::gl_default_tuning())->cols.plan;
-  EXPECT_EQ(cols.pre_radix, 1u) << cols.describe();
-  EXPECT_FALSE(cols.prefetch_twiddles) << cols.describe();
+  const auto unsplit = fast::route_image(2430, 2430, nvidia, fast::gl_default_tuning())->cols.plan;
+  EXPECT_EQ(unsplit.pre_radix, 1u) << unsplit.describe();
+  EXPECT_FALSE(unsplit.prefetch_twiddles) << unsplit.describe();
+  const auto split = fast::route_image(2187, 2187, nvidia, fast::gl_default_tuning())->cols.plan;
+  EXPECT_EQ(split.pre_radix, 3u) << split.describe();
+  EXPECT_TRUE(split.prefetch_twiddles) << split.describe();
 }
 
 // GL's split columns take one round of up to 1024 invocations where their widest stage needs
@@ -568,10 +582,10 @@ TEST(FastPlan, LocalHalvesOnlyForLargeUnsplitPlans) {
   // 4096-point rows (34816 B as complex values) do, 2048-point rows (17408 B) do not.
   EXPECT_TRUE(fast::plan_axis(Axis::rows, 4096, 4096, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 2048, 2048, nvidia, gl)->local_halves);
-  // 2187-point columns: 4 lines unsplit in halves (74 KiB as complex values), not 2.
-  const auto cols_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, gl);
-  EXPECT_TRUE(cols_2187->local_halves && cols_2187->lines_per_group == 4 && cols_2187->pre_radix == 1)
-      << cols_2187->describe();
+  // 2430-point columns: 4 lines unsplit in halves (76 KiB as complex values), not 2.
+  const auto cols_2430 = fast::plan_axis(Axis::cols, 2430, 2430, nvidia, gl);
+  EXPECT_TRUE(cols_2430->local_halves && cols_2430->lines_per_group == 4 && cols_2430->pre_radix == 1)
+      << cols_2430->describe();
   // GL's display rows colour each bin where other rows store it, so they take the halves as
   // rows do; coloured from local memory (display_from_registers 0), they do not, nor do the R2C
   // rows (their epilogue reads the last stage's outputs in local memory).
@@ -856,34 +870,47 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
                           [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
 }
 
-// GL's measured planning also tries columns split by 3 and 5 and none four by their halves (the
-// rules first_split_odd_min and four_columns_by_halves predate exact split group sizes): 2187-point
-// columns then plan as OpenCL's, 4 split 3 x 729 in 324 invocations, stage 0 from the registers,
-// in under half of GL's 48 KiB; the defaults keep 4 by halves in 1 024. (OpenCL's defaults already
-// split by 3 and take no columns by halves.)
+// GL's measured planning also tries even lengths' columns split by 3 and 5 and none four by their
+// halves (the rules first_split_odd_min and four_columns_by_halves predate exact split group
+// sizes; H200: 2880-point columns 73.5 -> 72.0 us as 5 x 576, 2430-point 78.0 -> 77.5 as 5 x 486),
+// and odd lengths' without those splits (Tuning::odd_length_splits undone: 2187-point columns 4 by
+// halves in 1 024 invocations instead of 4 split 3 x 729 in 324). Where GL splits by 7 or
+// four-steps the columns, neither changes anything.
 TEST(FastPlan, GlMeasuresColumnsSplitByThreeAtExactGroupSizes) {
   const fast::Tuning base = fast::gl_default_tuning();
   const auto candidates = fast::measure_candidates(base, true);
-  const auto odd = std::find_if(candidates.begin(), candidates.end(), [&](const fast::Tuning& t) {
+  const auto even = std::find_if(candidates.begin(), candidates.end(), [&](const fast::Tuning& t) {
     return t.first_split_odd_min != base.first_split_odd_min;
   });
+  const auto odd = std::find_if(candidates.begin(), candidates.end(), [&](const fast::Tuning& t) {
+    return t.odd_length_splits != base.odd_length_splits;
+  });
+  ASSERT_NE(even, candidates.end());
   ASSERT_NE(odd, candidates.end());
-  EXPECT_EQ(odd->first_split_odd_min, 0u);
-  EXPECT_EQ(odd->four_columns_by_halves, 0u);
-  const auto planned = fast::route_image(2187, 2187, nvidia, base);
-  const auto split = fast::route_image(2187, 2187, nvidia, *odd);
-  ASSERT_TRUE(planned && split);
-  EXPECT_EQ(planned->cols.plan.pre_radix, 1u) << planned->cols.describe();
-  EXPECT_TRUE(planned->cols.plan.local_halves) << planned->cols.describe();
-  EXPECT_EQ(split->cols.plan.pre_radix, 3u) << split->cols.describe();
-  EXPECT_EQ(split->cols.plan.lines_per_group, 4u);
-  EXPECT_EQ(split->cols.plan.threads, 324u);
-  EXPECT_TRUE(split->cols.plan.stage0_from_registers) << split->cols.describe();
-  EXPECT_LE(split->cols.plan.local_bytes(), 24u * 1024) << "two groups per multiprocessor";
-  EXPECT_EQ(split->rows.describe(), planned->rows.describe());
-  // Where GL already splits by 7 or four-steps the columns, the candidate changes nothing.
-  for (const std::size_t n : {2401u, 4096u, 8192u})
-    EXPECT_EQ(fast::route_image(n, n, nvidia, *odd)->cols.describe(), fast::route_image(n, n, nvidia, base)->cols.describe()) << n;
+  EXPECT_EQ(even->first_split_odd_min, 0u);
+  EXPECT_EQ(even->four_columns_by_halves, 0u);
+  EXPECT_EQ(odd->odd_length_splits, 0u);
+  const auto cols = [](std::uint32_t n, const fast::Tuning& t) { return fast::route_image(n, n, nvidia, t)->cols; };
+  EXPECT_EQ(cols(2430, base).plan.pre_radix, 1u) << cols(2430, base).describe();
+  EXPECT_EQ(cols(2430, *even).plan.pre_radix, 5u) << cols(2430, *even).describe();
+  EXPECT_EQ(cols(2880, base).plan.pre_radix, 8u) << cols(2880, base).describe();
+  EXPECT_EQ(cols(2880, *even).plan.pre_radix, 5u) << cols(2880, *even).describe();
+  const fast::AxisPlan split = cols(2187, base).plan;
+  EXPECT_EQ(split.pre_radix, 3u) << split.describe();
+  EXPECT_EQ(split.lines_per_group, 4u);
+  EXPECT_EQ(split.threads, 324u);
+  EXPECT_TRUE(split.stage0_from_registers) << split.describe();
+  EXPECT_LE(split.local_bytes(), 24u * 1024) << "two groups per multiprocessor";
+  EXPECT_EQ(cols(2187, *even).describe(), cols(2187, base).describe());
+  const fast::AxisPlan halves = cols(2187, *odd).plan;
+  EXPECT_EQ(halves.pre_radix, 1u) << halves.describe();
+  EXPECT_TRUE(halves.local_halves && halves.lines_per_group == 4) << halves.describe();
+  EXPECT_EQ(fast::route_image(2187, 2187, nvidia, *odd)->rows.describe(),
+            fast::route_image(2187, 2187, nvidia, base)->rows.describe());
+  for (const std::uint32_t n : {2401u, 4096u, 8192u}) {
+    EXPECT_EQ(cols(n, *even).describe(), cols(n, base).describe()) << n;
+    EXPECT_EQ(cols(n, *odd).describe(), cols(n, base).describe()) << n;
+  }
 }
 
 // Measured planning's candidates: the base tuning first, then each differing from it in some
