@@ -193,17 +193,24 @@ struct Tuning {
   /// 2187-point columns 87 -> 75 us, 2401-point 109 -> 98 (GL's default); OpenCL 2187-point
   /// columns 50.4 -> 63.1 us (instead of 4 split 3 x 729), 2401-point 84.0 -> 84.3, so 0.
   std::uint32_t four_columns_by_halves = 0;
-  /// 1: columns of odd length with a factor 3 or 5 take splits by 3 and 5 in the first round in
-  /// groups of 4 or more, whatever first_split_odd_min says, and none four by their halves (an
-  /// unsplit plan that fits whole still comes first). Splits by 7 keep first_split_odd_min's
-  /// conditions (2401^2's display columns, 151 groups of 8 split by 7, lost on the H100: 78.9 ->
-  /// 84.9 us), as do even lengths. Measured
-  /// after split columns read their first stage from the registers at exact group sizes
-  /// (exact_split_threads). H200, GL (run362): 2187-point columns 63.6 -> 57.2 us (4 split
-  /// 3 x 729 in 324 invocations for 4 by halves in 1 024; the transform 95.0 -> 88.8 us beside
-  /// cuFFT's 81.4), 1875-point 46.4 -> 34.3 (8 split 3 x 625), 1215-point 23.8 -> 22.1. Even
-  /// lengths keep the rules above: the splits by 3 and 5 lost or tied there (1458-point 28.3 ->
-  /// 29.4, 3000-point 84 -> 113 as 5 x 600 for 8 x 375, 2430-point 78.0 -> 77.5).
+  /// 1: columns of odd length with a factor 3 or 5, four of which fit the local memory only by
+  /// their halves (GL's 48 KiB: 1 537 to 3 072 points), take splits by 3 and 5 in the first round
+  /// in groups of 4 or more, whatever first_split_odd_min says, and none four by their halves.
+  /// Splits by 7 keep first_split_odd_min's conditions (2401^2's display columns, 151 groups of 8
+  /// split by 7, lost on the H100: 78.9 -> 84.9 us), as do even lengths. Measured after split
+  /// columns read their first stage from the registers at exact group sizes
+  /// (exact_split_threads); H200, GL, per pass (run362, run368): 2187-point columns 57.2 -> 51.8
+  /// us (4 split 3 x 729 in 324 invocations for 4 by halves in 1 024; GL 2187^2 88.0 -> 83.2 beside
+  /// cuFFT's 73.4 and VkFFT's 83.1), 1875-point 45.1 -> 34.0, 2025-point 50.9 -> 38.1, 1701-point
+  /// 39.8 -> 29.1, 1575-point 32.7 -> 30.3, 2835-point 77.5 -> 71.0 (5 x 567 for 7 x 405), 4096 x
+  /// 2187's columns 132.3 -> 87.0 (four steps). Shorter lengths, whose unsplit four columns fit
+  /// two groups per multiprocessor, won and lost (1215-point 23.8 -> 21.9, 1029-point 16.7 ->
+  /// 14.0; 1125-point 19.7 -> 21.7, 1323-point 24.5 -> 26.5, 945-point 14.4 -> 15.1, 729-point
+  /// 11.5 -> 11.8), and longer ones lost where four columns do not fit even by their halves
+  /// (3969^2's display columns 81.5 -> 120.7 as 4 split 3 x 1 323 for 8 split 7 x 567), so neither
+  /// takes it. Even lengths lost or tied (1458-point 28.3 -> 29.4, 3000-point 84 -> 113 as 5 x 600
+  /// for 8 x 375, 2430-point 78.0 -> 77.5). The real display's 2187-point columns lost a little
+  /// (35.1 -> 35.9).
   std::uint32_t odd_length_splits = 0;
   /// 1: the complex path's power-of-two rows of 2048 points and more take radix-16 stages in
   /// groups of at most 256 whatever max_radix and max_threads say (row_tuning). H100, GL (whose
@@ -475,7 +482,7 @@ inline Tuning gl_default_tuning() {
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.four_columns_by_halves = 1;      // GL 2401-point display columns: 4 by halves (H100: 109 -> 98 us)
-  t.odd_length_splits = 1;           // GL 2187-point columns: 63.6 -> 57.2 us (H200), 1875-point 46.4 -> 34.3
+  t.odd_length_splits = 1;           // GL 2187-point columns: 57.2 -> 51.8 us (H200), 1875-point 45.1 -> 34.0
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
@@ -913,9 +920,12 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
   const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
-  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5.
-  const bool odd_length_splits =
-      tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 && (n % 3 == 0 || n % 5 == 0);
+  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5 whose four columns fit the local
+  // memory only by their halves.
+  const std::uint64_t four_columns_bytes = std::uint64_t{4} * n * sizeof(Complex);
+  const bool odd_length_splits = tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 &&
+                                 (n % 3 == 0 || n % 5 == 0) && four_columns_bytes > local_cap &&
+                                 four_columns_bytes / 2 <= local_cap;
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
@@ -1615,7 +1625,9 @@ inline Measuring cl_measuring(Measuring m) {
 /// work-items within 128 registers, and the composite rows without their bound
 /// (Tuning::composite_rows_max_registers); GL's split columns in radix 16
 /// (Tuning::split_columns_radix16) and split by 3 and 5 (first_split_odd_min, four_columns_by_halves
-/// undone) and odd lengths' not (odd_length_splits undone); GL also without the swizzled rows, without the swizzled
+/// undone) and odd lengths' not (odd_length_splits undone), rows through half the shared memory
+/// from 16 KiB, composite radices in split columns and four-step passes of 4 096 elements (each
+/// won at one size on the H200); GL also without the swizzled rows, without the swizzled
 /// columns and without radix 16 in rows that are not powers of two (Tuning::swizzled_rows,
 /// swizzled_columns, rows_radix16); on both, the exact group sizes of split columns undone
 /// (Tuning::exact_split_threads: OpenCL's 2187- and 1440-point columns lost with them), and
@@ -1674,8 +1686,17 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     odd_splits.first_split_odd_min = 0;
     odd_splits.four_columns_by_halves = 0;
     out.push_back(odd_splits);
-    // The forty-seventh session's odd-length splits, undone (three lengths measured on the H200).
+    // The forty-seventh session's odd-length splits, undone (measured on the H200 alone).
     with(&Tuning::odd_length_splits, 0);
+    // Each a win at one sweep size and a loss at others (H200, GL, run364: every GL rule undone
+    // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
+    // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
+    // radices in split columns (1000-point columns 12.8 -> 11.5 as 2 x 500 (10 10 5); 1080-point
+    // 18.0 -> 22.8), four-step column passes of up to 4 096 elements per group (8192-point
+    // columns 590 -> 583; the H100 had set 2 048).
+    with(&Tuning::local_halves_above, 16 * 1024);
+    with(&Tuning::composite_radices, 2);
+    with(&Tuning::four_step_elements, 4096);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

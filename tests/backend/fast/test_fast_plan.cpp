@@ -256,7 +256,8 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
-// unsplit in pairs; GL splits odd lengths by 3 and 5 (Tuning::odd_length_splits, H200), by 7
+// unsplit in pairs; GL splits odd lengths by 3 and 5 where four columns fit only by their halves
+// (Tuning::odd_length_splits, H200), by 7
 // only where that leaves at least two groups per multiprocessor (Tuning::first_split_odd_min),
 // and even lengths by neither.
 TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
@@ -285,6 +286,15 @@ TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   }
   EXPECT_EQ(fast::plan_axis(Axis::cols, 1458, 1458, nvidia, gl)->pre_radix, 1u);
   EXPECT_EQ(fast::plan_axis(Axis::cols, 3000, 3000, nvidia, gl)->pre_radix, 8u);
+  // Only where four columns fit GL's 48 KiB by their halves alone (1 537 to 3 072 points): 1323
+  // (four fit whole) keeps 4 by halves, 3969's display columns (1 985 pairs; four fit not even
+  // by their halves) keep 8 split by 7.
+  EXPECT_EQ(fast::plan_axis(Axis::cols, 1323, 1323, nvidia, gl)->describe(),
+            fast::plan_axis(Axis::cols, 1323, 1323, nvidia, gl_no_odd)->describe());
+  const auto display_3969 = fast::plan_real_display(3969, 3969, nvidia, gl);
+  ASSERT_TRUE(display_3969.has_value());
+  EXPECT_EQ(display_3969->cols.plan.pre_radix, 7u) << display_3969->cols.describe();
+  EXPECT_EQ(display_3969->cols.plan.lines_per_group, 8u) << display_3969->cols.describe();
   for (std::uint32_t n : {2401u, 3584u}) {  // 8 columns split 7 x 343 / 7 x 512 (looped), not four steps
     const auto route = fast::route_axis(Axis::cols, n, n, nvidia, gl);
     ASSERT_TRUE(route.has_value()) << n;
