@@ -481,7 +481,7 @@ inline Tuning gl_default_tuning() {
   t.elements_per_thread = 4;  // GL 2401-point rows: 69 -> 49 us (512 invocations); other sizes within 1%
   t.max_radix = 8;            // GL 4096-point columns: 185 us with radix 8, 207 with radix 16
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
-  t.four_columns_by_halves = 1;      // GL 2401-point display columns: 4 by halves (H100: 109 -> 98 us)
+  t.four_columns_by_halves = 1;      // GL 2401^2's display columns, even lengths (H100: 2401-point 109 -> 98 us)
   t.odd_length_splits = 1;           // GL 2187-point columns: 57.2 -> 51.8 us (H200), 1875-point 45.1 -> 34.0
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
@@ -1677,11 +1677,12 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Radix 16 in the split columns where it takes a stage away (forty-second session, H200),
     // toggled.
     with(&Tuning::split_columns_radix16, base.split_columns_radix16 ? 0 : 1);
-    // Even lengths' columns split by 3 and 5 too, and none taken four by their halves where a
-    // split holds them: both rules were measured before split columns read their first stage from
-    // the registers at exact group sizes (Tuning::exact_split_threads); odd lengths take such
-    // splits by default (Tuning::odd_length_splits, forty-seventh session, H200), and even ones
-    // won and lost by a little (2880-point columns 73.5 -> 72.0 us, 1458-point 28.3 -> 29.4).
+    // Columns of any length split by 3 and 5, and none taken four by their halves where a split
+    // holds them: both rules were measured before split columns read their first stage from the
+    // registers at exact group sizes (Tuning::exact_split_threads); odd lengths between 1 537 and
+    // 3 072 points take such splits by default (Tuning::odd_length_splits, forty-seventh session,
+    // H200), even ones won and lost by a little (2880-point columns 73.5 -> 72.0 us, 1458-point
+    // 28.3 -> 29.4), other odd ones too (1215-point 23.8 -> 21.9, 1323-point 24.5 -> 26.5).
     Tuning odd_splits = base;
     odd_splits.first_split_odd_min = 0;
     odd_splits.four_columns_by_halves = 0;
