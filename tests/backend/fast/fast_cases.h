@@ -865,7 +865,6 @@ template <class MakePath, class Run>
 void expect_radix25_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   fast::Tuning tuning = base;
   tuning.max_radix = 25;
-  tuning.odd_length_splits = 0;  // radix 25 is taken by unsplit plans only, which GL's 625-point columns then are
   expect_cases_planned_and_matching(
       fast_radix25_cases, tuning,
       [](auto& probe, std::size_t w, std::size_t h) {
