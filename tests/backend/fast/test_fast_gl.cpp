@@ -689,6 +689,21 @@ TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
   }
 }
 
+// The display's pair columns of an odd length split by 3 or 5 (Tuning::odd_length_splits, GL's
+// default; 1875 lies in its range in llvmpipe's 32 KiB and in NVIDIA's 48 KiB); the pictures are
+// render_spectrum's.
+TEST(GlFastDisplay, OddLengthSplitColumnsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  GlFastDisplay display(*env->programs, nullptr, fast::gl_default_tuning());
+  display.prepare(12, 1875);
+  const fast::AxisPlan& cols = display.column_route().plan;
+  EXPECT_TRUE(cols.pre_radix == 3 || cols.pre_radix == 5) << display.describe();
+  EXPECT_GE(cols.lines_per_group, 4u) << display.describe();
+  expect_every_setting_matches(display, 12, 1875, 12 + 7 * 1875);
+}
+
 // A display whose programs fail to build is left unprepared (no half-made state): its next
 // dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
 // and the picture is render_spectrum's.
