@@ -257,9 +257,8 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
 // unsplit in pairs; GL splits odd lengths by 3 and 5 where four columns fit only by their halves
-// (Tuning::odd_length_splits, H200), by 7
-// only where that leaves at least two groups per multiprocessor (Tuning::first_split_odd_min),
-// and even lengths by neither.
+// (Tuning::odd_length_splits, H200), by 7 only where that leaves at least two groups per
+// multiprocessor (Tuning::first_split_odd_min), and even lengths by neither.
 TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2187.has_value());
@@ -880,7 +879,7 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
                           [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
 }
 
-// GL's measured planning also tries even lengths' columns split by 3 and 5 and none four by their
+// GL's measured planning also tries columns of any length split by 3 and 5 and none four by their
 // halves (the rules first_split_odd_min and four_columns_by_halves predate exact split group
 // sizes; H200: 2880-point columns 73.5 -> 72.0 us as 5 x 576, 2430-point 78.0 -> 77.5 as 5 x 486),
 // and odd lengths' without those splits (Tuning::odd_length_splits undone: 2187-point columns 4 by
