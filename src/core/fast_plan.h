@@ -193,9 +193,10 @@ struct Tuning {
   /// 2187-point columns 87 -> 75 us, 2401-point 109 -> 98 (GL's default); OpenCL 2187-point
   /// columns 50.4 -> 63.1 us (instead of 4 split 3 x 729), 2401-point 84.0 -> 84.3, so 0.
   std::uint32_t four_columns_by_halves = 0;
-  /// 1: columns of odd length with a factor 3 or 5, four of which fit the local memory only by
-  /// their halves (GL's 48 KiB: 1 537 to 3 072 points), take splits by 3 and 5 in the first round
-  /// in groups of 4 or more, whatever first_split_odd_min says, and none four by their halves.
+  /// 1: columns of odd length with a factor 3 or 5 whose four columns' complex values (unpadded)
+  /// exceed the local memory and their floats do not (GL's 48 KiB: 1 537 to 3 072 points) may
+  /// split by 3 and 5 in the first round in groups of 4 or more, whatever first_split_odd_min
+  /// says, and take none four by their halves (a split by 7 that fits first stays first).
   /// Splits by 7 keep first_split_odd_min's conditions (2401^2's display columns, 151 groups of 8
   /// split by 7, lost on the H100: 78.9 -> 84.9 us), as do even lengths. Measured after split
   /// columns read their first stage from the registers at exact group sizes
@@ -920,8 +921,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
   const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
-  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5 whose four columns fit the local
-  // memory only by their halves.
+  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5 whose four columns exceed the
+  // local memory as complex values and fit it as floats (unpadded).
   const std::uint64_t four_columns_bytes = std::uint64_t{4} * n * sizeof(Complex);
   const bool odd_length_splits = tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 &&
                                  (n % 3 == 0 || n % 5 == 0) && four_columns_bytes > local_cap &&

@@ -285,11 +285,32 @@ TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   }
   EXPECT_EQ(fast::plan_axis(Axis::cols, 1458, 1458, nvidia, gl)->pre_radix, 1u);
   EXPECT_EQ(fast::plan_axis(Axis::cols, 3000, 3000, nvidia, gl)->pre_radix, 8u);
-  // Only where four columns fit GL's 48 KiB by their halves alone (1 537 to 3 072 points): 1323
-  // (four fit whole) keeps 4 by halves, 3969's display columns (1 985 pairs; four fit not even
-  // by their halves) keep 8 split by 7.
-  EXPECT_EQ(fast::plan_axis(Axis::cols, 1323, 1323, nvidia, gl)->describe(),
-            fast::plan_axis(Axis::cols, 1323, 1323, nvidia, gl_no_odd)->describe());
+  // Only where four columns' complex values (unpadded) exceed GL's 48 KiB and their floats do
+  // not (1 537 to 3 072 points): at every odd length from 1 401 to 3 299 with a factor 3 or 5
+  // and no prime factor above 13, the knob changes the columns' plan inside that range only, and
+  // there into a split in groups of 4 or more (by 3 or 5, or the split by 7 that fit first).
+  const auto planned_length = [](std::uint32_t n) {
+    for (const std::uint32_t p : {3u, 5u, 7u, 11u, 13u})
+      while (n % p == 0) n /= p;
+    return n == 1;
+  };
+  int in_range = 0;
+  for (std::uint32_t n = 1401; n < 3300; n += 2) {
+    if ((n % 3 != 0 && n % 5 != 0) || !planned_length(n)) continue;
+    const auto with = fast::plan_axis(Axis::cols, n, n, nvidia, gl);
+    const auto without = fast::plan_axis(Axis::cols, n, n, nvidia, gl_no_odd);
+    ASSERT_TRUE(with && without) << n;
+    if (n < 1537 || n > 3072) {
+      EXPECT_EQ(with->describe(), without->describe()) << n;
+      continue;
+    }
+    ++in_range;
+    EXPECT_GT(with->pre_radix, 1u) << with->describe();
+    EXPECT_GE(with->lines_per_group, 4u) << with->describe();
+    EXPECT_FALSE(with->local_halves) << with->describe();
+  }
+  EXPECT_GE(in_range, 20);
+  // 3969's display columns (1 985 pairs; four fit not even by their halves) keep 8 split by 7.
   const auto display_3969 = fast::plan_real_display(3969, 3969, nvidia, gl);
   ASSERT_TRUE(display_3969.has_value());
   EXPECT_EQ(display_3969->cols.plan.pre_radix, 7u) << display_3969->cols.describe();
