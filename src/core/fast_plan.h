@@ -467,6 +467,14 @@ struct Tuning {
   /// the group's width): the rows then store longer row segments, the column groups of a tile
   /// reading it side by side.
   std::uint32_t tile_min_lines = 0;
+  /// Rows of at least this many bytes in all whose plan splits them through registers run each
+  /// of the split's sub-transforms in a work-group of its own (AxisPlan::split_groups,
+  /// split_rows_across_groups): P groups per row, each reading the whole row and storing every
+  /// P-th bin, into the scratch (the columns then read it from there); 0: never. OpenCL only
+  /// (GL's kernel has no such pass; gl_default_tuning 0). Meant for 8192-point rows, split in
+  /// time with one group of 256 work-items per multiprocessor (H200: 353 us, against 257 for a
+  /// copy of the array); not measured yet, so off (docs/fast_path.md).
+  std::uint64_t split_row_groups_min_bytes = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -501,6 +509,7 @@ inline Tuning gl_default_tuning() {
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
+  t.split_row_groups_min_bytes = 0;  // GL's kernel has no split across groups
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.composite_rows_max_registers = 0;  // nor for the composite rows
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
@@ -605,6 +614,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
+      {"split_row_groups_min_bytes", &Tuning::split_row_groups_min_bytes},
   };
   return knobs;
 }
@@ -715,6 +725,11 @@ struct AxisPlan {
   /// reads it (LIVE_INPUTS): live_blocks values per element instead of pre_radix (L >= 2n - 1,
   /// so about half). Only for lines that fit no other way (plan_axis).
   bool live_inputs = false;
+  /// The split in frequency runs each sub-transform q in a work-group of its own (SPLIT_GROUPS;
+  /// Tuning::split_row_groups_min_bytes): pre_radix groups per group of lines, each loading the
+  /// lines whole, forming its y_q and storing bins q + pre_radix k into an output buffer (the
+  /// groups of a line read what the others store, so never in place).
+  bool split_groups = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -729,7 +744,9 @@ struct AxisPlan {
 
   std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * (local_halves ? 4 : 8); }
   /// Work-groups for `lines` image lines on this axis.
-  std::uint64_t groups(std::uint64_t lines) const { return (lines + lines_per_group - 1) / lines_per_group; }
+  std::uint64_t groups(std::uint64_t lines) const {
+    return (lines + lines_per_group - 1) / lines_per_group * (split_groups ? pre_radix : 1);
+  }
   /// NAME, VALUE pairs, in a fixed order.
   std::vector<std::pair<std::string, std::string>> defines() const {
     std::vector<std::pair<std::string, std::string>> d = {
@@ -757,6 +774,7 @@ struct AxisPlan {
     };
     for (std::size_t s = 0; s < radices.size(); ++s)
       d.emplace_back("RADIX_" + std::to_string(s), std::to_string(radices[s]));
+    if (split_groups) d.emplace_back("SPLIT_GROUPS", "1");  // OpenCL's alone: GL's programs keep their keys
     return d;
   }
   /// e.g. "cols n=4096: 4 lines/group, split 4 x 1024 (8 8 4 4), 512 threads, 34816 B local".
@@ -765,6 +783,8 @@ struct AxisPlan {
     s << to_string(axis) << " n=" << n << ": " << lines_per_group << " lines/group, ";
     if (pre_radix > 1)
       s << (split_global            ? "split (buffer) "
+            : split_groups          ? (stage0_from_registers ? "split (across groups, stage 0 from registers) "
+                                                             : "split (across groups) ")
             : split_dit             ? "split (registers, in time) "
             : stage0_from_registers ? "split (registers, stage 0 from them) "
                                     : "split (registers) ")
@@ -1130,6 +1150,22 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   return detail::plan_axis_holding(axis, n, lines, limits, tuning, live, true);
 }
 
+namespace detail {
+/// AxisPlan::split_groups for a row plan of an image of `image_bytes` (complex float32) where
+/// tuning.split_row_groups_min_bytes asks and the plan splits through registers, directly (no
+/// live blocks, loop or split through the buffer): its split in time becomes one in frequency,
+/// each group holding one y_q per element.
+inline void split_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
+  if (tuning.split_row_groups_min_bytes == 0 || image_bytes < tuning.split_row_groups_min_bytes ||
+      plan.axis != Axis::rows || plan.pre_radix < 2 || plan.split_global || plan.live_blocks != 0 ||
+      plan.sub_transform_loop || plan.radices.empty())
+    return;
+  plan.split_groups = true;
+  plan.split_dit = false;
+  plan.pre_hold /= plan.pre_radix;
+}
+}  // namespace detail
+
 /// The real-input display path reads the image's pixels in pairs, x[2c] + i x[2c + 1], as the
 /// complex columns Z is made of: (W + 1)/2 of them (an odd W's last pair is (x[W - 1], 0)), padded
 /// with zero pairs to a multiple of 4, so that every row of the image and of Z starts 32 bytes
@@ -1157,7 +1193,8 @@ inline std::span<const float> display_pairs_image(const RealImage& image, std::v
 /// path does not apply (a width under 3, a prime factor above 13). Rows: W points over rows
 /// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
 /// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers.
-/// (Columns: route_real_columns, below route_axis.)
+/// (Columns: route_real_columns, below route_axis.) From Tuning::split_row_groups_min_bytes, a
+/// split runs across groups (AxisPlan::split_groups).
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 3 || height < 2 || width > (1u << 30)) return std::nullopt;
@@ -1170,6 +1207,8 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
   if (plan->pre_radix > 1) plan->max_registers = tuning.display_rows_max_registers;
+  // Rows split across groups (OpenCL): the display rows store pixels, so they need no scratch.
+  detail::split_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning);
   return plan;
 }
 
@@ -1313,11 +1352,16 @@ struct AxisRoute {
   /// (c / t) t H + r t + c % t), and the columns, in groups that divide t, read their tile from
   /// there and store into the image.
   std::uint32_t tile_lines = 0;
+  /// The rows store their transform into the scratch as the image lies, and the columns read it
+  /// from there (rows split across groups, which cannot run in place, where the columns take no
+  /// tiles: split_rows_across_groups); a four-step column route's pass A then runs in place in
+  /// the scratch.
+  bool scratch_handoff = false;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
   std::uint64_t scratch_elements(std::uint64_t lines) const {
-    if (tile_lines != 0) return std::uint64_t{n} * lines;
+    if (tile_lines != 0 || scratch_handoff) return std::uint64_t{n} * lines;
     if (swap) return 0;
     return four_step() ? std::uint64_t{n} * lines : std::uint64_t{l} * lines;
   }
@@ -1330,12 +1374,15 @@ struct AxisRoute {
              : std::string();
     if (four_step())
       return "four-step n=" + std::to_string(n) + " = " + std::to_string(plan.n) + " x " + std::to_string(second->n) +
-             (swap ? " in place, leaving the " + swapped : std::string()) + ": " + plan.describe() + "; then " +
+             (swap ? " in place, leaving the " + swapped : std::string()) +
+             (scratch_handoff ? " from the scratch" : std::string()) + ": " + plan.describe() + "; then " +
              second->describe();
     if (swap) return swapped + ": " + plan.describe();
     if (tile_lines != 0)
       return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
              std::to_string(tile_lines) + " columns";
+    if (scratch_handoff && !four_step())
+      return plan.describe() + (plan.axis == Axis::rows ? ", into the scratch" : ", from the scratch");
     return bluestein() ? "bluestein n=" + std::to_string(n) + " via " + plan.describe() : plan.describe();
   }
 };
@@ -1553,12 +1600,30 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
+/// Rows split across groups (AxisPlan::split_groups, Tuning::split_row_groups_min_bytes) store
+/// into the scratch, in tiles where the columns take them (tile_columns), else as the image lies
+/// (AxisRoute::scratch_handoff). Where they are: the rows of at least that many bytes whose plan
+/// splits them through registers in frequency or in time, directly (no Bluestein, row pairs,
+/// live blocks or looped sub-transforms), beside columns that can read the scratch (direct
+/// through registers, or four-step through the scratch); the split in time becomes one in frequency, each group's
+/// sub-transform loading the whole line.
+inline void split_rows_across_groups(ImageRoutes& image, const Tuning& tuning) {
+  AxisRoute& rows = image.rows;
+  const AxisRoute& cols = image.cols;
+  if (rows.bluestein() || rows.swap || cols.bluestein() || cols.swap || cols.plan.radices.empty() ||
+      (cols.plan.split_global && cols.plan.pre_radix > 1))
+    return;
+  detail::split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), tuning);
+}
+
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
 /// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
 /// buffer), the tiles at least 2 columns wide and whole across the image. A column pass that
 /// reads row segments of a few columns over every row ran slower than one that reads its lines
-/// whole (H100, run207). Called again after measured planning has chosen each axis on its own.
+/// whole (H100, run207). Rows split across groups without tiles hand over through the scratch as
+/// the image lies (AxisRoute::scratch_handoff). Called again after measured planning has chosen
+/// each axis on its own.
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
@@ -1568,10 +1633,11 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   };
   const std::uint32_t group = image.cols.plan.lines_per_group;
   const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
-  if (tuning.tiled_columns_min_bytes == 0 || bytes < tuning.tiled_columns_min_bytes || !direct(image.rows) ||
-      !direct(image.cols) || t < 2 || image.rows.n % t != 0)
-    return;
-  image.rows.tile_lines = image.cols.tile_lines = t;
+  if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
+      direct(image.cols) && t >= 2 && image.rows.n % t == 0)
+    image.rows.tile_lines = image.cols.tile_lines = t;
+  const bool handoff = image.rows.plan.split_groups && image.rows.tile_lines == 0;
+  image.rows.scratch_handoff = image.cols.scratch_handoff = handoff;
 }
 
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
@@ -1587,6 +1653,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
+  split_rows_across_groups(image, tuning);
   tile_columns(image, tuning);
   return image;
 }
@@ -1717,6 +1784,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_threads = 512;
     wide.max_registers = 128;
     out.push_back(wide);
+    // Rows split across groups (forty-eighth session, built without a device: not measured yet),
+    // from 64 MiB: the transforms whose rows split at all are that large on NVIDIA.
+    with(&Tuning::split_row_groups_min_bytes, 64ull << 20);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
@@ -2003,7 +2073,8 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only; with
 /// AxisRoute::swap, pass A stores into the output and pass B works there in place. Rows with
 /// AxisRoute::swap: one pass of the pairs (row_pairs, one group each). AxisRoute::tile_lines: the
-/// rows from the image into the scratch's tiles (TILE_OUT), the columns from there into the output.
+/// rows from the image into the scratch's tiles (TILE_OUT), the columns from there into the output;
+/// AxisRoute::scratch_handoff the same as the image lies (four-step: pass A in place there).
 /// out_of_place: the last pass stores into an output buffer and the image is only read
 /// (Bluestein: the second pass's image is the output, AxisPass::image_is_output).
 /// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
@@ -2029,8 +2100,9 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     const auto a = route.plan.n, b = route.second->n;
     const std::string of = " of " + std::to_string(n) + ")";
     const bool in_place = route.swap.has_value();
+    // Handed the rows through the scratch (AxisRoute::scratch_handoff): pass A in place there.
     AxisPass pass_a = pass(four_step_a, axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c,
-                           1.0f, false, false);
+                           1.0f, false, route.scratch_handoff);
     pass_a.to_scratch = !in_place;
     pass_a.lines = lines * b;
     pass_a.in_pitch = pass_a.out_pitch = b * width;
@@ -2065,6 +2137,15 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     p.defines = {{rows ? "TILE_OUT" : "TILE_IN", std::to_string(route.tile_lines)}};
     return {p};
   }
+  if (route.scratch_handoff) {
+    // Rows: image -> scratch (split across groups); columns: scratch -> output.
+    const bool rows = route.plan.axis == Axis::rows;
+    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
+                      false, !rows);
+    p.to_scratch = rows;
+    return {p};
+  }
+  if (route.plan.split_groups) throw std::logic_error("axis_passes: a split across groups stores out of place");
   if (!route.bluestein())
     return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
                  forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};
@@ -2096,6 +2177,7 @@ inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tun
     return std::nullopt;
   AxisRoute fused = cols;
   fused.tile_lines = 0;  // one dispatch, in place
+  fused.scratch_handoff = false;
   return fused;
 }
 

@@ -288,10 +288,67 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
   }
 }
 
-// Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
-// sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
-// inputs and forms each y_q from them) against splits that do not, with the first stage from the
-// registers and through local memory.
+// Rows split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups), each
+// sub-transform of a row in a group of its own storing into the scratch, under the split cap and
+// radix 8 at most: 2048 x 6 (8 x 256) with the first stage from the registers and through local
+// memory, the columns direct from the scratch; 1200 x 4 (3 x 400, an odd split); 512 x 40 (2 x
+// 256) into tiles of the columns' groups (tiled_columns_min_bytes 1); 1024 x 512 (4 x 256) beside
+// four-step columns, whose pass A then runs in place in the scratch. Every case after a round
+// trip on the same path, both directions, against FFTW; with the knob 0 the same sizes split
+// their rows within one group.
+TEST(ClFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  struct Case {
+    std::size_t width, height;
+    std::uint32_t pre_radix;
+    bool stage0_from_registers, tiles, four_step;
+    std::uint64_t local_bytes_cap = test::fast_split_local_bytes;
+    std::uint32_t row_elements = fast::Tuning{}.row_elements;  // 1: one row per group
+  };
+  bool from_registers = false, through_local = false;
+  for (const Case c : {Case{2048, 6, 8, true, false, false}, Case{2048, 6, 8, false, false, false},
+                       Case{1200, 4, 3, true, false, false}, Case{512, 40, 4, true, true, false},
+                       Case{1024, 40, 2, true, true, false, 2 * test::fast_split_local_bytes, 1},
+                       Case{1024, 512, 4, true, false, true}}) {
+    fast::Tuning tuning;
+    tuning.local_bytes_cap = c.local_bytes_cap;
+    tuning.row_elements = c.row_elements;
+    tuning.max_radix = 8;  // the first stage's inputs each work-item's own (as 8192-point rows' on NVIDIA)
+    tuning.stage0_from_registers = c.stage0_from_registers ? 1 : 0;
+    tuning.tiled_columns_min_bytes = c.tiles ? 1 : 0;
+    if (c.four_step) {
+      tuning.four_step_min_bytes = 1;
+      tuning.four_step_max_direct_lines = 64;
+    }
+    for (const std::uint64_t min_bytes : {std::uint64_t{0}, std::uint64_t{1}}) {
+      tuning.split_row_groups_min_bytes = min_bytes;
+      ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+      probe.prepare(c.width, c.height);
+      const fast::AxisRoute& rows = probe.route(Axis::rows);
+      const fast::AxisRoute& cols = probe.route(Axis::cols);
+      const std::string what = rows.describe() + " | " + cols.describe();
+      EXPECT_EQ(rows.plan.pre_radix, c.pre_radix) << what;
+      EXPECT_EQ(rows.plan.split_groups, min_bytes != 0) << what;
+      EXPECT_EQ(cols.four_step(), c.four_step) << what;
+      if (min_bytes == 0) continue;
+      EXPECT_FALSE(rows.plan.split_dit) << what;
+      EXPECT_EQ(rows.tile_lines != 0, c.tiles) << what;
+      EXPECT_EQ(rows.scratch_handoff, !c.tiles) << what;
+      EXPECT_EQ(cols.scratch_handoff, !c.tiles) << what;
+      (rows.plan.stage0_from_registers ? from_registers : through_local) = true;
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run_fast(*env, c.width, c.height, d, tuning, 5 * c.width + c.height, &tolerance, 1);
+        EXPECT_LT(err, tolerance) << c.width << "x" << c.height << " " << to_string(d) << " " << what;
+      }
+    }
+  }
+  EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
+  EXPECT_TRUE(through_local) << "no case ran a split across groups' first stage through local memory";
+}
+
 // Measured planning (test::expect_measured_plans_match_fftw).
 TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
@@ -308,6 +365,10 @@ TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
       });
 }
 
+// Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
+// sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
+// inputs and forms each y_q from them) against splits that do not, with the first stage from the
+// registers and through local memory.
 TEST(ClFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   ClEnv* env = env_or_null(why);
@@ -496,6 +557,46 @@ TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
                                  settings.component == SpectrumComponent::phase);
     }
   }
+}
+
+// The display rows split across groups (Tuning::split_row_groups_min_bytes, OpenCL's): each
+// sub-transform's group colours its own bins, from local memory (the default) and from the
+// registers, under the split cap: 729 x 40 (3 x 243), 2048 x 12 (8 x 256, radix 8 at most: the
+// first stage from the registers) and 1200 x 10 (3 x 400). The pictures are render_spectrum's, both
+// frames of an auto range (the first finds it in an extra pass) and every other setting.
+TEST(ClFastDisplay, RowsSplitAcrossGroupsMatchRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  bool from_registers = false;
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{729, 40}, {2048, 12}, {1200, 10}}) {
+    for (const std::uint32_t colour_from_registers : {0u, 1u}) {
+      fast::Tuning tuning;
+      tuning.local_bytes_cap = test::fast_split_local_bytes;
+      tuning.max_radix = 8;
+      tuning.display_from_registers = colour_from_registers;
+      tuning.split_row_groups_min_bytes = 1;
+      ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+      display.prepare(w, h);
+      const fast::AxisPlan& rows = display.display_row_plan();
+      EXPECT_TRUE(rows.split_groups && rows.pre_radix > 1 && !rows.split_dit) << rows.describe();
+      from_registers |= rows.stage0_from_registers;
+      const RealImage image = test::random_real_image(w, h, 3 * w + h);
+      display.upload(image);
+      const ComplexImage spectrum = test::full_spectrum(image);
+      for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+        for (int frame = 0; frame < 2; ++frame) {
+          display.enqueue_display(settings);
+          test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                                     std::to_string(w) + "x" + std::to_string(h) + " " + name + " colour from " +
+                                         (colour_from_registers ? "registers" : "local memory") + " frame " +
+                                         std::to_string(frame) + " | " + rows.describe(),
+                                     settings.component == SpectrumComponent::phase);
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(from_registers) << "no case ran a split across groups' first stage from the registers";
 }
 
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.

@@ -1774,6 +1774,95 @@ TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
   EXPECT_TRUE(fast::fused_pass(*fused, 256, Direction::forward).defines.empty());
 }
 
+// Rows split across groups (Tuning::split_row_groups_min_bytes, OpenCL's knob, 0 on both APIs):
+// from the knob's size, only rows split through registers beside columns that can read the
+// scratch. 8192^2 (512 MiB): its rows' split in time becomes 2 groups per row in frequency, each
+// holding half the values, into the scratch as the image lies, and the four-step columns read it
+// there (pass A in place); 8192 x 4096 hands its rows over in the columns' tiles instead; the
+// real display's 8192-point rows split the same way (they store pixels: no scratch). Unsplit rows,
+// Bluestein rows, and images under the knob plan as without it.
+TEST(FastPlan, RowsSplitAcrossGroupsOnlyFromTheKnobsSize) {
+  const fast::Tuning cl{};
+  EXPECT_EQ(cl.split_row_groups_min_bytes, 0u);
+  EXPECT_EQ(fast::gl_default_tuning().split_row_groups_min_bytes, 0u);
+  fast::Tuning tuning = cl;
+  tuning.split_row_groups_min_bytes = 256ull << 20;
+  const auto before = fast::route_image(8192, 8192, nvidia, cl);
+  const auto image = fast::route_image(8192, 8192, nvidia, tuning);
+  ASSERT_TRUE(before.has_value() && image.has_value());
+  const fast::AxisPlan& rows = image->rows.plan;
+  EXPECT_TRUE(before->rows.plan.split_dit && !before->rows.plan.split_groups) << before->rows.describe();
+  EXPECT_TRUE(rows.split_groups && !rows.split_dit) << rows.describe();
+  EXPECT_EQ(rows.pre_radix, 2u);
+  EXPECT_EQ(rows.pre_hold * 2, before->rows.plan.pre_hold);
+  EXPECT_EQ(rows.groups(8192), 2u * 8192);
+  EXPECT_EQ(rows.radices, before->rows.plan.radices);
+  EXPECT_EQ(rows.threads, before->rows.plan.threads);
+  const auto defines = rows.defines();
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"SPLIT_GROUPS", "1"}),
+            defines.end());
+  EXPECT_TRUE(image->rows.scratch_handoff && image->cols.scratch_handoff);
+  EXPECT_TRUE(image->cols.four_step());
+  EXPECT_EQ(fast::plan_identity(image->cols.plan), fast::plan_identity(before->cols.plan));
+  EXPECT_EQ(fast::plan_identity(*image->cols.second), fast::plan_identity(*before->cols.second));
+  EXPECT_EQ(image->scratch_elements(), 8192ull * 8192);
+
+  const auto row_passes = fast::axis_passes(image->rows, 8192, Direction::inverse);
+  ASSERT_EQ(row_passes.size(), 1u);
+  EXPECT_STREQ(row_passes[0].mode, fast::output_buffer);
+  EXPECT_TRUE(row_passes[0].to_scratch && !row_passes[0].on_scratch);
+  EXPECT_TRUE(row_passes[0].defines.empty());
+  EXPECT_FLOAT_EQ(row_passes[0].scale, 1.0f / 8192);
+  const auto col_passes = fast::axis_passes(image->cols, 8192, Direction::forward);
+  ASSERT_EQ(col_passes.size(), 2u);
+  EXPECT_TRUE(col_passes[0].on_scratch && col_passes[0].to_scratch) << "pass A in place in the scratch";
+  EXPECT_TRUE(col_passes[1].on_scratch && !col_passes[1].to_scratch) << "pass B from the scratch into the image";
+
+  const auto tiled = fast::route_image(8192, 4096, nvidia, tuning);
+  ASSERT_TRUE(tiled.has_value());
+  EXPECT_TRUE(tiled->rows.plan.split_groups);
+  EXPECT_GE(tiled->rows.tile_lines, 2u);
+  EXPECT_FALSE(tiled->rows.scratch_handoff || tiled->cols.scratch_handoff);
+
+  // Direct columns from the scratch (no tiles: GL's tiles knob 0).
+  fast::Tuning untiled = tuning;
+  untiled.tiled_columns_min_bytes = 0;
+  const auto direct = fast::route_image(8192, 4096, nvidia, untiled);
+  ASSERT_TRUE(direct.has_value());
+  EXPECT_TRUE(direct->rows.scratch_handoff && direct->cols.scratch_handoff);
+  const auto direct_cols = fast::axis_passes(direct->cols, 8192, Direction::forward);
+  ASSERT_EQ(direct_cols.size(), 1u);
+  EXPECT_STREQ(direct_cols[0].mode, fast::output_buffer);
+  EXPECT_TRUE(direct_cols[0].on_scratch && !direct_cols[0].to_scratch);
+
+  for (const auto& [w, h] : {std::pair{4096, 4096}, {4099, 4099}, {8192, 2048}, {2048, 2048}}) {
+    const auto other = fast::route_image(w, h, nvidia, tuning);
+    const auto plain = fast::route_image(w, h, nvidia, cl);
+    ASSERT_TRUE(other.has_value() && plain.has_value()) << w << "x" << h;
+    EXPECT_FALSE(other->rows.plan.split_groups || other->rows.scratch_handoff) << w << "x" << h;
+    EXPECT_EQ(fast::route_identity(other->rows), fast::route_identity(plain->rows)) << w << "x" << h;
+    EXPECT_EQ(fast::route_identity(other->cols), fast::route_identity(plain->cols)) << w << "x" << h;
+  }
+  // The display's rows store pixels, so they split across groups beside any columns.
+  const auto display_before = fast::plan_display_rows(8192, 8192, nvidia, cl);
+  const auto display = fast::plan_display_rows(8192, 8192, nvidia, tuning);
+  ASSERT_TRUE(display_before.has_value() && display.has_value());
+  EXPECT_TRUE(display_before->split_dit && !display_before->split_groups) << display_before->describe();
+  EXPECT_TRUE(display->split_groups && !display->split_dit) << display->describe();
+  EXPECT_EQ(display->pre_hold * 2, display_before->pre_hold);
+  EXPECT_EQ(display->max_registers, display_before->max_registers);
+  EXPECT_FALSE(fast::plan_display_rows(4096, 4096, nvidia, tuning)->split_groups);  // unsplit
+  EXPECT_FALSE(fast::plan_display_rows(8192, 2048, nvidia, tuning)->split_groups);  // 128 MiB: under the knob
+
+  EXPECT_THROW(
+      {
+        fast::AxisRoute loose = image->rows;
+        loose.scratch_handoff = false;
+        fast::axis_passes(loose, 8192, Direction::forward);
+      },
+      std::logic_error);
+}
+
 // The real display's passes (fast::plan_real_display): each axis fused where it plans, else by
 // the complex path's route, Bluestein's for a prime factor above 13, one scratch for both.
 TEST(FastPlan, RealDisplayRoutesOnlyTheAxisThatHasALargePrime) {
