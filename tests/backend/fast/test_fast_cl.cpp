@@ -11,6 +11,7 @@
 #include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/errors.h"
+#include "core/plan_wisdom.h"
 #include "display_reference.h"
 #include "fast_cases.h"
 #include "support/gpu_skip.h"
@@ -295,7 +296,7 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
 // 256) into tiles of the columns' groups (tiled_columns_min_bytes 1); 1024 x 512 (4 x 256) beside
 // four-step columns, whose pass A then runs in place in the scratch. Every case after a round
 // trip on the same path, both directions, against FFTW; with the knob 0 the same sizes split
-// their rows within one group.
+// their rows within one group. Then measured planning between the knob 0 and 1.
 TEST(ClFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
@@ -347,6 +348,42 @@ TEST(ClFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
   }
   EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
   EXPECT_TRUE(through_local) << "no case ran a split across groups' first stage through local memory";
+
+  // Measured planning between the two, each axis chosen on its own, the rows' choice given by
+  // the wisdom (each in turn): the columns read the rows where they lie (from the scratch after
+  // rows split across groups, whichever column route was timed faster), and the transform
+  // matches FFTW.
+  fast::Tuning plain = fast::cl_tuning(fast::Tuning{});
+  plain.local_bytes_cap = test::fast_split_local_bytes;
+  plain.max_radix = 8;
+  fast::Tuning across = plain;
+  across.split_row_groups_min_bytes = 1;
+  const fast::DeviceLimits limits = fast_limits(env->device.device);
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{2048, 6}, {1024, 512}}) {
+    const std::vector<fast::Tuning> candidates{plain, across};
+    const auto planned = fast::route_image(w, h, limits, plain);
+    ASSERT_TRUE(planned.has_value());
+    const auto distinct = fast::distinct_axis_routes(Axis::rows, planned->rows, plain, candidates,
+                                                     [&](const fast::Tuning& t) { return fast::route_image(w, h, limits, t); });
+    ASSERT_EQ(distinct.size(), 2u);
+    const auto [what, identities] = fast::axis_choice(Axis::rows, w, h, distinct);
+    for (const std::size_t choice : {std::size_t{0}, std::size_t{1}}) {
+      PlanWisdom wisdom;
+      wisdom.remember(PlanWisdom::key("test device", what, identities), choice);
+      const fast::Measuring measuring{candidates, &wisdom, "test device"};
+      ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, plain, measuring);
+      probe.prepare(w, h);
+      const fast::AxisRoute& rows = probe.route(Axis::rows);
+      EXPECT_EQ(rows.plan.split_groups, choice == 1) << rows.describe();
+      EXPECT_EQ(rows.scratch_handoff, choice == 1) << rows.describe();
+      EXPECT_EQ(probe.route(Axis::cols).scratch_handoff, choice == 1) << probe.route(Axis::cols).describe();
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        double tolerance = 0;
+        const double err = run_fast(*env, w, h, d, plain, 11 * w + h, &tolerance, 1, measuring);
+        EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " measured: " << rows.describe();
+      }
+    }
+  }
 }
 
 // Measured planning (test::expect_measured_plans_match_fftw).
