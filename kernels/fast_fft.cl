@@ -1196,11 +1196,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
         pre[k * LIVE_BLOCKS + m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
     }
   }
-#elif SPLIT_GROUPS
-  // y_q for this group's q alone: output q of the radix-P step (each output computed, one kept by
-  // selects: a register array takes constant indices only), times w_N^(q j).
+#elif !SPLIT_ACCUMULATE
 #pragma unroll
-  for (uint k = 0; k < PRE_HOLD; ++k) {
+  for (uint k = 0; k < PRE_HOLD / PRE_PER; ++k) {
     const uint b = tid + k * THREADS;
     if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
       const uint2 ln = split_item(b, M);
@@ -1209,24 +1207,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       for (uint m = 0; m < PRE_RADIX; ++m)
         v[m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
       small_dft(v, PRE_RADIX);
+#if SPLIT_GROUPS
+      // y_q for this group's q alone: output q of the radix-P step (each computed, one kept by
+      // selects: a register array takes constant indices only), times w_N^(q j).
       float2 y = v[0];
 #pragma unroll
       for (uint qq = 1; qq < PRE_RADIX; ++qq)
         if (qq == split_q) y = v[qq];
       pre[k] = split_q == 0 ? y : cmul(y, tw[ln.y * split_q]);
-    }
-  }
-#elif !SPLIT_ACCUMULATE
-#pragma unroll
-  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
-    const uint b = tid + k * THREADS;
-    if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
-      const uint2 ln = split_item(b, M);
-      float2 v[MAX_RADIX];
-#pragma unroll
-      for (uint m = 0; m < PRE_RADIX; ++m)
-        v[m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
-      small_dft(v, PRE_RADIX);
+#else
 #if TWIDDLE_POWERS
       twiddle_by_powers(v, tw[ln.y], PRE_RADIX);
 #else
@@ -1235,6 +1224,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
 #pragma unroll
       for (uint qq = 0; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = v[qq];
+#endif
     }
   }
 #endif
