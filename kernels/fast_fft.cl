@@ -773,7 +773,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 // and stores bins q + PRE_RADIX k into `out` (OUTPUT_BUFFER: the line's other groups still read
 // it; or, DISPLAY_ROWS, the pixels of those bins). PRE_RADIX times the groups, each holding one
 // value per element instead of PRE_RADIX; the P groups of a line run side by side, so all but the
-// first read it from the L2.
+// first read it from the L2. With STAGE0_FROM_PRE it may exchange through half the local memory
+// (LOCAL_HALVES: no y_q goes through local memory).
 #ifndef SPLIT_GROUPS
 #define SPLIT_GROUPS 0
 #endif
@@ -792,8 +793,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #ifndef LOCAL_HALVES
 #define LOCAL_HALVES 0
 #endif
-#if LOCAL_HALVES && (LAST_TO_LOCAL || PRE_RADIX > 1)
-#error "fast_fft.cl: LOCAL_HALVES is for unsplit plans without a local-memory epilogue"
+#if LOCAL_HALVES && (LAST_TO_LOCAL || (PRE_RADIX > 1 && !(SPLIT_GROUPS && STAGE0_FROM_PRE)))
+#error "fast_fft.cl: LOCAL_HALVES is for unsplit plans (or splits across groups from the registers) without a local-memory epilogue"
 #endif
 
 // w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)); with q and b constants after

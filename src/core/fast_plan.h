@@ -470,10 +470,12 @@ struct Tuning {
   /// Rows of at least this many bytes in all whose plan splits them through registers run each
   /// of the split's sub-transforms in a work-group of its own (AxisPlan::split_groups,
   /// split_rows_across_groups): P groups per row, each reading the whole row and storing every
-  /// P-th bin, into the scratch (the columns then read it from there); 0: never. OpenCL only
-  /// (GL's kernel has no such pass; gl_default_tuning 0). Meant for 8192-point rows, split in
-  /// time with one group of 256 work-items per multiprocessor (H200: 353 us, against 257 for a
-  /// copy of the array); not measured yet, so off (docs/fast_path.md).
+  /// P-th bin, into the scratch (the columns then read it from there), or the real display's
+  /// pixels; 0: never. Meant for OpenCL's 8192-point rows, split in time with one group of 256
+  /// work-items per multiprocessor (H200: 353 us, against 257 for a copy of the array), and GL's
+  /// 8192-point display rows (where the halves then fit two groups per multiprocessor; GL's
+  /// complex 8192^2 rows take pairs, which rule it out); not measured yet, so off on both
+  /// (docs/fast_path.md).
   std::uint64_t split_row_groups_min_bytes = 0;
 };
 
@@ -509,7 +511,6 @@ inline Tuning gl_default_tuning() {
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
-  t.split_row_groups_min_bytes = 0;  // GL's kernel has no split across groups
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.composite_rows_max_registers = 0;  // nor for the composite rows
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
@@ -774,7 +775,7 @@ struct AxisPlan {
     };
     for (std::size_t s = 0; s < radices.size(); ++s)
       d.emplace_back("RADIX_" + std::to_string(s), std::to_string(radices[s]));
-    if (split_groups) d.emplace_back("SPLIT_GROUPS", "1");  // OpenCL's alone: GL's programs keep their keys
+    if (split_groups) d.emplace_back("SPLIT_GROUPS", "1");  // only where set: other programs keep their keys
     return d;
   }
   /// e.g. "cols n=4096: 4 lines/group, split 4 x 1024 (8 8 4 4), 512 threads, 34816 B local".
@@ -1153,16 +1154,22 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 namespace detail {
 /// AxisPlan::split_groups for a row plan of an image of `image_bytes` (complex float32) where
 /// tuning.split_row_groups_min_bytes asks and the plan splits through registers, directly (no
-/// live blocks, loop or split through the buffer): its split in time becomes one in frequency,
-/// each group holding one y_q per element.
+/// live blocks or split through the buffer): its split in time becomes one in frequency, each
+/// group holding one y_q per element and running its one sub-transform unlooped; where the first
+/// stage reads the registers, the exchanges go through half the local memory above
+/// tuning.local_halves_above, as unsplit plans' do (GL: two groups of a 4096-point sub-transform
+/// per multiprocessor instead of one).
 inline void split_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
   if (tuning.split_row_groups_min_bytes == 0 || image_bytes < tuning.split_row_groups_min_bytes ||
       plan.axis != Axis::rows || plan.pre_radix < 2 || plan.split_global || plan.live_blocks != 0 ||
-      plan.sub_transform_loop || plan.radices.empty())
+      plan.radices.empty())
     return;
   plan.split_groups = true;
   plan.split_dit = false;
+  plan.sub_transform_loop = false;
   plan.pre_hold /= plan.pre_radix;
+  plan.local_halves = plan.stage0_from_registers && plan.radices.size() > 1 && tuning.local_halves_above != 0 &&
+                      plan.local_bytes() > tuning.local_halves_above;
 }
 }  // namespace detail
 
@@ -1603,17 +1610,17 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 /// Rows split across groups (AxisPlan::split_groups, Tuning::split_row_groups_min_bytes) store
 /// into the scratch, in tiles where the columns take them (tile_columns), else as the image lies
 /// (AxisRoute::scratch_handoff). Where they are: the rows of at least that many bytes whose plan
-/// splits them through registers in frequency or in time, directly (no Bluestein, row pairs,
-/// live blocks or looped sub-transforms), beside columns that can read the scratch (direct
-/// through registers, or four-step through the scratch); the split in time becomes one in frequency, each group's
-/// sub-transform loading the whole line.
+/// splits them through registers in frequency or in time, directly (no Bluestein, row pairs or
+/// live blocks), beside columns that can read the scratch (direct through registers, or
+/// four-step through the scratch); the split in time becomes one in frequency, each group's
+/// sub-transform loading the whole line (detail::split_across_groups).
 inline void split_rows_across_groups(ImageRoutes& image, const Tuning& tuning) {
   AxisRoute& rows = image.rows;
   const AxisRoute& cols = image.cols;
   if (rows.bluestein() || rows.swap || cols.bluestein() || cols.swap || cols.plan.radices.empty() ||
       (cols.plan.split_global && cols.plan.pre_radix > 1))
     return;
-  detail::split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), tuning);
+  detail::split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), row_tuning(tuning, rows.n));
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1784,10 +1791,10 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_threads = 512;
     wide.max_registers = 128;
     out.push_back(wide);
-    // Rows split across groups (forty-eighth session, built without a device: not measured yet),
-    // from 64 MiB: the transforms whose rows split at all are that large on NVIDIA.
-    with(&Tuning::split_row_groups_min_bytes, 64ull << 20);
   }
+  // Rows split across groups (forty-eighth session, built without a device: not measured yet),
+  // from 64 MiB: the transforms whose rows split at all are that large on NVIDIA.
+  with(&Tuning::split_row_groups_min_bytes, 64ull << 20);
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
   // toggled.

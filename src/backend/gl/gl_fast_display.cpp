@@ -6,7 +6,6 @@
 #include <chrono>
 #include <climits>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -229,8 +228,6 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
     planned = passes(width, height, tuning_);
   }
   const fast::DisplayPasses& plan = *planned;
-  if (plan.rows && plan.rows->split_groups)
-    throw std::logic_error("GlFastDisplay: GL's kernel has no split across groups (fast::gl_default_tuning)");
   real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = plan.rows;
   if (display_rows_) {

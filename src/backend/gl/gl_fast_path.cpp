@@ -66,8 +66,6 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
     : programs_(&programs), timers_(timers), route_(route), layout_(layout) {
   if (layout_ == fast::PassLayout::both_axes)
     throw std::logic_error("GlFastAxis: GL runs each axis in its own dispatch (fast::gl_default_tuning)");
-  if (route_.plan.split_groups)
-    throw std::logic_error("GlFastAxis: GL's kernel has no split across groups (fast::gl_default_tuning)");
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   forward_passes_ = fast::layout_passes(route_, lines, Direction::forward, layout_, name);
   inverse_passes_ = fast::layout_passes(route_, lines, Direction::inverse, layout_, std::move(name));

@@ -289,101 +289,21 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
   }
 }
 
-// Rows split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups), each
-// sub-transform of a row in a group of its own storing into the scratch, under the split cap and
-// radix 8 at most: 2048 x 6 (8 x 256) with the first stage from the registers and through local
-// memory, the columns direct from the scratch; 1200 x 4 (3 x 400, an odd split); 512 x 40 (2 x
-// 256) into tiles of the columns' groups (tiled_columns_min_bytes 1); 1024 x 512 (4 x 256) beside
-// four-step columns, whose pass A then runs in place in the scratch. Every case after a round
-// trip on the same path, both directions, against FFTW; with the knob 0 the same sizes split
-// their rows within one group. Then measured planning between the knob 0 and 1.
+// test::expect_rows_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
 TEST(ClFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  struct Case {
-    std::size_t width, height;
-    std::uint32_t pre_radix;
-    bool stage0_from_registers, tiles, four_step;
-    std::uint64_t local_bytes_cap = test::fast_split_local_bytes;
-    std::uint32_t row_elements = fast::Tuning{}.row_elements;  // 1: one row per group
-  };
-  bool from_registers = false, through_local = false;
-  for (const Case c : {Case{2048, 6, 8, true, false, false}, Case{2048, 6, 8, false, false, false},
-                       Case{1200, 4, 3, true, false, false}, Case{512, 40, 4, true, true, false},
-                       Case{1024, 40, 2, true, true, false, 2 * test::fast_split_local_bytes, 1},
-                       Case{1024, 512, 4, true, false, true}}) {
-    fast::Tuning tuning;
-    tuning.local_bytes_cap = c.local_bytes_cap;
-    tuning.row_elements = c.row_elements;
-    tuning.max_radix = 8;  // the first stage's inputs each work-item's own (as 8192-point rows' on NVIDIA)
-    tuning.stage0_from_registers = c.stage0_from_registers ? 1 : 0;
-    tuning.tiled_columns_min_bytes = c.tiles ? 1 : 0;
-    if (c.four_step) {
-      tuning.four_step_min_bytes = 1;
-      tuning.four_step_max_direct_lines = 64;
-    }
-    for (const std::uint64_t min_bytes : {std::uint64_t{0}, std::uint64_t{1}}) {
-      tuning.split_row_groups_min_bytes = min_bytes;
-      ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-      probe.prepare(c.width, c.height);
-      const fast::AxisRoute& rows = probe.route(Axis::rows);
-      const fast::AxisRoute& cols = probe.route(Axis::cols);
-      const std::string what = rows.describe() + " | " + cols.describe();
-      EXPECT_EQ(rows.plan.pre_radix, c.pre_radix) << what;
-      EXPECT_EQ(rows.plan.split_groups, min_bytes != 0) << what;
-      EXPECT_EQ(cols.four_step(), c.four_step) << what;
-      if (min_bytes == 0) continue;
-      EXPECT_FALSE(rows.plan.split_dit) << what;
-      EXPECT_EQ(rows.tile_lines != 0, c.tiles) << what;
-      EXPECT_EQ(rows.scratch_handoff, !c.tiles) << what;
-      EXPECT_EQ(cols.scratch_handoff, !c.tiles) << what;
-      (rows.plan.stage0_from_registers ? from_registers : through_local) = true;
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run_fast(*env, c.width, c.height, d, tuning, 5 * c.width + c.height, &tolerance, 1);
-        EXPECT_LT(err, tolerance) << c.width << "x" << c.height << " " << to_string(d) << " " << what;
-      }
-    }
-  }
-  EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
-  EXPECT_TRUE(through_local) << "no case ran a split across groups' first stage through local memory";
-
-  // Measured planning between the two, each axis chosen on its own, the rows' choice given by
-  // the wisdom (each in turn): the columns read the rows where they lie (from the scratch after
-  // rows split across groups, whichever column route was timed faster), and the transform
-  // matches FFTW.
-  fast::Tuning plain = fast::cl_tuning(fast::Tuning{});
-  plain.local_bytes_cap = test::fast_split_local_bytes;
-  plain.max_radix = 8;
-  fast::Tuning across = plain;
-  across.split_row_groups_min_bytes = 1;
-  const fast::DeviceLimits limits = fast_limits(env->device.device);
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{2048, 6}, {1024, 512}}) {
-    const std::vector<fast::Tuning> candidates{plain, across};
-    const auto planned = fast::route_image(w, h, limits, plain);
-    ASSERT_TRUE(planned.has_value());
-    const auto distinct = fast::distinct_axis_routes(Axis::rows, planned->rows, plain, candidates,
-                                                     [&](const fast::Tuning& t) { return fast::route_image(w, h, limits, t); });
-    ASSERT_EQ(distinct.size(), 2u);
-    const auto [what, identities] = fast::axis_choice(Axis::rows, w, h, distinct);
-    for (const std::size_t choice : {std::size_t{0}, std::size_t{1}}) {
-      PlanWisdom wisdom;
-      wisdom.remember(PlanWisdom::key("test device", what, identities), choice);
-      const fast::Measuring measuring{candidates, &wisdom, "test device"};
-      ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, plain, measuring);
-      probe.prepare(w, h);
-      const fast::AxisRoute& rows = probe.route(Axis::rows);
-      EXPECT_EQ(rows.plan.split_groups, choice == 1) << rows.describe();
-      EXPECT_EQ(rows.scratch_handoff, choice == 1) << rows.describe();
-      EXPECT_EQ(probe.route(Axis::cols).scratch_handoff, choice == 1) << probe.route(Axis::cols).describe();
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run_fast(*env, w, h, d, plain, 11 * w + h, &tolerance, 1, measuring);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " measured: " << rows.describe();
-      }
-    }
-  }
+  test::run_schedule_check(test::ScheduleCheck::rows_split_across_groups, true, make_path(*env), runner(*env));
+  test::expect_measured_split_groups_match_fftw(
+      fast::Tuning{}, true, fast_limits(env->device.device),
+      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, measuring);
+      },
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
+            std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, 1, measuring);
+      });
 }
 
 // Measured planning (test::expect_measured_plans_match_fftw).

@@ -327,10 +327,6 @@ TEST(GlFastSchedule, InPlaceFourStepColumnsSwapRowPairs) {
   test::run_schedule_check(test::ScheduleCheck::row_pairs, false, make_path(*env), runner(*env));
 }
 
-// Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
-// sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
-// inputs and forms each y_q from them) against splits that do not, with the first stage from the
-// registers and through local memory.
 // Measured planning (test::expect_measured_plans_match_fftw).
 TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
@@ -338,6 +334,23 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   test::expect_measured_plans_match_fftw(
       fast::gl_default_tuning(), true, fast_limits(),
+      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+        return GlFastPath(*env->programs, nullptr, tuning, measuring);
+      },
+      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
+            std::uint64_t seed, double* tolerance) {
+        return run_fast(*env, w, h, d, tuning, seed, tolerance, measuring);
+      });
+}
+
+// test::expect_rows_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
+TEST(GlFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::rows_split_across_groups, false, make_path(*env), runner(*env));
+  test::expect_measured_split_groups_match_fftw(
+      fast::gl_default_tuning(), false, fast_limits(),
       [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
         return GlFastPath(*env->programs, nullptr, tuning, measuring);
       },
@@ -379,6 +392,10 @@ TEST(GlMeasuredTiming, PairedTimesRankEightRunsAboveOne) {
   EXPECT_GT(t.candidate_ms, 3 * t.base_ms);
 }
 
+// Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins
+// sub-transform by sub-transform; pass 1, where the lines fit no other way, holds only the live
+// inputs and forms each y_q from them) against splits that do not, with the first stage from the
+// registers and through local memory.
 TEST(GlFastSchedule, LiveBlocksMatchFftwEitherWay) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -687,6 +704,35 @@ TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
     EXPECT_TRUE(test::at_exact_split_threads(cols)) << display.describe();
     expect_every_setting_matches(display, w, h, w + 11 * h);
   }
+}
+
+// The display rows split across groups (Tuning::split_row_groups_min_bytes) from GL's defaults
+// (colours from the registers) with 8 values per invocation, under the split cap, radix 8 at
+// most: 729 x 40 (3 x 243), 2048 x 12 (8 x 256, the first stage from the registers) and the same
+// through half the shared memory (local_halves_above 1); every setting against render_spectrum.
+TEST(GlFastDisplay, RowsSplitAcrossGroupsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  bool from_registers = false, halves = false;
+  for (const auto& [w, h, halves_above] : {std::tuple{729u, 40u, 0u}, {2048u, 12u, 0u}, {2048u, 12u, 1u}}) {
+    fast::Tuning tuning = test::gl_eight_values_base();  // 32 invocations: the first stage's inputs their own
+    tuning.local_bytes_cap = test::fast_split_local_bytes;
+    tuning.max_radix = 8;
+    tuning.display_rows_halves_above = halves_above;
+    tuning.local_halves_above = halves_above;
+    tuning.split_row_groups_min_bytes = 1;
+    GlFastDisplay display(*env->programs, nullptr, tuning);
+    display.prepare(w, h);
+    const fast::AxisPlan& rows = display.display_row_plan();
+    EXPECT_TRUE(rows.split_groups && rows.pre_radix > 1 && !rows.split_dit) << rows.describe();
+    EXPECT_EQ(rows.local_halves, halves_above != 0 && rows.stage0_from_registers) << rows.describe();
+    from_registers |= rows.stage0_from_registers;
+    halves |= rows.local_halves;
+    expect_every_setting_matches(display, w, h, 3 * w + h);
+  }
+  EXPECT_TRUE(from_registers) << "no case ran a split across groups' first stage from the registers";
+  EXPECT_TRUE(halves) << "no case split the display rows across groups through half the shared memory";
 }
 
 // The display's pair columns of an odd length split by 3 or 5 (Tuning::odd_length_splits, GL's
