@@ -473,7 +473,7 @@ struct Tuning {
   /// P-th bin, into the scratch (the columns then read it from there), or the real display's
   /// pixels; 0: never. Meant for OpenCL's 8192-point rows, split in time with one group of 256
   /// work-items per multiprocessor (H200: 353 us, against 257 for a copy of the array), and GL's
-  /// 8192-point display rows (where the halves then fit two groups per multiprocessor; GL's
+  /// 8192-point display rows (the swizzled halves then fit three groups per multiprocessor; GL's
   /// complex 8192^2 rows take pairs, which rule it out); not measured yet, so off on both
   /// (docs/fast_path.md).
   std::uint64_t split_row_groups_min_bytes = 0;
@@ -916,6 +916,28 @@ inline std::uint32_t rows_max_radix(const Tuning& tuning, std::uint32_t n) {
                                                                                                       : tuning.max_radix;
 }
 
+/// A padded plan through the halves swizzles instead where that lets half as many groups again
+/// stay resident (Tuning::swizzled_rows: one row per group, M a power of two; swizzled_columns:
+/// groups of a multiple of 32 columns).
+inline void swizzle_where_more_resident(AxisPlan& plan, const Tuning& tuning) {
+  const std::uint32_t b = plan.lines_per_group;
+  const bool power_of_two_m = (plan.m & (plan.m - 1)) == 0;
+  const bool swizzle_rows = tuning.swizzled_rows != 0 && plan.axis == Axis::rows && b == 1 && power_of_two_m;
+  const bool swizzle_cols = tuning.swizzled_columns != 0 && plan.axis == Axis::cols && b % 32 == 0;
+  if (!(swizzle_rows || swizzle_cols) || plan.local_layout != LocalLayout::padded || tuning.unit_local_bytes == 0 ||
+      !plan.local_halves || plan.m % 32 != 0)
+    return;
+  const auto resident = [&](const AxisPlan& candidate) {
+    return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
+                                   tuning.unit_local_bytes / candidate.local_bytes());
+  };
+  AxisPlan swizzled = plan;
+  swizzled.local_layout = LocalLayout::swizzled;
+  swizzled.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
+  swizzled.local_elems = b * plan.m;
+  if (2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
+}
+
 namespace detail {
 /// plan_axis's search; live_inputs: Bluestein's first pass holds only its live inputs.
 inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std::uint32_t lines,
@@ -1109,22 +1131,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                           !(unpadded >= 2 && !power_of_two_m && axis == Axis::cols && b >= 4) &&
                           !(unpadded >= 3 && !power_of_two_m && axis == Axis::rows && !plan.split_dit && !padded_row);
       plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
-      // A padded plan through the halves swizzles instead where that lets half as many groups
-      // again stay resident (Tuning::swizzled_rows, swizzled_columns).
-      const bool swizzle_rows = tuning.swizzled_rows != 0 && axis == Axis::rows && b == 1 && power_of_two_m;
-      const bool swizzle_cols = tuning.swizzled_columns != 0 && axis == Axis::cols && b % 32 == 0;
-      if ((swizzle_rows || swizzle_cols) && padded && tuning.unit_local_bytes != 0 && plan.local_halves &&
-          plan.m % 32 == 0) {
-        const auto resident = [&](const AxisPlan& candidate) {
-          return std::min<std::uint64_t>(tuning.unit_threads / candidate.threads,
-                                         tuning.unit_local_bytes / candidate.local_bytes());
-        };
-        AxisPlan swizzled = plan;
-        swizzled.local_layout = LocalLayout::swizzled;
-        swizzled.line_stride = plan.m;  // the swizzle, not the stride, keeps the lines' columns apart
-        swizzled.local_elems = b * plan.m;
-        if (2 * resident(swizzled) >= 3 * resident(plan)) plan = std::move(swizzled);
-      } else if (!padded && !plan.radices.empty()) {
+      swizzle_where_more_resident(plan, tuning);
+      if (!padded && !plan.radices.empty()) {
         plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
       }
@@ -1170,6 +1178,7 @@ inline void split_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const
   plan.pre_hold /= plan.pre_radix;
   plan.local_halves = plan.stage0_from_registers && plan.radices.size() > 1 && tuning.local_halves_above != 0 &&
                       plan.local_bytes() > tuning.local_halves_above;
+  swizzle_where_more_resident(plan, tuning);
 }
 }  // namespace detail
 

@@ -614,21 +614,25 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
 /// columns direct from the scratch; 1215 x 4 (a split by 3); 512 x 40 into tiles of the columns'
 /// groups (tiled_columns_min_bytes 1); 1024 x 40 twice the cap, one row per group (a split by 2);
 /// 1024 x 512 beside four-step columns, whose pass A then runs in place in the scratch; 2048 x 6
-/// through half the local memory (local_halves_above 1). With the knob 0 the same sizes split
-/// their rows within one group. Every case both directions against FFTW; some case must split by
-/// 2, by an odd radix, read the first stage from the registers and not, and take the halves.
+/// through half the local memory (local_halves_above 1), and swizzled there where the base
+/// swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two). With the
+/// knob 0 the same sizes split their rows within one group. Every case both directions against
+/// FFTW; some case must split by 2, by an odd radix, read the first stage from the registers and
+/// not, take the halves, and (GL) swizzle them.
 struct FastSplitGroupsCase {
   std::size_t width, height;
   bool stage0_from_registers, tiles, four_step;
   std::uint64_t local_bytes_cap = fast_split_local_bytes;
   std::uint32_t row_elements = 0;  // 0: the base's; 1: one row per group
   bool halves = false;
+  std::uint32_t unit_local_bytes = 0;  // 0: the base's
 };
 inline constexpr FastSplitGroupsCase fast_split_groups_cases[] = {
     {2048, 6, true, false, false},  {2048, 6, false, false, false},
     {1215, 4, true, false, false},  {512, 40, true, true, false},
     {1024, 40, true, true, false, 2 * fast_split_local_bytes, 1}, {1024, 512, true, false, true},
-    {2048, 6, true, false, false, fast_split_local_bytes, 0, true}};
+    {2048, 6, true, false, false, fast_split_local_bytes, 0, true},
+    {2048, 6, true, false, false, fast_split_local_bytes, 0, true, 3 * 1024}};
 inline fast::Tuning split_groups_case_tuning(const fast::Tuning& base, const FastSplitGroupsCase& c) {
   fast::Tuning tuning = base;
   tuning.local_bytes_cap = c.local_bytes_cap;
@@ -643,12 +647,13 @@ inline fast::Tuning split_groups_case_tuning(const fast::Tuning& base, const Fas
     tuning.four_step_max_direct_lines = 64;
   }
   tuning.local_halves_above = c.halves ? 1 : 0;
+  if (c.unit_local_bytes != 0) tuning.unit_local_bytes = c.unit_local_bytes;
   tuning.split_row_groups_min_bytes = 1;
   return tuning;
 }
 template <class MakePath, class Run>
 void expect_rows_split_across_groups_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  bool by_two = false, odd = false, from_registers = false, through_local = false, halves = false;
+  bool by_two = false, odd = false, from_registers = false, through_local = false, halves = false, swizzled = false;
   for (const FastSplitGroupsCase& c : fast_split_groups_cases) {
     const auto [w, h] = std::pair{c.width, c.height};
     fast::Tuning tuning = split_groups_case_tuning(base, c);
@@ -673,6 +678,7 @@ void expect_rows_split_across_groups_match_fftw(const fast::Tuning& base, MakePa
       odd |= rows.plan.pre_radix % 2 == 1;
       (rows.plan.stage0_from_registers ? from_registers : through_local) = true;
       halves |= rows.plan.local_halves;
+      swizzled |= rows.plan.local_layout == fast::LocalLayout::swizzled;
       expect_both_directions_match(run, w, h, tuning, 5 * w + h, what);
     }
   }
@@ -681,6 +687,7 @@ void expect_rows_split_across_groups_match_fftw(const fast::Tuning& base, MakePa
   EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
   EXPECT_TRUE(through_local) << "no case ran a split across groups' first stage through local memory";
   EXPECT_TRUE(halves) << "no case split across groups through half the local memory";
+  EXPECT_EQ(swizzled, base.swizzled_rows != 0) << "rows split across groups swizzled where the base swizzles rows";
 }
 
 /// Measured planning between rows split across groups and not (each axis chosen on its own),
