@@ -767,8 +767,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #undef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups; OpenCL's 8192-point rows): the split in
-// frequency with each sub-transform in a group of its own. Group g takes sub-transform
+// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups: 8192-point rows, the real display's
+// columns): the split in frequency with each sub-transform in a group of its own. Group g takes sub-transform
 // q = g % PRE_RADIX of lines (g / PRE_RADIX) LINES on: it loads the lines whole, forms y_q alone
 // and stores bins q + PRE_RADIX k into `out` (OUTPUT_BUFFER: the line's other groups still read
 // it; or, DISPLAY_ROWS, the pixels of those bins). PRE_RADIX times the groups, each holding one
@@ -779,8 +779,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #define SPLIT_GROUPS 0
 #endif
 #if SPLIT_GROUPS && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !SPLIT_DIT && !LIVE_BLOCKS && (OUTPUT_BUFFER || DISPLAY_ROWS) && \
-                      !R2C_SPLIT && !BLUESTEIN && !FOUR_STEP && !FUSED_2D && !AXIS_COLS)
-#error "fast_fft.cl: SPLIT_GROUPS needs rows split in frequency through registers, into OUTPUT_BUFFER or display pixels"
+                      !R2C_SPLIT && !BLUESTEIN && !FOUR_STEP && !FUSED_2D)
+#error "fast_fft.cl: SPLIT_GROUPS needs a split in frequency through registers, into OUTPUT_BUFFER or display pixels"
 #endif
 // Values the split holds per element: y_q for every q (this group's q alone with SPLIT_GROUPS),
 // or the live inputs.

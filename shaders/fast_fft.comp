@@ -490,8 +490,8 @@ uint g_split_q;  // this group's sub-transform (SPLIT_GROUPS)
 #endif
 #if SPLIT_GROUPS != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && SPLIT_DIT == 0 && LIVE_BLOCKS == 0 && \
                            SUB_TRANSFORM_LOOP == 0 && ROW_PAIRS == 0 && (OUTPUT_BUFFER != 0 || DISPLAY_ROWS != 0) && \
-                           R2C_SPLIT == 0 && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0 && FOUR_STEP == 0 && !AXIS_COLS)
-#error "fast_fft.comp: SPLIT_GROUPS needs rows split in frequency through registers, into OUTPUT_BUFFER or display pixels"
+                           R2C_SPLIT == 0 && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0 && FOUR_STEP == 0)
+#error "fast_fft.comp: SPLIT_GROUPS needs a split in frequency through registers, into OUTPUT_BUFFER or display pixels"
 #endif
 #if PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !SPLIT_ACCUMULATE
 vec2 g_pre[PRE_HOLD];  // this invocation's elements: PRE_PER values each

@@ -477,6 +477,13 @@ struct Tuning {
   /// complex 8192^2 rows take pairs, which rule it out); not measured yet, so off on both
   /// (docs/fast_path.md).
   std::uint64_t split_row_groups_min_bytes = 0;
+  /// The real display's pair columns, where split through registers in fewer groups than this
+  /// many waves of the multiprocessors (all where the device does not report them), run each
+  /// sub-transform in a group of its own as rows do from split_row_groups_min_bytes (0: never).
+  /// Their pass stores into Z, not in place. Meant for 2187^2 (274 groups of 4 split 3 x 729, one
+  /// per multiprocessor: 2.08 waves, the display 0.80x of cuFFT's R2C + display, the target
+  /// 0.75x) and 1024^2 (64 groups for 132 multiprocessors); not measured yet, so off.
+  std::uint32_t split_column_groups_below_waves = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -616,6 +623,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
       {"split_row_groups_min_bytes", &Tuning::split_row_groups_min_bytes},
+      {"split_column_groups_below_waves", &Tuning::split_column_groups_below_waves},
   };
   return knobs;
 }
@@ -1160,18 +1168,19 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
 }
 
 namespace detail {
-/// AxisPlan::split_groups for a row plan of an image of `image_bytes` (complex float32) where
-/// tuning.split_row_groups_min_bytes asks and the plan splits through registers, directly (no
-/// live blocks or split through the buffer): its split in time becomes one in frequency, each
-/// group holding one y_q per element and running its one sub-transform unlooped; where the first
-/// stage reads the registers, the exchanges go through half the local memory above
-/// tuning.local_halves_above, as unsplit plans' do (GL: two groups of a 4096-point sub-transform
-/// per multiprocessor instead of one).
-inline void split_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
-  if (tuning.split_row_groups_min_bytes == 0 || image_bytes < tuning.split_row_groups_min_bytes ||
-      plan.axis != Axis::rows || plan.pre_radix < 2 || plan.split_global || plan.live_blocks != 0 ||
-      plan.radices.empty())
-    return;
+/// Whether `plan` may run its split across groups (AxisPlan::split_groups): through registers,
+/// directly (no live blocks or split through the buffer).
+inline bool splits_across_groups(const AxisPlan& plan) {
+  return plan.pre_radix > 1 && !plan.split_global && plan.live_blocks == 0 && !plan.radices.empty();
+}
+
+/// AxisPlan::split_groups for a plan that splits_across_groups: its split in time becomes one in
+/// frequency, each group holding one y_q per element and running its one sub-transform unlooped;
+/// where the first stage reads the registers, the exchanges go through half the local memory
+/// above tuning.local_halves_above, as unsplit plans' do, swizzled where that keeps more groups
+/// resident (GL's 8192-point display rows: three groups of a 4096-point sub-transform per
+/// multiprocessor instead of one).
+inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
   plan.split_groups = true;
   plan.split_dit = false;
   plan.sub_transform_loop = false;
@@ -1179,6 +1188,13 @@ inline void split_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const
   plan.local_halves = plan.stage0_from_registers && plan.radices.size() > 1 && tuning.local_halves_above != 0 &&
                       plan.local_bytes() > tuning.local_halves_above;
   swizzle_where_more_resident(plan, tuning);
+}
+
+/// Whether a row plan of an image of `image_bytes` (complex float32) splits across groups:
+/// from tuning.split_row_groups_min_bytes, where it can.
+inline bool rows_split_across_groups(const AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
+  return tuning.split_row_groups_min_bytes != 0 && image_bytes >= tuning.split_row_groups_min_bytes &&
+         plan.axis == Axis::rows && splits_across_groups(plan);
 }
 }  // namespace detail
 
@@ -1223,8 +1239,9 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
   if (plan->pre_radix > 1) plan->max_registers = tuning.display_rows_max_registers;
-  // Rows split across groups (OpenCL): the display rows store pixels, so they need no scratch.
-  detail::split_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning);
+  // Rows split across groups: the display rows store pixels, so they need no scratch.
+  if (detail::rows_split_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning))
+    detail::split_across_groups(*plan, tuning);
   return plan;
 }
 
@@ -1629,7 +1646,9 @@ inline void split_rows_across_groups(ImageRoutes& image, const Tuning& tuning) {
   if (rows.bluestein() || rows.swap || cols.bluestein() || cols.swap || cols.plan.radices.empty() ||
       (cols.plan.split_global && cols.plan.pre_radix > 1))
     return;
-  detail::split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), row_tuning(tuning, rows.n));
+  const Tuning t = row_tuning(tuning, rows.n);
+  if (detail::rows_split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), t))
+    detail::split_across_groups(rows.plan, t);
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1822,6 +1841,11 @@ inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool g
   Tuning colour = base;
   colour.display_from_registers = base.display_from_registers ? 0 : 1;
   out.push_back(colour);
+  // The pair columns split across groups where their groups fill under three waves (forty-eighth
+  // session, built without a device: not measured yet).
+  Tuning columns = base;
+  columns.split_column_groups_below_waves = 3;
+  out.push_back(columns);
   if (gl) {
     // Display rows without half-the-shared-memory exchanges: 4096-point 103 -> 99.6 us, where
     // 4000-point lost (116 -> 119; H100, seventeenth session).
@@ -1932,9 +1956,15 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // half its bytes). H100, OpenCL: 2401^2's 1 204 pair columns (Z 23 MB) 62.3 -> 27.3 + 18.5 us.
   tuning.four_step_unsplit_min_bytes /= 2;
   if (tuning.four_step_uneven_split == 2) tuning.four_step_uneven_split = 1;
-  auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height),
-                          static_cast<std::uint32_t>(display_pair_columns(width)), limits, tuning);
+  const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
+  auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
+  // Split columns across groups where their groups fill few waves of the multiprocessors (all of
+  // them where the device does not say how many it has): the pass stores into Z, not in place.
+  const std::uint64_t waves = tuning.split_column_groups_below_waves;
+  if (waves != 0 && !route->four_step() && detail::splits_across_groups(route->plan) &&
+      (limits.compute_units == 0 || route->plan.groups(lines) < waves * limits.compute_units))
+    detail::split_across_groups(route->plan, tuning);
   // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
   // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies
   // (display_rows_defines): no rows' pass undoes it.
@@ -2161,7 +2191,8 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     p.to_scratch = rows;
     return {p};
   }
-  if (route.plan.split_groups) throw std::logic_error("axis_passes: a split across groups stores out of place");
+  if (route.plan.split_groups && !out_of_place)
+    throw std::logic_error("axis_passes: a split across groups stores out of place");
   if (!route.bluestein())
     return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
                  forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};

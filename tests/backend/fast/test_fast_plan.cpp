@@ -978,15 +978,20 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
   EXPECT_NE(fast::route_identity(*fast::route_axis(Axis::rows, 4096, 4096, nvidia, other)), fast::route_identity(*route));
 }
 
-// The display path's candidates add its own knobs to the complex path's; two tunings plan the
-// display differently exactly when their columns' routes, display rows or their #defines differ.
+// The display path's candidates add its own knobs to the complex path's (where the display rows
+// colour from, the pair columns split across groups, an API's own); two tunings plan the display
+// differently exactly when their columns' routes, display rows or their #defines differ.
 TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
   for (const bool gl : {false, true}) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
     const auto display = fast::measure_display_candidates(base, gl);
-    ASSERT_EQ(display.size(), complex.size() + 2);
+    ASSERT_EQ(display.size(), complex.size() + 3);
     EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
+    // The pair columns split across groups (2187^2: 274 groups of 4, under three waves).
+    EXPECT_NE(display[complex.size() + 1].split_column_groups_below_waves, base.split_column_groups_below_waves);
+    EXPECT_NE(fast::display_identity(2187, 2187, nvidia, display[complex.size() + 1]),
+              fast::display_identity(2187, 2187, nvidia, base));
     if (!gl) {
       EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
     } else {
@@ -1861,6 +1866,43 @@ TEST(FastPlan, RowsSplitAcrossGroupsOnlyFromTheKnobsSize) {
         fast::axis_passes(loose, 8192, Direction::forward);
       },
       std::logic_error);
+}
+
+// The real display's pair columns split across groups (Tuning::split_column_groups_below_waves,
+// 0 on both APIs): where split through registers in fewer groups than that many waves of the
+// multiprocessors (OpenCL, 132 of them, 3 waves: 2187^2's 274 groups of 4 split 3 x 729 become 822,
+// 4096^2's 512 of 4 stay), or on every such size where the device does not say how many it has;
+// never unsplit or four-step columns.
+TEST(FastPlan, DisplayColumnsSplitAcrossGroupsInFewWaves) {
+  EXPECT_EQ(fast::Tuning{}.split_column_groups_below_waves, 0u);
+  EXPECT_EQ(fast::gl_default_tuning().split_column_groups_below_waves, 0u);
+  fast::Tuning tuning;
+  tuning.split_column_groups_below_waves = 3;
+  const auto plain = fast::route_real_columns(2187, 2187, nvidia, fast::Tuning{});
+  const auto split = fast::route_real_columns(2187, 2187, nvidia, tuning);
+  ASSERT_TRUE(plain && split);
+  EXPECT_FALSE(plain->plan.split_groups);
+  EXPECT_TRUE(split->plan.split_groups && split->plan.pre_radix == 3) << split->describe();
+  EXPECT_EQ(plain->plan.groups(fast::display_pair_columns(2187)), 274u);
+  EXPECT_EQ(split->plan.groups(fast::display_pair_columns(2187)), 3u * 274);
+  EXPECT_EQ(split->plan.pre_hold * 3, plain->plan.pre_hold);
+  const auto passes = fast::axis_passes(*split, fast::display_pair_columns(2187), Direction::forward, true);
+  ASSERT_EQ(passes.size(), 1u);
+  EXPECT_STREQ(passes[0].mode, fast::output_buffer);
+  EXPECT_THROW(fast::axis_passes(*split, fast::display_pair_columns(2187), Direction::forward), std::logic_error);
+
+  EXPECT_FALSE(fast::route_real_columns(4096, 4096, nvidia, tuning)->plan.split_groups);  // 512 groups: 3.9 waves
+  fast::DeviceLimits unknown = nvidia;
+  unknown.compute_units = 0;
+  EXPECT_TRUE(fast::route_real_columns(4096, 4096, unknown, tuning)->plan.split_groups);
+  EXPECT_FALSE(fast::route_real_columns(256, 256, unknown, tuning)->plan.split_groups);  // unsplit
+  const auto four_step = fast::route_real_columns(8192, 8192, unknown, tuning);
+  ASSERT_TRUE(four_step && four_step->four_step());
+  EXPECT_FALSE(four_step->plan.split_groups || four_step->second->split_groups);
+  // The display's own planning takes them.
+  const auto display = fast::plan_real_display(2187, 2187, nvidia, tuning);
+  ASSERT_TRUE(display.has_value());
+  EXPECT_TRUE(display->cols.plan.split_groups);
 }
 
 // The real display's passes (fast::plan_real_display): each axis fused where it plans, else by
