@@ -469,7 +469,7 @@ struct Tuning {
   std::uint32_t tile_min_lines = 0;
   /// Rows of at least this many bytes in all whose plan splits them through registers run each
   /// of the split's sub-transforms in a work-group of its own (AxisPlan::split_groups,
-  /// split_rows_across_groups): P groups per row, each reading the whole row and storing every
+  /// split_lines_across_groups): P groups per row, each reading the whole row and storing every
   /// P-th bin, into the scratch (the columns then read it from there), or the real display's
   /// pixels; 0: never. Meant for OpenCL's 8192-point rows, split in time with one group of 256
   /// work-items per multiprocessor (H200: 353 us, against 257 for a copy of the array), and GL's
@@ -477,12 +477,14 @@ struct Tuning {
   /// complex 8192^2 rows take pairs, which rule it out); not measured yet, so off on both
   /// (docs/fast_path.md).
   std::uint64_t split_row_groups_min_bytes = 0;
-  /// The real display's pair columns, where split through registers in fewer groups than this
-  /// many waves of the multiprocessors (all where the device does not report them), run each
-  /// sub-transform in a group of its own as rows do from split_row_groups_min_bytes (0: never).
-  /// Their pass stores into Z, not in place. Meant for 2187^2 (274 groups of 4 split 3 x 729, one
-  /// per multiprocessor: 2.08 waves, the display 0.80x of cuFFT's R2C + display, the target
-  /// 0.75x) and 1024^2 (64 groups for 132 multiprocessors); not measured yet, so off.
+  /// Columns split through registers in fewer groups than this many waves of the
+  /// multiprocessors (all where the device does not report them) run each sub-transform in a
+  /// group of its own as rows do from split_row_groups_min_bytes (0: never): the real display's
+  /// pair columns, whose pass stores into Z, and the complex path's direct columns, the rows then
+  /// handing over through the scratch (split_lines_across_groups). Meant for 2187^2 (the display's
+  /// 274 groups of 4 split 3 x 729, one per multiprocessor: 2.08 waves, the display 0.80x of
+  /// cuFFT's R2C + display, the target 0.75x; the complex columns lose 7 us to a last wave) and
+  /// 1024^2 (the display's 64 groups for 132 multiprocessors); not measured yet, so off.
   std::uint32_t split_column_groups_below_waves = 0;
 };
 
@@ -1190,6 +1192,16 @@ inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
   swizzle_where_more_resident(plan, tuning);
 }
 
+/// Whether a column plan over `lines` splits across groups: where tuning.split_column_groups_below_waves
+/// asks, it can, and its groups fill fewer than that many waves of the multiprocessors (all where
+/// the device does not report them).
+inline bool columns_split_across_groups(const AxisPlan& plan, std::uint64_t lines, const DeviceLimits& limits,
+                                        const Tuning& tuning) {
+  const std::uint64_t waves = tuning.split_column_groups_below_waves;
+  return waves != 0 && plan.axis == Axis::cols && splits_across_groups(plan) &&
+         (limits.compute_units == 0 || plan.groups(lines) < waves * limits.compute_units);
+}
+
 /// Whether a row plan of an image of `image_bytes` (complex float32) splits across groups:
 /// from tuning.split_row_groups_min_bytes, where it can.
 inline bool rows_split_across_groups(const AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
@@ -1386,8 +1398,8 @@ struct AxisRoute {
   /// there and store into the image.
   std::uint32_t tile_lines = 0;
   /// The rows store their transform into the scratch as the image lies, and the columns read it
-  /// from there (rows split across groups, which cannot run in place, where the columns take no
-  /// tiles: split_rows_across_groups); a four-step column route's pass A then runs in place in
+  /// from there (lines split across groups, which cannot run in place, where the columns take no
+  /// tiles: split_lines_across_groups); a four-step column route's pass A then runs in place in
   /// the scratch.
   bool scratch_handoff = false;
   bool bluestein() const { return l != 0; }
@@ -1633,22 +1645,26 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
-/// Rows split across groups (AxisPlan::split_groups, Tuning::split_row_groups_min_bytes) store
-/// into the scratch, in tiles where the columns take them (tile_columns), else as the image lies
-/// (AxisRoute::scratch_handoff). Where they are: the rows of at least that many bytes whose plan
-/// splits them through registers in frequency or in time, directly (no Bluestein, row pairs or
-/// live blocks), beside columns that can read the scratch (direct through registers, or
-/// four-step through the scratch); the split in time becomes one in frequency, each group's
+/// Lines split across groups (AxisPlan::split_groups) cannot run in place: the rows store into
+/// the scratch, in tiles where the columns take them (tile_columns), else as the image lies
+/// (AxisRoute::scratch_handoff), and the columns read it from there into the image. Rows split so
+/// from Tuning::split_row_groups_min_bytes, direct columns in few waves from
+/// split_column_groups_below_waves, where their plans split through registers, directly (no live
+/// blocks), and neither axis is Bluestein, in row pairs or split through the buffer (both must
+/// hand over through the scratch); the split in time becomes one in frequency, each group's
 /// sub-transform loading the whole line (detail::split_across_groups).
-inline void split_rows_across_groups(ImageRoutes& image, const Tuning& tuning) {
+inline void split_lines_across_groups(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   AxisRoute& rows = image.rows;
-  const AxisRoute& cols = image.cols;
-  if (rows.bluestein() || rows.swap || cols.bluestein() || cols.swap || cols.plan.radices.empty() ||
-      (cols.plan.split_global && cols.plan.pre_radix > 1))
-    return;
+  AxisRoute& cols = image.cols;
+  const auto hands_over = [](const AxisRoute& r) {
+    return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
+  };
+  if (!hands_over(rows) || !hands_over(cols)) return;
   const Tuning t = row_tuning(tuning, rows.n);
   if (detail::rows_split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), t))
     detail::split_across_groups(rows.plan, t);
+  if (!cols.four_step() && detail::columns_split_across_groups(cols.plan, rows.n, limits, tuning))
+    detail::split_across_groups(cols.plan, tuning);
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1656,7 +1672,7 @@ inline void split_rows_across_groups(ImageRoutes& image, const Tuning& tuning) {
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
 /// buffer), the tiles at least 2 columns wide and whole across the image. A column pass that
 /// reads row segments of a few columns over every row ran slower than one that reads its lines
-/// whole (H100, run207). Rows split across groups without tiles hand over through the scratch as
+/// whole (H100, run207). Lines split across groups without tiles hand over through the scratch as
 /// the image lies (AxisRoute::scratch_handoff). Called again after measured planning has chosen
 /// each axis on its own.
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
@@ -1671,7 +1687,7 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
       direct(image.cols) && t >= 2 && image.rows.n % t == 0)
     image.rows.tile_lines = image.cols.tile_lines = t;
-  const bool handoff = image.rows.plan.split_groups && image.rows.tile_lines == 0;
+  const bool handoff = (image.rows.plan.split_groups || image.cols.plan.split_groups) && image.rows.tile_lines == 0;
   image.rows.scratch_handoff = image.cols.scratch_handoff = handoff;
 }
 
@@ -1688,7 +1704,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
-  split_rows_across_groups(image, tuning);
+  split_lines_across_groups(image, limits, tuning);
   tile_columns(image, tuning);
   return image;
 }
@@ -1959,11 +1975,9 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
-  // Split columns across groups where their groups fill few waves of the multiprocessors (all of
-  // them where the device does not say how many it has): the pass stores into Z, not in place.
-  const std::uint64_t waves = tuning.split_column_groups_below_waves;
-  if (waves != 0 && !route->four_step() && detail::splits_across_groups(route->plan) &&
-      (limits.compute_units == 0 || route->plan.groups(lines) < waves * limits.compute_units))
+  // Split columns across groups where their groups fill few waves: the pass stores into Z, not in
+  // place.
+  if (!route->four_step() && detail::columns_split_across_groups(route->plan, lines, limits, tuning))
     detail::split_across_groups(route->plan, tuning);
   // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
   // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies

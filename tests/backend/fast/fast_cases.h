@@ -607,7 +607,7 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
   }
 }
 
-/// Rows split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups): each
+/// Lines split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups): each
 /// sub-transform of a row's split in a group of its own, storing into the scratch, under the split
 /// cap and radix 8 at most, GL's radix-16 rows off (the first stage's inputs each invocation's
 /// own, as 8192-point rows' on NVIDIA): 2048 x 6 with the first stage from the registers and through local memory, the
@@ -615,10 +615,11 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
 /// groups (tiled_columns_min_bytes 1); 1024 x 40 twice the cap, one row per group (a split by 2);
 /// 1024 x 512 beside four-step columns, whose pass A then runs in place in the scratch; 2048 x 6
 /// through half the local memory (local_halves_above 1), and swizzled there where the base
-/// swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two). With the
-/// knob 0 the same sizes split their rows within one group. Every case both directions against
-/// FFTW; some case must split by 2, by an odd radix, read the first stage from the registers and
-/// not, take the halves, and (GL) swizzle them.
+/// swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two); columns
+/// (Tuning::split_column_groups_below_waves) 6 x 2048 from the scratch and 40 x 1215 from tiles
+/// (twice the cap: 2 columns a group), the rows unsplit. With the knobs 0 the same sizes split their lines within one group. Every
+/// case both directions against FFTW; some case must split columns, split by 2, by an odd radix,
+/// read the first stage from the registers and not, take the halves, and (GL) swizzle them.
 struct FastSplitGroupsCase {
   std::size_t width, height;
   bool stage0_from_registers, tiles, four_step;
@@ -626,13 +627,16 @@ struct FastSplitGroupsCase {
   std::uint32_t row_elements = 0;  // 0: the base's; 1: one row per group
   bool halves = false;
   std::uint32_t unit_local_bytes = 0;  // 0: the base's
+  Axis split = Axis::rows;  // cols: the columns split (split_column_groups_below_waves), the rows not
 };
 inline constexpr FastSplitGroupsCase fast_split_groups_cases[] = {
     {2048, 6, true, false, false},  {2048, 6, false, false, false},
     {1215, 4, true, false, false},  {512, 40, true, true, false},
     {1024, 40, true, true, false, 2 * fast_split_local_bytes, 1}, {1024, 512, true, false, true},
     {2048, 6, true, false, false, fast_split_local_bytes, 0, true},
-    {2048, 6, true, false, false, fast_split_local_bytes, 0, true, 3 * 1024}};
+    {2048, 6, true, false, false, fast_split_local_bytes, 0, true, 3 * 1024},
+    {6, 2048, true, false, false, fast_split_local_bytes, 0, false, 0, Axis::cols},
+    {40, 1215, true, true, false, 2 * fast_split_local_bytes, 0, false, 0, Axis::cols}};
 inline fast::Tuning split_groups_case_tuning(const fast::Tuning& base, const FastSplitGroupsCase& c) {
   fast::Tuning tuning = base;
   tuning.local_bytes_cap = c.local_bytes_cap;
@@ -648,40 +652,48 @@ inline fast::Tuning split_groups_case_tuning(const fast::Tuning& base, const Fas
   }
   tuning.local_halves_above = c.halves ? 1 : 0;
   if (c.unit_local_bytes != 0) tuning.unit_local_bytes = c.unit_local_bytes;
-  tuning.split_row_groups_min_bytes = 1;
+  tuning.split_row_groups_min_bytes = c.split == Axis::rows ? 1 : 0;
+  tuning.split_column_groups_below_waves = c.split == Axis::cols ? 1000 : 0;
   return tuning;
 }
 template <class MakePath, class Run>
-void expect_rows_split_across_groups_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+void expect_lines_split_across_groups_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   bool by_two = false, odd = false, from_registers = false, through_local = false, halves = false, swizzled = false;
+  bool columns = false;
   for (const FastSplitGroupsCase& c : fast_split_groups_cases) {
     const auto [w, h] = std::pair{c.width, c.height};
-    fast::Tuning tuning = split_groups_case_tuning(base, c);
-    for (const std::uint64_t min_bytes : {std::uint64_t{0}, std::uint64_t{1}}) {
-      tuning.split_row_groups_min_bytes = min_bytes;
-      auto path = make_path(tuning);
+    const fast::Tuning on = split_groups_case_tuning(base, c);
+    fast::Tuning off = on;
+    off.split_row_groups_min_bytes = 0;
+    off.split_column_groups_below_waves = 0;
+    for (const fast::Tuning* tuning : {static_cast<const fast::Tuning*>(&off), &on}) {
+      auto path = make_path(*tuning);
       path.prepare(w, h);
       const fast::AxisRoute& rows = path.route(Axis::rows);
       const fast::AxisRoute& cols = path.route(Axis::cols);
+      const fast::AxisPlan& split = path.plan(c.split);
       const std::string what = std::to_string(w) + "x" + std::to_string(h) + ": " + rows.describe() + " | " +
                                cols.describe();
-      EXPECT_GT(rows.plan.pre_radix, 1u) << what;
-      EXPECT_EQ(rows.plan.split_groups, min_bytes != 0) << what;
+      EXPECT_GT(split.pre_radix, 1u) << what;
+      EXPECT_EQ(split.split_groups, tuning == &on) << what;
+      EXPECT_FALSE(path.plan(c.split == Axis::rows ? Axis::cols : Axis::rows).split_groups) << what;
       EXPECT_EQ(cols.four_step(), c.four_step) << what;
-      if (min_bytes == 0) continue;
-      EXPECT_FALSE(rows.plan.split_dit) << what;
+      if (tuning == &off) continue;
+      EXPECT_FALSE(split.split_dit) << what;
       EXPECT_EQ(rows.tile_lines != 0, c.tiles) << what;
       EXPECT_EQ(rows.scratch_handoff, !c.tiles) << what;
       EXPECT_EQ(cols.scratch_handoff, !c.tiles) << what;
-      EXPECT_EQ(rows.plan.local_halves, c.halves && rows.plan.stage0_from_registers) << what;
-      by_two |= rows.plan.pre_radix == 2;
-      odd |= rows.plan.pre_radix % 2 == 1;
-      (rows.plan.stage0_from_registers ? from_registers : through_local) = true;
-      halves |= rows.plan.local_halves;
-      swizzled |= rows.plan.local_layout == fast::LocalLayout::swizzled;
-      expect_both_directions_match(run, w, h, tuning, 5 * w + h, what);
+      EXPECT_EQ(split.local_halves, c.halves && split.stage0_from_registers) << what;
+      by_two |= split.pre_radix == 2;
+      odd |= split.pre_radix % 2 == 1;
+      (split.stage0_from_registers ? from_registers : through_local) = true;
+      halves |= split.local_halves;
+      swizzled |= split.local_layout == fast::LocalLayout::swizzled;
+      columns |= c.split == Axis::cols;
+      expect_both_directions_match(run, w, h, *tuning, 5 * w + h, what);
     }
   }
+  EXPECT_TRUE(columns) << "no case split its columns across groups";
   EXPECT_TRUE(by_two) << "no case split its rows across 2 groups";
   EXPECT_TRUE(odd) << "no case split its rows across an odd number of groups";
   EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
@@ -1057,7 +1069,7 @@ enum class ScheduleCheck {
   live_blocks,
   local_halves,
   swizzled_lines,
-  rows_split_across_groups,
+  lines_split_across_groups,
   bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
 };
 
@@ -1113,8 +1125,8 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
       return expect_live_blocks_match_fftw(opencl ? api : gl_live_blocks_base(), make_path, run);
     case ScheduleCheck::local_halves: return expect_local_halves_match_fftw(api, make_path, run);
     case ScheduleCheck::swizzled_lines: return expect_swizzled_lines_match_fftw(api, make_path, run);
-    case ScheduleCheck::rows_split_across_groups:
-      return expect_rows_split_across_groups_match_fftw(opencl ? api : gl_eight_values_base(), make_path, run);
+    case ScheduleCheck::lines_split_across_groups:
+      return expect_lines_split_across_groups_match_fftw(opencl ? api : gl_eight_values_base(), make_path, run);
     case ScheduleCheck::bluestein_beside_a_split_axis:
       return expect_bluestein_beside_a_split_axis_matches_fftw(api, make_path, run);
   }

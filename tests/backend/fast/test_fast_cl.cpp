@@ -289,12 +289,12 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
   }
 }
 
-// test::expect_rows_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
-TEST(ClFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
+// test::expect_lines_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
+TEST(ClFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::rows_split_across_groups, true, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, true, make_path(*env), runner(*env));
   test::expect_measured_split_groups_match_fftw(
       fast::Tuning{}, true, fast_limits(env->device.device),
       [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {

@@ -343,12 +343,12 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
       });
 }
 
-// test::expect_rows_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
-TEST(GlFastSchedule, RowsSplitAcrossGroupsMatchFftw) {
+// test::expect_lines_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
+TEST(GlFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::rows_split_across_groups, false, make_path(*env), runner(*env));
+  test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, false, make_path(*env), runner(*env));
   test::expect_measured_split_groups_match_fftw(
       fast::gl_default_tuning(), false, fast_limits(),
       [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {

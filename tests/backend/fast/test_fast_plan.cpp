@@ -1868,12 +1868,12 @@ TEST(FastPlan, RowsSplitAcrossGroupsOnlyFromTheKnobsSize) {
       std::logic_error);
 }
 
-// The real display's pair columns split across groups (Tuning::split_column_groups_below_waves,
-// 0 on both APIs): where split through registers in fewer groups than that many waves of the
-// multiprocessors (OpenCL, 132 of them, 3 waves: 2187^2's 274 groups of 4 split 3 x 729 become 822,
-// 4096^2's 512 of 4 stay), or on every such size where the device does not say how many it has;
-// never unsplit or four-step columns.
-TEST(FastPlan, DisplayColumnsSplitAcrossGroupsInFewWaves) {
+// Columns split across groups (Tuning::split_column_groups_below_waves, 0 on both APIs): where
+// split through registers in fewer groups than that many waves of the multiprocessors (OpenCL, 132
+// of them, 3 waves: the display's 2187^2 274 groups of 4 split 3 x 729 become 822, 4096^2's 512 of
+// 4 stay), or on every such size where the device does not say how many it has; never unsplit or
+// four-step columns. The real display's pair columns, and the complex path's.
+TEST(FastPlan, ColumnsSplitAcrossGroupsInFewWaves) {
   EXPECT_EQ(fast::Tuning{}.split_column_groups_below_waves, 0u);
   EXPECT_EQ(fast::gl_default_tuning().split_column_groups_below_waves, 0u);
   fast::Tuning tuning;
@@ -1903,6 +1903,22 @@ TEST(FastPlan, DisplayColumnsSplitAcrossGroupsInFewWaves) {
   const auto display = fast::plan_real_display(2187, 2187, nvidia, tuning);
   ASSERT_TRUE(display.has_value());
   EXPECT_TRUE(display->cols.plan.split_groups);
+
+  // The complex path's columns (1024^2: 128 groups of 8, one wave), the rows (unsplit) then
+  // handing over through the scratch; 4096^2's 1 024 groups of 4 (OpenCL) stay, as do GL's
+  // in-place four-step 8192^2 columns and their row pairs.
+  const auto complex = fast::route_image(1024, 1024, nvidia, tuning);
+  ASSERT_TRUE(complex.has_value());
+  EXPECT_TRUE(complex->cols.plan.split_groups && complex->cols.plan.pre_radix == 2) << complex->cols.describe();
+  EXPECT_FALSE(complex->rows.plan.split_groups) << complex->rows.describe();
+  EXPECT_TRUE(complex->rows.scratch_handoff && complex->cols.scratch_handoff);
+  EXPECT_EQ(complex->scratch_elements(), 1024u * 1024u);
+  EXPECT_FALSE(fast::route_image(4096, 4096, nvidia, tuning)->cols.plan.split_groups);
+  fast::Tuning gl = fast::gl_default_tuning();
+  gl.split_column_groups_below_waves = 3;
+  const auto paired = fast::route_image(8192, 8192, nvidia, gl);
+  ASSERT_TRUE(paired.has_value() && paired->cols.swap.has_value());
+  EXPECT_FALSE(paired->cols.plan.split_groups || paired->rows.scratch_handoff);
 }
 
 // The real display's passes (fast::plan_real_display): each axis fused where it plans, else by
