@@ -609,17 +609,18 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
 
 /// Lines split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups): each
 /// sub-transform of a row's split in a group of its own, storing into the scratch, under the split
-/// cap and radix 8 at most, GL's radix-16 rows off (the first stage's inputs each invocation's
-/// own, as 8192-point rows' on NVIDIA): 2048 x 6 with the first stage from the registers and through local memory, the
-/// columns direct from the scratch; 1215 x 4 (a split by 3); 512 x 40 into tiles of the columns'
-/// groups (tiled_columns_min_bytes 1); 1024 x 40 twice the cap, one row per group (a split by 2);
-/// 1024 x 512 beside four-step columns, whose pass A then runs in place in the scratch; 2048 x 6
-/// through half the local memory (local_halves_above 1), and swizzled there where the base
-/// swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two); columns
-/// (Tuning::split_column_groups_below_waves) 6 x 2048 from the scratch and 40 x 1215 from tiles
-/// (twice the cap: 2 columns a group), the rows unsplit. With the knobs 0 the same sizes split their lines within one group. Every
-/// case both directions against FFTW; some case must split columns, split by 2, by an odd radix,
-/// read the first stage from the registers and not, take the halves, and (GL) swizzle them.
+/// cap and radix 8 at most, GL's radix-16 rows off (the first stage's inputs each invocation's own,
+/// as 8192-point rows' on NVIDIA): 2048 x 6 with the first stage from the registers and through
+/// local memory, the columns direct from the scratch; 1215 x 4 (a split by 3); 512 x 40 into tiles
+/// of the columns' groups (tiled_columns_min_bytes 1); 1024 x 40 twice the cap, one row per group
+/// (a split by 2); 1024 x 512 beside four-step columns, whose pass A then runs in place in the
+/// scratch; 2048 x 6 through half the local memory (local_halves_above 1), and swizzled there where
+/// the base swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two);
+/// columns (Tuning::split_column_groups_below_waves) 6 x 2048 from the scratch and 40 x 1215 from
+/// tiles (twice the cap: 2 columns a group), the rows unsplit. With the knobs 0 the same sizes
+/// split their lines within one group. Every case both directions against FFTW; some case must
+/// split columns, split by 2, by an odd radix, read the first stage from the registers and not,
+/// take the halves, and (GL) swizzle them.
 struct FastSplitGroupsCase {
   std::size_t width, height;
   bool stage0_from_registers, tiles, four_step;

@@ -130,6 +130,18 @@ auto runner(ClEnv& env) {
   return [&env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, std::uint64_t seed,
                 double* tolerance) { return run_fast(env, w, h, d, tuning, seed, tolerance); };
 }
+// The same with measured planning (the shared measured checks), `round_trips` as run_fast's.
+auto make_measured_path(ClEnv& env) {
+  return [&env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+    return ClFastPath(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning, measuring);
+  };
+}
+auto measured_runner(ClEnv& env, int round_trips = 0) {
+  return [&env, round_trips](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning,
+                             const fast::Measuring& measuring, std::uint64_t seed, double* tolerance) {
+    return run_fast(env, w, h, d, tuning, seed, tolerance, round_trips, measuring);
+  };
+}
 
 using test::FastCase;
 using test::FastSize;
@@ -295,15 +307,8 @@ TEST(ClFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, true, make_path(*env), runner(*env));
-  test::expect_measured_split_groups_match_fftw(
-      fast::Tuning{}, true, fast_limits(env->device.device),
-      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
-        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, measuring);
-      },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
-            std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, 1, measuring);
-      });
+  test::expect_measured_split_groups_match_fftw(fast::Tuning{}, true, fast_limits(env->device.device),
+                                                make_measured_path(*env), measured_runner(*env, 1));
 }
 
 // Measured planning (test::expect_measured_plans_match_fftw).
@@ -311,15 +316,8 @@ TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::expect_measured_plans_match_fftw(
-      fast::Tuning{}, false, fast_limits(env->device.device),
-      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
-        return ClFastPath(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning, measuring);
-      },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
-            std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, 0, measuring);
-      });
+  test::expect_measured_plans_match_fftw(fast::Tuning{}, false, fast_limits(env->device.device),
+                                         make_measured_path(*env), measured_runner(*env));
 }
 
 // Bluestein splits that use the padded lines' live part (pass 2 accumulates the live bins

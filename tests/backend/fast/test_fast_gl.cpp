@@ -114,6 +114,18 @@ auto runner(GlEnv& env) {
   return [&env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, std::uint64_t seed,
                 double* tolerance) { return run_fast(env, w, h, d, tuning, seed, tolerance); };
 }
+// The same with measured planning (the shared measured checks).
+auto make_measured_path(GlEnv& env) {
+  return [&env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
+    return GlFastPath(*env.programs, nullptr, tuning, measuring);
+  };
+}
+auto measured_runner(GlEnv& env) {
+  return [&env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
+                std::uint64_t seed, double* tolerance) {
+    return run_fast(env, w, h, d, tuning, seed, tolerance, measuring);
+  };
+}
 
 using test::FastCase;
 using test::FastSize;
@@ -332,15 +344,8 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::expect_measured_plans_match_fftw(
-      fast::gl_default_tuning(), true, fast_limits(),
-      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
-        return GlFastPath(*env->programs, nullptr, tuning, measuring);
-      },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
-            std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, measuring);
-      });
+  test::expect_measured_plans_match_fftw(fast::gl_default_tuning(), true, fast_limits(), make_measured_path(*env),
+                                         measured_runner(*env));
 }
 
 // test::expect_lines_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
@@ -349,15 +354,8 @@ TEST(GlFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, false, make_path(*env), runner(*env));
-  test::expect_measured_split_groups_match_fftw(
-      fast::gl_default_tuning(), false, fast_limits(),
-      [env](const fast::Tuning& tuning, const fast::Measuring& measuring) {
-        return GlFastPath(*env->programs, nullptr, tuning, measuring);
-      },
-      [env](std::size_t w, std::size_t h, Direction d, const fast::Tuning& tuning, const fast::Measuring& measuring,
-            std::uint64_t seed, double* tolerance) {
-        return run_fast(*env, w, h, d, tuning, seed, tolerance, measuring);
-      });
+  test::expect_measured_split_groups_match_fftw(fast::gl_default_tuning(), false, fast_limits(),
+                                                make_measured_path(*env), measured_runner(*env));
 }
 
 // Measured planning's timing: a candidate that runs the planned route's dispatches eight times
