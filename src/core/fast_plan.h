@@ -2226,13 +2226,15 @@ enum class PassLayout { in_place, out_of_place, both_axes };
 /// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
 /// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
 /// and whose columns are one pass, unsplit or (Tuning::fused_split_columns) split through
-/// registers. Its plan serves the rows too, addressing the image as its transpose. (Columns
-/// planned narrower to avoid a split lost: H100, 1024^2 with 4 columns per group unsplit,
-/// 24.9-43.3 us against 21.8-22.2 in two dispatches.)
+/// registers within a group (not across groups, which store out of place). Its plan serves the
+/// rows too, addressing the image as its transpose. (Columns planned narrower to avoid a split
+/// lost: H100, 1024^2 with 4 columns per group unsplit, 24.9-43.3 us against 21.8-22.2 in two
+/// dispatches.)
 inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tuning& tuning) {
   const AxisRoute& cols = routes.cols;
   const std::uint64_t n = cols.n;
-  const bool split_ok = cols.plan.pre_radix == 1 || (tuning.fused_split_columns != 0 && !cols.plan.split_global);
+  const bool split_ok = cols.plan.pre_radix == 1 ||
+                        (tuning.fused_split_columns != 0 && !cols.plan.split_global && !cols.plan.split_groups);
   if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
       cols.plan.radices.empty() || !split_ok || n * n * sizeof(Complex) > tuning.fused_max_bytes)
     return std::nullopt;

@@ -1914,6 +1914,14 @@ TEST(FastPlan, ColumnsSplitAcrossGroupsInFewWaves) {
   EXPECT_TRUE(complex->rows.scratch_handoff && complex->cols.scratch_handoff);
   EXPECT_EQ(complex->scratch_elements(), 1024u * 1024u);
   EXPECT_FALSE(fast::route_image(4096, 4096, nvidia, tuning)->cols.plan.split_groups);
+  // Not in one dispatch with the rows (fused_split_columns): they store out of place.
+  fast::Tuning fused = tuning;
+  fused.fused_split_columns = 1;
+  const auto small = fast::route_image(1024, 1024, nvidia, fused);
+  ASSERT_TRUE(small && small->cols.plan.split_groups);
+  EXPECT_FALSE(fast::fused_route(*small, fused).has_value());
+  fused.split_column_groups_below_waves = 0;
+  EXPECT_TRUE(fast::fused_route(*fast::route_image(1024, 1024, nvidia, fused), fused).has_value());
   fast::Tuning gl = fast::gl_default_tuning();
   gl.split_column_groups_below_waves = 3;
   const auto paired = fast::route_image(8192, 8192, nvidia, gl);
