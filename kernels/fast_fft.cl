@@ -767,8 +767,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #undef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups: 8192-point rows, the real display's
-// columns): the split in frequency with each sub-transform in a group of its own. Group g takes sub-transform
+// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups: 8192-point rows, columns in few waves): the
+// split in frequency with each sub-transform in a group of its own. Group g takes sub-transform
 // q = g % PRE_RADIX of lines (g / PRE_RADIX) LINES on: it loads the lines whole, forms y_q alone
 // and stores bins q + PRE_RADIX k into `out` (OUTPUT_BUFFER: the line's other groups still read
 // it; or, DISPLAY_ROWS, the pixels of those bins). PRE_RADIX times the groups, each holding one
@@ -1259,34 +1259,34 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #else
   SUB_TRANSFORM(0)
   SUB_TRANSFORM(1)
-#endif
-#if PRE_RADIX > 2 && !SPLIT_GROUPS
+#if PRE_RADIX > 2
   SUB_TRANSFORM(2)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 3
+#if PRE_RADIX > 3
   SUB_TRANSFORM(3)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 4
+#if PRE_RADIX > 4
   SUB_TRANSFORM(4)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 5
+#if PRE_RADIX > 5
   SUB_TRANSFORM(5)
   SUB_TRANSFORM(6)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 7
+#if PRE_RADIX > 7
   SUB_TRANSFORM(7)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 8  // (a split by 9, which no plan takes, runs sub-transforms 0 .. 8 only)
+#if PRE_RADIX > 8  // (a split by 9, which no plan takes, runs sub-transforms 0 .. 8 only)
   SUB_TRANSFORM(8)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 9
+#if PRE_RADIX > 9
   SUB_TRANSFORM(9)
   SUB_TRANSFORM(10)
 #endif
-#if !SPLIT_GROUPS && PRE_RADIX > 11
+#if PRE_RADIX > 11
   SUB_TRANSFORM(11)
   SUB_TRANSFORM(12)
 #endif
+#endif  // SPLIT_GROUPS
 #if SPLIT_DIT || SPLIT_ACCUMULATE
   // Output k of every sub-transform sits in the same work-item (the last stage's layout does not
   // depend on q): the combine's radix-P step runs in registers (SPLIT_DIT), the accumulated
