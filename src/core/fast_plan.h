@@ -737,9 +737,10 @@ struct AxisPlan {
   /// so about half). Only for lines that fit no other way (plan_axis).
   bool live_inputs = false;
   /// The split in frequency runs each sub-transform q in a work-group of its own (SPLIT_GROUPS;
-  /// Tuning::split_row_groups_min_bytes): pre_radix groups per group of lines, each loading the
-  /// lines whole, forming its y_q and storing bins q + pre_radix k into an output buffer (the
-  /// groups of a line read what the others store, so never in place).
+  /// Tuning::split_row_groups_min_bytes, split_column_groups_below_waves): pre_radix groups per
+  /// group of lines, each loading the lines whole, forming its y_q and storing bins q + pre_radix k
+  /// into an output buffer (the groups of a line read what the others store, so never in place)
+  /// or the display's pixels.
   bool split_groups = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
@@ -1192,9 +1193,9 @@ inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
   swizzle_where_more_resident(plan, tuning);
 }
 
-/// Whether a column plan over `lines` splits across groups: where tuning.split_column_groups_below_waves
-/// asks, it can, and its groups fill fewer than that many waves of the multiprocessors (all where
-/// the device does not report them).
+/// Whether a column plan over `lines` splits across groups: where
+/// tuning.split_column_groups_below_waves asks, it can, and its groups fill fewer than that many
+/// waves of the multiprocessors (all where the device does not report them).
 inline bool columns_split_across_groups(const AxisPlan& plan, std::uint64_t lines, const DeviceLimits& limits,
                                         const Tuning& tuning) {
   const std::uint64_t waves = tuning.split_column_groups_below_waves;
@@ -2198,7 +2199,7 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     return {p};
   }
   if (route.scratch_handoff) {
-    // Rows: image -> scratch (split across groups); columns: scratch -> output.
+    // Rows: image -> scratch (lines split across groups); columns: scratch -> output.
     const bool rows = route.plan.axis == Axis::rows;
     AxisPass p = pass(output_buffer, axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
                       false, !rows);
