@@ -927,6 +927,17 @@ inline std::uint32_t rows_max_radix(const Tuning& tuning, std::uint32_t n) {
                                                                                                       : tuning.max_radix;
 }
 
+/// Local elements between a plan's lines: M, padded by one every 16 (`pad`), and on columns
+/// grown until neighbouring columns of one row fall in different banks: the stride is banks / b
+/// (mod banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
+inline std::uint32_t line_stride(const AxisPlan& plan, std::uint32_t banks, bool pad) {
+  const std::uint32_t b = plan.lines_per_group;
+  std::uint32_t stride = plan.m + (pad ? (plan.m + 15) / 16 : 0);
+  if (plan.axis == Axis::cols && b > 1 && b <= banks)
+    while (stride % banks != (banks / b) % banks) ++stride;
+  return stride;
+}
+
 /// A padded plan through the halves swizzles instead where that lets half as many groups again
 /// stay resident (Tuning::swizzled_rows: one row per group, M a power of two; swizzled_columns:
 /// groups of a multiple of 32 columns).
@@ -1011,15 +1022,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.radices = fast_radices(plan.m, p > 1 ? std::min(tuning.max_radix, 16u) : tuning.max_radix,
                                    tuning.composite_radices >= (p > 1 ? 2u : 1u));
       if (plan.radices.empty() && plan.m != 1) return std::nullopt;  // a prime factor above 13
-      // Neighbouring columns of one row in different banks: the line stride is banks / b (mod
-      // banks) words, 16 float2 exchanged as complex values, 32 floats through the halves.
-      const auto column_stride = [&](std::uint32_t banks, bool pad = true) {
-        std::uint32_t stride = plan.m + (pad ? (plan.m + 15) / 16 : 0);
-        if (axis == Axis::cols && b > 1 && b <= banks)
-          while (stride % banks != (banks / b) % banks) ++stride;
-        return stride;
-      };
-      plan.line_stride = column_stride(16);
+      plan.line_stride = line_stride(plan, 16, true);
       plan.local_elems = b * plan.line_stride;
       if (plan.radices.empty()) plan.local_elems = 1;
       const bool unsplit = p == 1 && plan.radices.size() > 1;
@@ -1032,7 +1035,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (halves) {
         // H100: GL 2401-point columns 98.9 -> 96.3 us with the float stride, 2187-point 75.2 ->
         // 74.2; OpenCL 2401-point (four by halves) 84.3 -> 82.9.
-        plan.line_stride = column_stride(32);
+        plan.line_stride = line_stride(plan, 32, true);
         plan.local_elems = b * plan.line_stride;
       }
       if (plan.local_bytes() > local_cap) continue;
@@ -1144,7 +1147,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       plan.local_layout = padded ? LocalLayout::padded : LocalLayout::unpadded;
       swizzle_where_more_resident(plan, tuning);
       if (!padded && !plan.radices.empty()) {
-        plan.line_stride = column_stride(plan.local_halves ? 32 : 16, false);
+        plan.line_stride = line_stride(plan, plan.local_halves ? 32 : 16, false);
         plan.local_elems = b * plan.line_stride;
       }
       if (!weigh_splits || round != 0 || p == 1) return plan;
@@ -1190,6 +1193,11 @@ inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
   plan.pre_hold /= plan.pre_radix;
   plan.local_halves = plan.stage0_from_registers && plan.radices.size() > 1 && tuning.local_halves_above != 0 &&
                       plan.local_bytes() > tuning.local_halves_above;
+  if (plan.local_halves) {
+    // Through the halves, the lines' stride in floats (as plan_axis strides its plans by halves).
+    plan.line_stride = line_stride(plan, 32, plan.local_layout == LocalLayout::padded);
+    plan.local_elems = plan.lines_per_group * plan.line_stride;
+  }
   swizzle_where_more_resident(plan, tuning);
 }
 
@@ -1646,6 +1654,15 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
+namespace detail {
+/// Whether a route can store into or read from the scratch in place of the image (AxisRoute::
+/// tile_lines, scratch_handoff): no Bluestein, row pairs or split through the buffer, and a pass
+/// to run.
+inline bool hands_over_through_scratch(const AxisRoute& r) {
+  return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
+}
+}  // namespace detail
+
 /// Lines split across groups (AxisPlan::split_groups) cannot run in place: the rows store into
 /// the scratch, in tiles where the columns take them (tile_columns), else as the image lies
 /// (AxisRoute::scratch_handoff), and the columns read it from there into the image. Rows split so
@@ -1657,10 +1674,7 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 inline void split_lines_across_groups(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   AxisRoute& rows = image.rows;
   AxisRoute& cols = image.cols;
-  const auto hands_over = [](const AxisRoute& r) {
-    return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
-  };
-  if (!hands_over(rows) || !hands_over(cols)) return;
+  if (!detail::hands_over_through_scratch(rows) || !detail::hands_over_through_scratch(cols)) return;
   const Tuning t = row_tuning(tuning, rows.n);
   if (detail::rows_split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), t))
     detail::split_across_groups(rows.plan, t);
@@ -1679,10 +1693,7 @@ inline void split_lines_across_groups(ImageRoutes& image, const DeviceLimits& li
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
-  const auto direct = [](const AxisRoute& r) {
-    return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
-           !(r.plan.split_global && r.plan.pre_radix > 1);
-  };
+  const auto direct = [](const AxisRoute& r) { return detail::hands_over_through_scratch(r) && !r.four_step(); };
   const std::uint32_t group = image.cols.plan.lines_per_group;
   const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
   if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
