@@ -1201,21 +1201,12 @@ inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
   swizzle_where_more_resident(plan, tuning);
 }
 
-/// Whether a column plan over `lines` splits across groups: where
-/// tuning.split_column_groups_below_waves asks, it can, and its groups fill fewer than that many
-/// waves of the multiprocessors (all where the device does not report them).
-inline bool columns_split_across_groups(const AxisPlan& plan, std::uint64_t lines, const DeviceLimits& limits,
-                                        const Tuning& tuning) {
-  const std::uint64_t waves = tuning.split_column_groups_below_waves;
-  return waves != 0 && plan.axis == Axis::cols && splits_across_groups(plan) &&
-         (limits.compute_units == 0 || plan.groups(lines) < waves * limits.compute_units);
-}
-
-/// Whether a row plan of an image of `image_bytes` (complex float32) splits across groups:
-/// from tuning.split_row_groups_min_bytes, where it can.
-inline bool rows_split_across_groups(const AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
-  return tuning.split_row_groups_min_bytes != 0 && image_bytes >= tuning.split_row_groups_min_bytes &&
-         plan.axis == Axis::rows && splits_across_groups(plan);
+/// Splits a row plan of an image of `image_bytes` (complex float32) across groups from
+/// tuning.split_row_groups_min_bytes, where it can.
+inline void split_rows_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
+  if (tuning.split_row_groups_min_bytes != 0 && image_bytes >= tuning.split_row_groups_min_bytes &&
+      plan.axis == Axis::rows && splits_across_groups(plan))
+    split_across_groups(plan, tuning);
 }
 }  // namespace detail
 
@@ -1261,8 +1252,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   if (!plan || plan->radices.empty()) return std::nullopt;
   if (plan->pre_radix > 1) plan->max_registers = tuning.display_rows_max_registers;
   // Rows split across groups: the display rows store pixels, so they need no scratch.
-  if (detail::rows_split_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning))
-    detail::split_across_groups(*plan, tuning);
+  detail::split_rows_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning);
   return plan;
 }
 
@@ -1661,6 +1651,18 @@ namespace detail {
 inline bool hands_over_through_scratch(const AxisRoute& r) {
   return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
 }
+
+/// Splits a direct column route over `lines` across groups where
+/// tuning.split_column_groups_below_waves asks, its plan can, and its groups fill fewer than that
+/// many waves of the multiprocessors (all where the device does not report them). Four-step
+/// routes keep their passes.
+inline void split_columns_across_groups(AxisRoute& route, std::uint64_t lines, const DeviceLimits& limits,
+                                        const Tuning& tuning) {
+  const std::uint64_t waves = tuning.split_column_groups_below_waves;
+  if (waves != 0 && !route.four_step() && route.plan.axis == Axis::cols && splits_across_groups(route.plan) &&
+      (limits.compute_units == 0 || route.plan.groups(lines) < waves * limits.compute_units))
+    split_across_groups(route.plan, tuning);
+}
 }  // namespace detail
 
 /// Lines split across groups (AxisPlan::split_groups) cannot run in place: the rows store into
@@ -1675,11 +1677,9 @@ inline void split_lines_across_groups(ImageRoutes& image, const DeviceLimits& li
   AxisRoute& rows = image.rows;
   AxisRoute& cols = image.cols;
   if (!detail::hands_over_through_scratch(rows) || !detail::hands_over_through_scratch(cols)) return;
-  const Tuning t = row_tuning(tuning, rows.n);
-  if (detail::rows_split_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex), t))
-    detail::split_across_groups(rows.plan, t);
-  if (!cols.four_step() && detail::columns_split_across_groups(cols.plan, rows.n, limits, tuning))
-    detail::split_across_groups(cols.plan, tuning);
+  detail::split_rows_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex),
+                                   row_tuning(tuning, rows.n));
+  detail::split_columns_across_groups(cols, rows.n, limits, tuning);
 }
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
@@ -1989,8 +1989,7 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
   // Split columns across groups where their groups fill few waves: the pass stores into Z, not in
   // place.
-  if (!route->four_step() && detail::columns_split_across_groups(route->plan, lines, limits, tuning))
-    detail::split_across_groups(route->plan, tuning);
+  detail::split_columns_across_groups(*route, lines, limits, tuning);
   // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
   // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies
   // (display_rows_defines): no rows' pass undoes it.

@@ -666,8 +666,9 @@ void expect_lines_split_across_groups_match_fftw(const fast::Tuning& base, MakeP
     fast::Tuning off = on;
     off.split_row_groups_min_bytes = 0;
     off.split_column_groups_below_waves = 0;
-    for (const fast::Tuning* tuning : {static_cast<const fast::Tuning*>(&off), &on}) {
-      auto path = make_path(*tuning);
+    for (const bool across : {false, true}) {
+      const fast::Tuning& tuning = across ? on : off;
+      auto path = make_path(tuning);
       path.prepare(w, h);
       const fast::AxisRoute& rows = path.route(Axis::rows);
       const fast::AxisRoute& cols = path.route(Axis::cols);
@@ -675,10 +676,10 @@ void expect_lines_split_across_groups_match_fftw(const fast::Tuning& base, MakeP
       const std::string what = std::to_string(w) + "x" + std::to_string(h) + ": " + rows.describe() + " | " +
                                cols.describe();
       EXPECT_GT(split.pre_radix, 1u) << what;
-      EXPECT_EQ(split.split_groups, tuning == &on) << what;
+      EXPECT_EQ(split.split_groups, across) << what;
       EXPECT_FALSE(path.plan(c.split == Axis::rows ? Axis::cols : Axis::rows).split_groups) << what;
       EXPECT_EQ(cols.four_step(), c.four_step) << what;
-      if (tuning == &off) continue;
+      if (!across) continue;
       EXPECT_FALSE(split.split_dit) << what;
       EXPECT_EQ(rows.tile_lines != 0, c.tiles) << what;
       EXPECT_EQ(rows.scratch_handoff, !c.tiles) << what;
@@ -689,7 +690,7 @@ void expect_lines_split_across_groups_match_fftw(const fast::Tuning& base, MakeP
       (split.stage0_from_registers ? from_registers : through_local) = true;
       halves |= split.local_halves;
       swizzled |= split.local_layout == fast::LocalLayout::swizzled;
-      expect_both_directions_match(run, w, h, *tuning, 5 * w + h, what);
+      expect_both_directions_match(run, w, h, tuning, 5 * w + h, what);
     }
   }
   EXPECT_TRUE(by_two) << "no case split its rows across 2 groups";
