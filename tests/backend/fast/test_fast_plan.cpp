@@ -1899,6 +1899,16 @@ TEST(FastPlan, ColumnsSplitAcrossGroupsInFewWaves) {
   const auto four_step = fast::route_real_columns(8192, 8192, unknown, tuning);
   ASSERT_TRUE(four_step && four_step->four_step());
   EXPECT_FALSE(four_step->plan.split_groups || four_step->second->split_groups);
+  // No planned four-step pass A splits so today; the rule itself: a route with a second pass
+  // keeps both, even where its first plan could split.
+  fast::AxisRoute with_second = *plain;
+  with_second.second = plain->plan;
+  ASSERT_TRUE(fast::detail::splits_across_groups(with_second.plan));
+  fast::detail::split_columns_across_groups(with_second, fast::display_pair_columns(2187), unknown, tuning);
+  EXPECT_FALSE(with_second.plan.split_groups || with_second.second->split_groups);
+  fast::AxisRoute direct = *plain;
+  fast::detail::split_columns_across_groups(direct, fast::display_pair_columns(2187), unknown, tuning);
+  EXPECT_TRUE(direct.plan.split_groups);
   // The display's own planning takes them.
   const auto display = fast::plan_real_display(2187, 2187, nvidia, tuning);
   ASSERT_TRUE(display.has_value());
