@@ -474,8 +474,10 @@ struct Tuning {
   /// pixels; 0: never. Meant for OpenCL's 8192-point rows, split in time with one group of 256
   /// work-items per multiprocessor (H200: 353 us, against 257 for a copy of the array), and GL's
   /// 8192-point display rows (the swizzled halves then fit three groups per multiprocessor; GL's
-  /// complex 8192^2 rows take pairs, which rule it out); not measured yet, so off on both
-  /// (docs/fast_path.md).
+  /// complex 8192^2 rows take pairs, which rule it out). Measured on the H100 (fiftieth session,
+  /// run370, two rounds): every such pass about twice as slow, each group reading the whole row
+  /// and storing every other bin (OpenCL 8192^2 rows 390 -> 737 us, 8192 x 4096 246 -> 852,
+  /// display rows 349 -> 426, GL's 354 -> 420), so off on both and no measured-planning candidate.
   std::uint64_t split_row_groups_min_bytes = 0;
   /// Columns split through registers in fewer groups than this many waves of the
   /// multiprocessors (all where the device does not report them) run each sub-transform in a
@@ -1848,9 +1850,6 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_registers = 128;
     out.push_back(wide);
   }
-  // Rows split across groups (forty-eighth session, built without a device: not measured yet),
-  // from 64 MiB: the transforms whose rows split at all are that large on NVIDIA.
-  with(&Tuning::split_row_groups_min_bytes, 64ull << 20);
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
   // toggled.

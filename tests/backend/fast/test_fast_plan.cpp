@@ -1779,7 +1779,7 @@ TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
   EXPECT_TRUE(fast::fused_pass(*fused, 256, Direction::forward).defines.empty());
 }
 
-// Rows split across groups (Tuning::split_row_groups_min_bytes, OpenCL's knob, 0 on both APIs):
+// Rows split across groups (Tuning::split_row_groups_min_bytes, 0 on both APIs, measured and lost):
 // from the knob's size, only rows split through registers beside columns that can read the
 // scratch. 8192^2 (512 MiB): its rows' split in time becomes 2 groups per row in frequency, each
 // holding half the values, into the scratch as the image lies, and the four-step columns read it
@@ -1790,6 +1790,10 @@ TEST(FastPlan, RowsSplitAcrossGroupsOnlyFromTheKnobsSize) {
   const fast::Tuning cl{};
   EXPECT_EQ(cl.split_row_groups_min_bytes, 0u);
   EXPECT_EQ(fast::gl_default_tuning().split_row_groups_min_bytes, 0u);
+  // Twice as slow on the H100 (run370), so measured planning does not time it either.
+  for (const bool gl : {false, true})
+    for (const fast::Tuning& t : fast::measure_display_candidates(gl ? fast::gl_default_tuning() : cl, gl))
+      EXPECT_EQ(t.split_row_groups_min_bytes, 0u);
   fast::Tuning tuning = cl;
   tuning.split_row_groups_min_bytes = 256ull << 20;
   const auto before = fast::route_image(8192, 8192, nvidia, cl);
