@@ -369,9 +369,11 @@ struct Tuning {
   /// H100: 8192^2 1 640 -> 1 230 us, display 914 -> 754; 8192 x 4096 (256 MiB) 639 -> 628,
   /// display (Z 128 MiB) 434 / 436; 8192 x 2048 (128 MiB) lost, 320 -> 339.
   std::uint64_t four_step_in_place_min_bytes = 0;
-  /// Values a group of pass B holds where the passes run in place (0: four_step_elements). H100,
-  /// GL 8192^2 in place: pass B's 128-point columns 392 us in groups of 16, 380 in groups of 32
-  /// (out of place 16 won: 706 against 812), pass A's 64-point ones lost with 64 (407 -> 444).
+  /// Values a group of either pass holds where the passes run in place (0: four_step_elements).
+  /// H100, GL 8192^2 in place: pass B's 128-point columns 392 us in groups of 16, 380 in groups of
+  /// 32 (out of place 16 won: 706 against 812); pass A's 64-point ones in groups of 64 lost before
+  /// the swizzled columns (407 -> 444) and win since (fifty-first session: 406 -> 400 us, 8192 x
+  /// 4096 201 -> 199, the 8192^2 display 765 -> 754 in the sweep).
   std::uint32_t four_step_in_place_elements = 0;
   /// Bluestein's padded length where it is one of bluestein_lengths(n); else (0) their order.
   std::uint32_t bluestein_length = 0;
@@ -486,7 +488,9 @@ struct Tuning {
   /// handing over through the scratch (split_lines_across_groups). Meant for 2187^2 (the display's
   /// 274 groups of 4 split 3 x 729, one per multiprocessor: 2.08 waves, the display 0.80x of
   /// cuFFT's R2C + display, the target 0.75x; the complex columns lose 7 us to a last wave) and
-  /// 1024^2 (the display's 64 groups for 132 multiprocessors); not measured yet, so off.
+  /// 1024^2 (the display's 64 groups for 132 multiprocessors). Measured on the H100 (fifty-first
+  /// session) and lost at every size: 2187^2's display 66.2 -> 70.9 us (OpenCL), 69.5 -> 76.6
+  /// (GL); complex 2048-point columns 22.5 -> 56.3 (OpenCL), 35.4 -> 52.1 (GL). So off.
   std::uint32_t split_column_groups_below_waves = 0;
 };
 
@@ -518,7 +522,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
-  t.four_step_in_place_elements = 4096;          // GL 8192^2 in place: pass B 392 -> 380 us
+  t.four_step_in_place_elements = 4096;          // GL 8192^2 in place: pass B 392 -> 380 us, pass A 406 -> 400
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
@@ -1490,10 +1494,11 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     const std::uint32_t b = n / a;
     // In place (AxisRoute::swap) where the image is large and b a multiple of a.
     const bool in_place = large && b % a == 0;
-    auto first = plan_pass(a, lines * b, tuning.four_step_elements);
-    auto second = plan_pass(b, lines * a,
-                            in_place && tuning.four_step_in_place_elements != 0 ? tuning.four_step_in_place_elements
-                                                                                : tuning.four_step_elements);
+    const std::uint32_t elements = in_place && tuning.four_step_in_place_elements != 0
+                                       ? tuning.four_step_in_place_elements
+                                       : tuning.four_step_elements;
+    auto first = plan_pass(a, lines * b, elements);
+    auto second = plan_pass(b, lines * a, elements);
     const auto fits = [&](const std::optional<AxisPlan>& p) {
       return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0 &&
              p->lines_per_group >= min_group;
@@ -1861,18 +1866,15 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
 }
 
 /// The real display path's candidates: measure_candidates, then the display's own knobs changed
-/// (where the display rows colour each bin from, and on OpenCL their register bound). The backend
+/// (where the display rows colour each bin from, and on OpenCL their register bound; not the pair
+/// columns split across groups, which lost at every size measured: H100, fifty-first session,
+/// 2187^2's display columns 33.9 -> 38.7 us on OpenCL, 40.9 -> 47.7 on GL). The backend
 /// times the whole path (columns and display rows) under each tuning that plans it differently.
 inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out = measure_candidates(base, gl);
   Tuning colour = base;
   colour.display_from_registers = base.display_from_registers ? 0 : 1;
   out.push_back(colour);
-  // The pair columns split across groups where their groups fill under three waves (forty-eighth
-  // session, built without a device: not measured yet).
-  Tuning columns = base;
-  columns.split_column_groups_below_waves = 3;
-  out.push_back(columns);
   if (gl) {
     // Display rows without half-the-shared-memory exchanges: 4096-point 103 -> 99.6 us, where
     // 4000-point lost (116 -> 119; H100, seventeenth session).

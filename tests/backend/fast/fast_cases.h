@@ -777,6 +777,29 @@ void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath 
       expect_both_directions_match(run, c.w, c.h, tuning, 71 + c.h + in_place, rows.describe());
     }
   }
+  if (!pairs) return;
+  // Both passes in place through the swizzled layout (GL 8192^2's route since the fifty-first
+  // session, both passes in groups of four_step_in_place_elements): 2048 x 1024, 1024 = 32 x 32,
+  // 32 columns a group through the halves in 4 KiB, three such groups in the multiprocessor's 12 KiB.
+  const FastRowPairCase c = fast_row_pair_cases[0];
+  constexpr std::size_t height = 1024;
+  fast::Tuning tuning = base;
+  tuning.four_step_min_bytes = 1;
+  tuning.four_step_max_direct_lines = 64;
+  tuning.local_bytes_cap = c.local_bytes_cap;
+  tuning.max_threads = c.max_threads;
+  tuning.four_step_in_place_min_bytes = 1;
+  tuning.four_step_halves = 1;
+  tuning.local_halves_above = 1;
+  tuning.swizzled_columns = 1;
+  tuning.unit_local_bytes = 3 * 32 * 32 * sizeof(float);
+  auto path = make_path(tuning);
+  path.prepare(c.w, height);
+  const fast::AxisRoute& cols = path.route(Axis::cols);
+  ASSERT_TRUE(cols.four_step() && cols.swap.has_value()) << cols.describe();
+  EXPECT_TRUE(cols.plan.local_layout == fast::LocalLayout::swizzled &&
+              cols.second->local_layout == fast::LocalLayout::swizzled) << cols.describe();
+  expect_both_directions_match(run, c.w, height, tuning, 73, cols.describe());
 }
 
 /// Sizes whose unsplit plans exchange through half the local memory above 24 KiB

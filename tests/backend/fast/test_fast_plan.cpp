@@ -172,12 +172,19 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   EXPECT_EQ(fast::plan_axis(Axis::rows, 4000, 4000, nvidia, gl)->local_layout, fast::LocalLayout::unpadded);
   EXPECT_EQ(fast::plan_axis(Axis::rows, 3200, 3200, nvidia, gl)->local_layout, fast::LocalLayout::padded);
   // Columns 32 per group the same way (Tuning::swizzled_columns): GL 8192^2's four-step pass B
-  // (128-point columns, 20 608 bytes padded: two groups) in 16 KiB, three groups; not pass A
-  // (64-point, 8 704 bytes: five groups, six swizzled); padded again with the knob off, and never
+  // (32 128-point columns, 20 608 bytes padded: two groups) and pass A (64 64-point columns,
+  // 17 408 bytes padded) in 16 KiB, three groups; not pass A through the scratch (32 64-point
+  // columns, 8 704 bytes: five groups, six swizzled); padded again with the knob off, and never
   // OpenCL's.
   const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
   ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
-  EXPECT_NE(swizzled_8192->plan.local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
+  EXPECT_EQ(swizzled_8192->plan.local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
+  EXPECT_EQ(swizzled_8192->plan.local_bytes(), 16384u) << swizzled_8192->describe();
+  fast::Tuning gl_through_scratch = gl;
+  gl_through_scratch.four_step_in_place_min_bytes = 0;
+  const auto scratch_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_through_scratch);
+  ASSERT_TRUE(scratch_8192 && scratch_8192->four_step()) << scratch_8192->describe();
+  EXPECT_NE(scratch_8192->plan.local_layout, fast::LocalLayout::swizzled) << scratch_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
   fast::Tuning gl_padded_columns = gl;
@@ -979,19 +986,17 @@ TEST(FastPlan, MeasureCandidatesStartFromTheBaseAndRoutesAreToldApartByTheirProg
 }
 
 // The display path's candidates add its own knobs to the complex path's (where the display rows
-// colour from, the pair columns split across groups, an API's own); two tunings plan the display
-// differently exactly when their columns' routes, display rows or their #defines differ.
+// colour from, an API's own); two tunings plan the display differently exactly when their columns'
+// routes, display rows or their #defines differ.
 TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
   for (const bool gl : {false, true}) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
     const auto display = fast::measure_display_candidates(base, gl);
-    ASSERT_EQ(display.size(), complex.size() + 3);
+    ASSERT_EQ(display.size(), complex.size() + 2);
     EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
-    // The pair columns split across groups (2187^2: 274 groups of 4, under three waves).
-    EXPECT_NE(display[complex.size() + 1].split_column_groups_below_waves, base.split_column_groups_below_waves);
-    EXPECT_NE(fast::display_identity(2187, 2187, nvidia, display[complex.size() + 1]),
-              fast::display_identity(2187, 2187, nvidia, base));
+    // Not the pair columns split across groups (measured slower on the H100, fifty-first session).
+    for (const fast::Tuning& t : display) EXPECT_EQ(t.split_column_groups_below_waves, 0u) << gl;
     if (!gl) {
       EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
     } else {
@@ -1140,8 +1145,8 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(p->pre_radix, 1u);
       EXPECT_EQ(8192 % p->lines_per_group, 0u);
       EXPECT_GE(p->lines_per_group, 16u);
-      // Pass B in place: four_step_in_place_elements (GL).
-      const std::uint32_t elements = p == &b && gl ? t.four_step_in_place_elements : t.four_step_elements;
+      // Both passes in place: four_step_in_place_elements (GL).
+      const std::uint32_t elements = gl ? t.four_step_in_place_elements : t.four_step_elements;
       EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, elements);
       EXPECT_EQ(p->local_halves, gl);
     }
@@ -1233,11 +1238,12 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
   const auto gl_off = fast::route_image(8192, 8192, nvidia, off);
   EXPECT_FALSE(gl_off->rows.swap.has_value() || gl_off->cols.swap.has_value());
   EXPECT_EQ(gl_off->scratch_elements(), 8192u * 8192u);
-  // In place, pass B's groups hold four_step_in_place_elements values (32 of its 128-point
-  // columns), through the scratch four_step_elements (16); pass A's the same either way.
+  // In place, both passes' groups hold four_step_in_place_elements values (64 of pass A's 64-point
+  // columns, 32 of pass B's 128-point ones), through the scratch four_step_elements (32, 16).
+  EXPECT_EQ(gl->cols.plan.lines_per_group, 64u) << gl->cols.describe();
   EXPECT_EQ(gl->cols.second->lines_per_group, 32u) << gl->cols.describe();
+  EXPECT_EQ(gl_off->cols.plan.lines_per_group, 32u) << gl_off->cols.describe();
   EXPECT_EQ(gl_off->cols.second->lines_per_group, 16u) << gl_off->cols.describe();
-  EXPECT_EQ(gl->cols.plan.lines_per_group, gl_off->cols.plan.lines_per_group);
   fast::Tuning capped = fast::gl_default_tuning();
   capped.local_bytes_cap = 16384;
   const auto gl_capped = fast::route_image(8192, 8192, nvidia, capped);
