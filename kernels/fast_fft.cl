@@ -39,13 +39,12 @@
 // Defines (all required): AXIS_COLS, N, M, PRE_RADIX, LINES, THREADS, LINE_STRIDE, LOCAL_ELEMS,
 //   SPLIT_GLOBAL (0 or 1, see above), HOLD (registers per work-item for one stage: max over
 //   stages of ceil(LINES M / R / THREADS) R), PRE_HOLD (ceil(LINES M / THREADS) PRE_RADIX; with
-//   LIVE_INPUTS times LIVE_BLOCKS instead, with SPLIT_GROUPS times 1),
+//   LIVE_INPUTS times LIVE_BLOCKS instead),
 //   NUM_STAGES (1..8), RADIX_0 .. RADIX_{NUM_STAGES-1} (each 2, 3, 4, 5, 7, 8, 9, 10, 11, 13, 15, 16 or 25; product M).
 // Optional: R2C_SPLIT or DISPLAY_ROWS (0 or 1) — the real-input display passes' epilogues, with
 //   extra kernel arguments (see fast_epilogue.cl). UNPACK_PAIRS, OUTPUT_BUFFER: see below.
 //   BLUESTEIN_IN or BLUESTEIN_OUT (0 or 1): the two passes of a Bluestein axis, see below;
 //   LIVE_BLOCKS, LIVE_INPUTS (their splits use that only part of a padded line is live, see below).
-//   SPLIT_GROUPS: the split in frequency across work-groups, see below.
 
 #ifndef FFTSCOPE_COMPLEX_CL
 #error "fast_fft.cl needs complex.cl prepended"
@@ -767,24 +766,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #undef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups: 8192-point rows, columns in few waves): the
-// split in frequency with each sub-transform in a group of its own. Group g takes sub-transform
-// q = g % PRE_RADIX of lines (g / PRE_RADIX) LINES on: it loads the lines whole, forms y_q alone
-// and stores bins q + PRE_RADIX k into `out` (OUTPUT_BUFFER: the line's other groups still read
-// it; or, DISPLAY_ROWS, the pixels of those bins). PRE_RADIX times the groups, each holding one
-// value per element instead of PRE_RADIX; the P groups of a line run side by side, so all but the
-// first read it from the L2. With STAGE0_FROM_PRE it may exchange through half the local memory
-// (LOCAL_HALVES: no y_q goes through local memory).
-#ifndef SPLIT_GROUPS
-#define SPLIT_GROUPS 0
-#endif
-#if SPLIT_GROUPS && !(PRE_RADIX > 1 && !SPLIT_GLOBAL && !SPLIT_DIT && !LIVE_BLOCKS && (OUTPUT_BUFFER || DISPLAY_ROWS) && \
-                      !R2C_SPLIT && !BLUESTEIN && !FOUR_STEP && !FUSED_2D)
-#error "fast_fft.cl: SPLIT_GROUPS needs a split in frequency through registers, into OUTPUT_BUFFER or display pixels"
-#endif
-// Values the split holds per element: y_q for every q (this group's q alone with SPLIT_GROUPS),
-// or the live inputs.
-#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : SPLIT_GROUPS ? 1 : PRE_RADIX)
+// Values the split holds per element: y_q for every q, or the live inputs.
+#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
 // LOCAL_HALVES 1 (the host's AxisPlan::local_halves): stages exchange through local memory viewed
 // as LOCAL_ELEMS floats, real parts then imaginary parts, so a group needs half of it (four
 // barriers an exchange instead of two); a stage's inputs come from the registers the previous
@@ -793,8 +776,8 @@ FAST_INLINE void stage_twiddles(__global const float2* restrict tw, float2* w, c
 #ifndef LOCAL_HALVES
 #define LOCAL_HALVES 0
 #endif
-#if LOCAL_HALVES && (LAST_TO_LOCAL || (PRE_RADIX > 1 && !(SPLIT_GROUPS && STAGE0_FROM_PRE)))
-#error "fast_fft.cl: LOCAL_HALVES is for unsplit plans (or splits across groups from the registers) without a local-memory epilogue"
+#if LOCAL_HALVES && (LAST_TO_LOCAL || PRE_RADIX > 1)
+#error "fast_fft.cl: LOCAL_HALVES is for unsplit plans without a local-memory epilogue"
 #endif
 
 // w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)); with q and b constants after
@@ -813,7 +796,7 @@ FAST_INLINE float2 split_value(const float2* pre, __global const float2* restric
   return q == 0 ? y : cmul(y, tw[q * j]);
 #else
   (void)tw;
-  return pre[k * PRE_PER + (SPLIT_GROUPS ? 0 : q)];
+  return pre[k * PRE_PER + q];
 #endif
 }
 
@@ -1094,12 +1077,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #else
   const uint group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
 #endif
-#if SPLIT_GROUPS
-  const uint split_q = group % PRE_RADIX;  // this group's sub-transform
-  const uint first_line = group / PRE_RADIX * LINES;
-#else
   const uint first_line = group * LINES;
-#endif
 #if FOUR_STEP
   const uint block = first_line / block_lines;
   data += block * block_shift;
@@ -1208,15 +1186,6 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
       for (uint m = 0; m < PRE_RADIX; ++m)
         v[m] = load_global(LOAD_SRC, first_line + ln.x, ln.y + m * M, lines, row_pitch, conj_sign);
       small_dft(v, PRE_RADIX);
-#if SPLIT_GROUPS
-      // y_q for this group's q alone: output q of the radix-P step (each computed, one kept by
-      // selects: a register array takes constant indices only), times w_N^(q j).
-      float2 y = v[0];
-#pragma unroll
-      for (uint qq = 1; qq < PRE_RADIX; ++qq)
-        if (qq == split_q) y = v[qq];
-      pre[k] = split_q == 0 ? y : cmul(y, tw[ln.y * split_q]);
-#else
 #if TWIDDLE_POWERS
       twiddle_by_powers(v, tw[ln.y], PRE_RADIX);
 #else
@@ -1225,7 +1194,6 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
 #endif
 #pragma unroll
       for (uint qq = 0; qq < PRE_RADIX; ++qq) pre[k * PRE_RADIX + qq] = v[qq];
-#endif
     }
   }
 #endif
@@ -1254,9 +1222,6 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   RUN_STAGES(SRC_LOCAL, (Q))                                              \
   EPILOGUE(Q)
 #endif
-#if SPLIT_GROUPS
-  SUB_TRANSFORM(split_q)
-#else
   SUB_TRANSFORM(0)
   SUB_TRANSFORM(1)
 #if PRE_RADIX > 2
@@ -1286,7 +1251,6 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   SUB_TRANSFORM(11)
   SUB_TRANSFORM(12)
 #endif
-#endif  // SPLIT_GROUPS
 #if SPLIT_DIT || SPLIT_ACCUMULATE
   // Output k of every sub-transform sits in the same work-item (the last stage's layout does not
   // depend on q): the combine's radix-P step runs in registers (SPLIT_DIT), the accumulated

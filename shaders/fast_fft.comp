@@ -26,7 +26,7 @@
 //   OUT_SCALE.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
 //   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS, TILE_OUT /
-//   TILE_IN, SPLIT_GROUPS (below).
+//   TILE_IN (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -462,18 +462,8 @@ vec2 g_tw_b[HOLD];
 #undef SPLIT_DIT
 #define SPLIT_DIT 0
 #endif
-// SPLIT_GROUPS 1 (the host's AxisPlan::split_groups; as in fast_fft.cl): the split in frequency
-// with each sub-transform in a group of its own. Group g takes sub-transform q = g % PRE_RADIX
-// of lines (g / PRE_RADIX) LINES on: it loads the lines whole, forms y_q alone and stores bins
-// q + PRE_RADIX k into OUTPUT_BUFFER (the line's other groups still read it) or as display
-// pixels. With STAGE0_FROM_PRE it may exchange through half the shared memory (LOCAL_HALVES).
-#ifndef SPLIT_GROUPS
-#define SPLIT_GROUPS 0
-#endif
-uint g_split_q;  // this group's sub-transform (SPLIT_GROUPS)
-// Values the split holds per element: y_q for every q (this group's q alone with SPLIT_GROUPS),
-// or the live inputs.
-#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : SPLIT_GROUPS != 0 ? 1 : PRE_RADIX)
+// Values the split holds per element: y_q for every q, or the live inputs.
+#define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
 
 // The first stage reads the buffer unless the split holds its inputs in registers.
 #define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE)
@@ -487,11 +477,6 @@ uint g_split_q;  // this group's sub-transform (SPLIT_GROUPS)
 #endif
 #if SUB_TRANSFORM_LOOP != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && SPLIT_DIT == 0 && LIVE_BLOCKS == 0)
 #error "fast_fft.comp: SUB_TRANSFORM_LOOP needs a split in frequency through registers, no LIVE_BLOCKS"
-#endif
-#if SPLIT_GROUPS != 0 && !(PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && SPLIT_DIT == 0 && LIVE_BLOCKS == 0 && \
-                           SUB_TRANSFORM_LOOP == 0 && ROW_PAIRS == 0 && (OUTPUT_BUFFER != 0 || DISPLAY_ROWS != 0) && \
-                           R2C_SPLIT == 0 && BLUESTEIN_IN == 0 && BLUESTEIN_OUT == 0 && FOUR_STEP == 0)
-#error "fast_fft.comp: SPLIT_GROUPS needs a split in frequency through registers, into OUTPUT_BUFFER or display pixels"
 #endif
 #if PRE_RADIX > 1 && SPLIT_GLOBAL == 0 && !SPLIT_ACCUMULATE
 vec2 g_pre[PRE_HOLD];  // this invocation's elements: PRE_PER values each
@@ -507,8 +492,6 @@ vec2 split_value(uint k, uint q) {
   }
   uint j = split_item(gl_LocalInvocationID.x + k * uint(THREADS), uint(M)).y;
   return q == 0u ? y : cmul_fast(y, tw[q * j]);
-#elif SPLIT_GROUPS != 0
-  return g_pre[k];  // this group's q alone
 #elif SUB_TRANSFORM_LOOP
   return g_pre[k * uint(PRE_RADIX)];  // run_sub_transforms moves y_q into slot 0
 #else
@@ -565,8 +548,8 @@ vec2 g_keep[PRE_RADIX * HOLD];  // sub-transform q's outputs at q * HOLD + the l
 vec2 g_keep[LIVE_BLOCKS * HOLD];  // bin i + s M of the last stage's slot at s * HOLD + slot
 vec2 g_ahead[HOLD];               // the next sub-transform's first-stage inputs
 #endif
-#if LOCAL_HALVES != 0 && (LAST_TO_LOCAL || (PRE_RADIX > 1 && !(SPLIT_GROUPS != 0 && STAGE0_FROM_PRE != 0)))
-#error "fast_fft.comp: LOCAL_HALVES is for unsplit plans (or splits across groups from the registers) without a shared-memory epilogue"
+#if LOCAL_HALVES != 0 && (LAST_TO_LOCAL || PRE_RADIX > 1)
+#error "fast_fft.comp: LOCAL_HALVES is for unsplit plans without a shared-memory epilogue"
 #endif
 
 // One function per stage, stamped out of fast_stage.glsl with the stage's radix and span as
@@ -800,8 +783,6 @@ void run_sub_transforms() {
       for (uint s = 1u; s < uint(PRE_RADIX); ++s) g_pre[k * uint(PRE_RADIX) + s - 1u] = g_pre[k * uint(PRE_RADIX) + s];
   }
 }
-#elif SPLIT_GROUPS != 0
-void run_sub_transforms() { sub_transform(g_split_q); }
 #else
 void run_sub_transforms() {
   sub_transform(0u);
@@ -849,21 +830,12 @@ void load_split_in_frequency() {
       vec2 v[MAX_RADIX];
       for (uint m = 0u; m < uint(PRE_RADIX); ++m) v[m] = load_global(g_first_line + ln.x, ln.y + m * uint(M));
       small_dft(v, uint(PRE_RADIX));
-#if SPLIT_GROUPS != 0
-      // y_q for this group's q alone: output q of the radix-P step (each computed, one kept by
-      // selects: a register array takes constant indices only), times w_N^(q j).
-      vec2 y = v[0];
-      for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq)
-        if (qq == g_split_q) y = v[qq];
-      g_pre[k] = g_split_q == 0u ? y : cmul_fast(y, tw[ln.y * g_split_q]);
-#else
 #if TWIDDLE_POWERS
       twiddle_by_powers(v, tw[ln.y], uint(PRE_RADIX));
 #else
       for (uint qq = 1u; qq < uint(PRE_RADIX); ++qq) v[qq] = cmul_fast(v[qq], tw[ln.y * qq]);
 #endif
       for (uint qq = 0u; qq < uint(PRE_RADIX); ++qq) g_pre[k * uint(PRE_RADIX) + qq] = v[qq];
-#endif
     }
   }
 }
@@ -916,10 +888,6 @@ void swap_with_partner() {
 void main() {
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   g_first_line = group * uint(LINES);
-#if SPLIT_GROUPS != 0
-  g_split_q = group % uint(PRE_RADIX);
-  g_first_line = group / uint(PRE_RADIX) * uint(LINES);
-#endif
 #if ROW_PAIRS != 0
   g_first_line = row_pairs[group].x;
   g_pair_line = row_pairs[group].y;

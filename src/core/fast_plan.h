@@ -469,29 +469,6 @@ struct Tuning {
   /// the group's width): the rows then store longer row segments, the column groups of a tile
   /// reading it side by side.
   std::uint32_t tile_min_lines = 0;
-  /// Rows of at least this many bytes in all whose plan splits them through registers run each
-  /// of the split's sub-transforms in a work-group of its own (AxisPlan::split_groups,
-  /// split_lines_across_groups): P groups per row, each reading the whole row and storing every
-  /// P-th bin, into the scratch (the columns then read it from there), or the real display's
-  /// pixels; 0: never. Meant for OpenCL's 8192-point rows, split in time with one group of 256
-  /// work-items per multiprocessor (H200: 353 us, against 257 for a copy of the array), and GL's
-  /// 8192-point display rows (the swizzled halves then fit three groups per multiprocessor; GL's
-  /// complex 8192^2 rows take pairs, which rule it out). Measured on the H100 (fiftieth session,
-  /// run370, two rounds): every such pass about twice as slow, each group reading the whole row
-  /// and storing every other bin (OpenCL 8192^2 rows 390 -> 737 us, 8192 x 4096 246 -> 852,
-  /// display rows 349 -> 426, GL's 354 -> 420), so off on both and no measured-planning candidate.
-  std::uint64_t split_row_groups_min_bytes = 0;
-  /// Columns split through registers in fewer groups than this many waves of the
-  /// multiprocessors (all where the device does not report them) run each sub-transform in a
-  /// group of its own as rows do from split_row_groups_min_bytes (0: never): the real display's
-  /// pair columns, whose pass stores into Z, and the complex path's direct columns, the rows then
-  /// handing over through the scratch (split_lines_across_groups). Meant for 2187^2 (the display's
-  /// 274 groups of 4 split 3 x 729, one per multiprocessor: 2.08 waves, the display 0.80x of
-  /// cuFFT's R2C + display, the target 0.75x; the complex columns lose 7 us to a last wave) and
-  /// 1024^2 (the display's 64 groups for 132 multiprocessors). Measured on the H100 (fifty-first
-  /// session) and lost at every size: 2187^2's display 66.2 -> 70.9 us (OpenCL), 69.5 -> 76.6
-  /// (GL); complex 2048-point columns 22.5 -> 56.3 (OpenCL), 35.4 -> 52.1 (GL). So off.
-  std::uint32_t split_column_groups_below_waves = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -630,8 +607,6 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
-      {"split_row_groups_min_bytes", &Tuning::split_row_groups_min_bytes},
-      {"split_column_groups_below_waves", &Tuning::split_column_groups_below_waves},
   };
   return knobs;
 }
@@ -742,12 +717,6 @@ struct AxisPlan {
   /// reads it (LIVE_INPUTS): live_blocks values per element instead of pre_radix (L >= 2n - 1,
   /// so about half). Only for lines that fit no other way (plan_axis).
   bool live_inputs = false;
-  /// The split in frequency runs each sub-transform q in a work-group of its own (SPLIT_GROUPS;
-  /// Tuning::split_row_groups_min_bytes, split_column_groups_below_waves): pre_radix groups per
-  /// group of lines, each loading the lines whole, forming its y_q and storing bins q + pre_radix k
-  /// into an output buffer (the groups of a line read what the others store, so never in place)
-  /// or the display's pixels.
-  bool split_groups = false;
   std::uint32_t m = 0;                 ///< n / pre_radix: the length done in local memory
   std::vector<std::uint32_t> radices;  ///< Stockham stages of the m-point transform; empty when n == 1
   std::uint32_t lines_per_group = 1;
@@ -763,7 +732,7 @@ struct AxisPlan {
   std::uint64_t local_bytes() const { return std::uint64_t{local_elems} * (local_halves ? 4 : 8); }
   /// Work-groups for `lines` image lines on this axis.
   std::uint64_t groups(std::uint64_t lines) const {
-    return (lines + lines_per_group - 1) / lines_per_group * (split_groups ? pre_radix : 1);
+    return (lines + lines_per_group - 1) / lines_per_group;
   }
   /// NAME, VALUE pairs, in a fixed order.
   std::vector<std::pair<std::string, std::string>> defines() const {
@@ -792,7 +761,6 @@ struct AxisPlan {
     };
     for (std::size_t s = 0; s < radices.size(); ++s)
       d.emplace_back("RADIX_" + std::to_string(s), std::to_string(radices[s]));
-    if (split_groups) d.emplace_back("SPLIT_GROUPS", "1");  // only where set: other programs keep their keys
     return d;
   }
   /// e.g. "cols n=4096: 4 lines/group, split 4 x 1024 (8 8 4 4), 512 threads, 34816 B local".
@@ -801,8 +769,6 @@ struct AxisPlan {
     s << to_string(axis) << " n=" << n << ": " << lines_per_group << " lines/group, ";
     if (pre_radix > 1)
       s << (split_global            ? "split (buffer) "
-            : split_groups          ? (stage0_from_registers ? "split (across groups, stage 0 from registers) "
-                                                             : "split (across groups) ")
             : split_dit             ? "split (registers, in time) "
             : stage0_from_registers ? "split (registers, stage 0 from them) "
                                     : "split (registers) ")
@@ -1179,43 +1145,6 @@ inline std::optional<AxisPlan> plan_axis(Axis axis, std::uint32_t n, std::uint32
   return detail::plan_axis_holding(axis, n, lines, limits, tuning, live, true);
 }
 
-namespace detail {
-/// Whether `plan` may run its split across groups (AxisPlan::split_groups): through registers,
-/// directly (no live blocks or split through the buffer).
-inline bool splits_across_groups(const AxisPlan& plan) {
-  return plan.pre_radix > 1 && !plan.split_global && plan.live_blocks == 0 && !plan.radices.empty();
-}
-
-/// AxisPlan::split_groups for a plan that splits_across_groups: its split in time becomes one in
-/// frequency, each group holding one y_q per element and running its one sub-transform unlooped;
-/// where the first stage reads the registers, the exchanges go through half the local memory
-/// above tuning.local_halves_above, as unsplit plans' do, swizzled where that keeps more groups
-/// resident (GL's 8192-point display rows: three groups of a 4096-point sub-transform per
-/// multiprocessor instead of one).
-inline void split_across_groups(AxisPlan& plan, const Tuning& tuning) {
-  plan.split_groups = true;
-  plan.split_dit = false;
-  plan.sub_transform_loop = false;
-  plan.pre_hold /= plan.pre_radix;
-  plan.local_halves = plan.stage0_from_registers && plan.radices.size() > 1 && tuning.local_halves_above != 0 &&
-                      plan.local_bytes() > tuning.local_halves_above;
-  if (plan.local_halves) {
-    // Through the halves, the lines' stride in floats (as plan_axis strides its plans by halves).
-    plan.line_stride = line_stride(plan, 32, plan.local_layout == LocalLayout::padded);
-    plan.local_elems = plan.lines_per_group * plan.line_stride;
-  }
-  swizzle_where_more_resident(plan, tuning);
-}
-
-/// Splits a row plan of an image of `image_bytes` (complex float32) across groups from
-/// tuning.split_row_groups_min_bytes, where it can.
-inline void split_rows_across_groups(AxisPlan& plan, std::uint64_t image_bytes, const Tuning& tuning) {
-  if (tuning.split_row_groups_min_bytes != 0 && image_bytes >= tuning.split_row_groups_min_bytes &&
-      plan.axis == Axis::rows && splits_across_groups(plan))
-    split_across_groups(plan, tuning);
-}
-}  // namespace detail
-
 /// The real-input display path reads the image's pixels in pairs, x[2c] + i x[2c + 1], as the
 /// complex columns Z is made of: (W + 1)/2 of them (an odd W's last pair is (x[W - 1], 0)), padded
 /// with zero pairs to a multiple of 4, so that every row of the image and of Z starts 32 bytes
@@ -1243,8 +1172,7 @@ inline std::span<const float> display_pairs_image(const RealImage& image, std::v
 /// path does not apply (a width under 3, a prime factor above 13). Rows: W points over rows
 /// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
 /// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers.
-/// (Columns: route_real_columns, below route_axis.) From Tuning::split_row_groups_min_bytes, a
-/// split runs across groups (AxisPlan::split_groups).
+/// (Columns: route_real_columns, below route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
   if (width < 3 || height < 2 || width > (1u << 30)) return std::nullopt;
@@ -1257,8 +1185,6 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
   if (plan->pre_radix > 1) plan->max_registers = tuning.display_rows_max_registers;
-  // Rows split across groups: the display rows store pixels, so they need no scratch.
-  detail::split_rows_across_groups(*plan, std::uint64_t{width} * height * sizeof(Complex), tuning);
   return plan;
 }
 
@@ -1402,16 +1328,11 @@ struct AxisRoute {
   /// (c / t) t H + r t + c % t), and the columns, in groups that divide t, read their tile from
   /// there and store into the image.
   std::uint32_t tile_lines = 0;
-  /// The rows store their transform into the scratch as the image lies, and the columns read it
-  /// from there (lines split across groups, which cannot run in place, where the columns take no
-  /// tiles: split_lines_across_groups); a four-step column route's pass A then runs in place in
-  /// the scratch.
-  bool scratch_handoff = false;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
   std::uint64_t scratch_elements(std::uint64_t lines) const {
-    if (tile_lines != 0 || scratch_handoff) return std::uint64_t{n} * lines;
+    if (tile_lines != 0) return std::uint64_t{n} * lines;
     if (swap) return 0;
     return four_step() ? std::uint64_t{n} * lines : std::uint64_t{l} * lines;
   }
@@ -1425,14 +1346,12 @@ struct AxisRoute {
     if (four_step())
       return "four-step n=" + std::to_string(n) + " = " + std::to_string(plan.n) + " x " + std::to_string(second->n) +
              (swap ? " in place, leaving the " + swapped : std::string()) +
-             (scratch_handoff ? " from the scratch" : std::string()) + ": " + plan.describe() + "; then " +
+             ": " + plan.describe() + "; then " +
              second->describe();
     if (swap) return swapped + ": " + plan.describe();
     if (tile_lines != 0)
       return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
              std::to_string(tile_lines) + " columns";
-    if (scratch_handoff && !four_step())
-      return plan.describe() + (plan.axis == Axis::rows ? ", into the scratch" : ", from the scratch");
     return bluestein() ? "bluestein n=" + std::to_string(n) + " via " + plan.describe() : plan.describe();
   }
 };
@@ -1653,50 +1572,19 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 
 namespace detail {
 /// Whether a route can store into or read from the scratch in place of the image (AxisRoute::
-/// tile_lines, scratch_handoff): no Bluestein, row pairs or split through the buffer, and a pass
+/// tile_lines): no Bluestein, row pairs or split through the buffer, and a pass
 /// to run.
 inline bool hands_over_through_scratch(const AxisRoute& r) {
   return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
 }
-
-/// Splits a direct column route over `lines` across groups where
-/// tuning.split_column_groups_below_waves asks, its plan can, and its groups fill fewer than that
-/// many waves of the multiprocessors (all where the device does not report them). Four-step
-/// routes keep their passes.
-inline void split_columns_across_groups(AxisRoute& route, std::uint64_t lines, const DeviceLimits& limits,
-                                        const Tuning& tuning) {
-  const std::uint64_t waves = tuning.split_column_groups_below_waves;
-  if (waves != 0 && !route.four_step() && route.plan.axis == Axis::cols && splits_across_groups(route.plan) &&
-      (limits.compute_units == 0 || route.plan.groups(lines) < waves * limits.compute_units))
-    split_across_groups(route.plan, tuning);
-}
 }  // namespace detail
-
-/// Lines split across groups (AxisPlan::split_groups) cannot run in place: the rows store into
-/// the scratch, in tiles where the columns take them (tile_columns), else as the image lies
-/// (AxisRoute::scratch_handoff), and the columns read it from there into the image. Rows split so
-/// from Tuning::split_row_groups_min_bytes, direct columns in few waves from
-/// split_column_groups_below_waves, where their plans split through registers, directly (no live
-/// blocks), and neither axis is Bluestein, in row pairs or split through the buffer (both must
-/// hand over through the scratch); the split in time becomes one in frequency, each group's
-/// sub-transform loading the whole line (detail::split_across_groups).
-inline void split_lines_across_groups(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
-  AxisRoute& rows = image.rows;
-  AxisRoute& cols = image.cols;
-  if (!detail::hands_over_through_scratch(rows) || !detail::hands_over_through_scratch(cols)) return;
-  detail::split_rows_across_groups(rows.plan, std::uint64_t{rows.n} * cols.n * sizeof(Complex),
-                                   row_tuning(tuning, rows.n));
-  detail::split_columns_across_groups(cols, rows.n, limits, tuning);
-}
 
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
 /// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
 /// buffer), the tiles at least 2 columns wide and whole across the image. A column pass that
 /// reads row segments of a few columns over every row ran slower than one that reads its lines
-/// whole (H100, run207). Lines split across groups without tiles hand over through the scratch as
-/// the image lies (AxisRoute::scratch_handoff). Called again after measured planning has chosen
-/// each axis on its own.
+/// whole (H100, run207). Called again after measured planning has chosen each axis on its own.
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
@@ -1706,8 +1594,6 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
       direct(image.cols) && t >= 2 && image.rows.n % t == 0)
     image.rows.tile_lines = image.cols.tile_lines = t;
-  const bool handoff = (image.rows.plan.split_groups || image.cols.plan.split_groups) && image.rows.tile_lines == 0;
-  image.rows.scratch_handoff = image.cols.scratch_handoff = handoff;
 }
 
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
@@ -1723,7 +1609,6 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
-  split_lines_across_groups(image, limits, tuning);
   tile_columns(image, tuning);
   return image;
 }
@@ -1866,9 +1751,7 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
 }
 
 /// The real display path's candidates: measure_candidates, then the display's own knobs changed
-/// (where the display rows colour each bin from, and on OpenCL their register bound; not the pair
-/// columns split across groups, which lost at every size measured: H100, fifty-first session,
-/// 2187^2's display columns 33.9 -> 38.7 us on OpenCL, 40.9 -> 47.7 on GL). The backend
+/// (where the display rows colour each bin from, and on OpenCL their register bound). The backend
 /// times the whole path (columns and display rows) under each tuning that plans it differently.
 inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool gl) {
   std::vector<Tuning> out = measure_candidates(base, gl);
@@ -1988,9 +1871,6 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
-  // Split columns across groups where their groups fill few waves: the pass stores into Z, not in
-  // place.
-  detail::split_columns_across_groups(*route, lines, limits, tuning);
   // Where the four-step passes run in place (AxisRoute::swap, from four_step_in_place_min_bytes
   // of Z), pass B leaves Z's rows swapped, and the display rows read each bin's row where it lies
   // (display_rows_defines): no rows' pass undoes it.
@@ -2145,8 +2025,7 @@ inline const AxisPlan& pass_plan(const AxisRoute& route, const AxisPass& pass) {
 /// then pass B (AxisRoute::second); the inverse conjugates A's loads and B's stores only; with
 /// AxisRoute::swap, pass A stores into the output and pass B works there in place. Rows with
 /// AxisRoute::swap: one pass of the pairs (row_pairs, one group each). AxisRoute::tile_lines: the
-/// rows from the image into the scratch's tiles (TILE_OUT), the columns from there into the output;
-/// AxisRoute::scratch_handoff the same as the image lies (four-step: pass A in place there).
+/// rows from the image into the scratch's tiles (TILE_OUT), the columns from there into the output.
 /// out_of_place: the last pass stores into an output buffer and the image is only read
 /// (Bluestein: the second pass's image is the output, AxisPass::image_is_output).
 /// `stem`: the timing records' names start with it (default "fast_rows" / "fast_cols").
@@ -2172,9 +2051,8 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     const auto a = route.plan.n, b = route.second->n;
     const std::string of = " of " + std::to_string(n) + ")";
     const bool in_place = route.swap.has_value();
-    // Handed the rows through the scratch (AxisRoute::scratch_handoff): pass A in place there.
     AxisPass pass_a = pass(four_step_a, axis + "_a(" + std::to_string(a) + of, 2 * n * lines * c + n * c,
-                           1.0f, false, route.scratch_handoff);
+                           1.0f, false, false);
     pass_a.to_scratch = !in_place;
     pass_a.lines = lines * b;
     pass_a.in_pitch = pass_a.out_pitch = b * width;
@@ -2209,16 +2087,6 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     p.defines = {{rows ? "TILE_OUT" : "TILE_IN", std::to_string(route.tile_lines)}};
     return {p};
   }
-  if (route.scratch_handoff) {
-    // Rows: image -> scratch (lines split across groups); columns: scratch -> output.
-    const bool rows = route.plan.axis == Axis::rows;
-    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
-                      false, !rows);
-    p.to_scratch = rows;
-    return {p};
-  }
-  if (route.plan.split_groups && !out_of_place)
-    throw std::logic_error("axis_passes: a split across groups stores out of place");
   if (!route.bluestein())
     return {pass(out_of_place ? output_buffer : nullptr, axis, 2 * n * lines * c,
                  forward ? 1.0f : inverse_scale(static_cast<double>(n)), false, false)};
@@ -2238,7 +2106,7 @@ enum class PassLayout { in_place, out_of_place, both_axes };
 /// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
 /// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
 /// and whose columns are one pass, unsplit or (Tuning::fused_split_columns) split through
-/// registers within a group (not across groups, which store out of place). Its plan serves the
+/// registers within a group. Its plan serves the
 /// rows too, addressing the image as its transpose. (Columns planned narrower to avoid a split
 /// lost: H100, 1024^2 with 4 columns per group unsplit, 24.9-43.3 us against 21.8-22.2 in two
 /// dispatches.)
@@ -2246,13 +2114,12 @@ inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tun
   const AxisRoute& cols = routes.cols;
   const std::uint64_t n = cols.n;
   const bool split_ok = cols.plan.pre_radix == 1 ||
-                        (tuning.fused_split_columns != 0 && !cols.plan.split_global && !cols.plan.split_groups);
+                        (tuning.fused_split_columns != 0 && !cols.plan.split_global);
   if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
       cols.plan.radices.empty() || !split_ok || n * n * sizeof(Complex) > tuning.fused_max_bytes)
     return std::nullopt;
   AxisRoute fused = cols;
   fused.tile_lines = 0;  // one dispatch, in place
-  fused.scratch_handoff = false;
   return fused;
 }
 

@@ -607,139 +607,6 @@ void expect_tiled_columns_match_fftw(const fast::Tuning& base, MakePath make_pat
   }
 }
 
-/// Lines split across groups (Tuning::split_row_groups_min_bytes, AxisPlan::split_groups): each
-/// sub-transform of a row's split in a group of its own, storing into the scratch, under the split
-/// cap and radix 8 at most, GL's radix-16 rows off (the first stage's inputs each invocation's own,
-/// as 8192-point rows' on NVIDIA): 2048 x 6 with the first stage from the registers and through
-/// local memory, the columns direct from the scratch; 1215 x 4 (a split by 3); 512 x 40 into tiles
-/// of the columns' groups (tiled_columns_min_bytes 1); 1024 x 40 twice the cap, one row per group
-/// (a split by 2); 1024 x 512 beside four-step columns, whose pass A then runs in place in the
-/// scratch; 2048 x 6 through half the local memory (local_halves_above 1), and swizzled there where
-/// the base swizzles rows (GL's: 3 KiB a multiprocessor then holds three groups instead of two);
-/// columns (Tuning::split_column_groups_below_waves) 6 x 2048 from the scratch and 40 x 1215 from
-/// tiles (twice the cap: 2 columns a group), the rows unsplit. With the knobs 0 the same sizes
-/// split their lines within one group. Every case both directions against FFTW; some case must
-/// split by 2, by an odd radix, read the first stage from the registers and not, take the halves,
-/// and (GL) swizzle them.
-struct FastSplitGroupsCase {
-  std::size_t width, height;
-  bool stage0_from_registers, tiles, four_step;
-  std::uint64_t local_bytes_cap = fast_split_local_bytes;
-  std::uint32_t row_elements = 0;  // 0: the base's; 1: one row per group
-  bool halves = false;
-  std::uint32_t unit_local_bytes = 0;  // 0: the base's
-  Axis split = Axis::rows;  // cols: the columns split (split_column_groups_below_waves), the rows not
-};
-inline constexpr FastSplitGroupsCase fast_split_groups_cases[] = {
-    {2048, 6, true, false, false},  {2048, 6, false, false, false},
-    {1215, 4, true, false, false},  {512, 40, true, true, false},
-    {1024, 40, true, true, false, 2 * fast_split_local_bytes, 1}, {1024, 512, true, false, true},
-    {2048, 6, true, false, false, fast_split_local_bytes, 0, true},
-    {2048, 6, true, false, false, fast_split_local_bytes, 0, true, 3 * 1024},
-    {6, 2048, true, false, false, fast_split_local_bytes, 0, false, 0, Axis::cols},
-    {40, 1215, true, true, false, 2 * fast_split_local_bytes, 0, false, 0, Axis::cols}};
-inline fast::Tuning split_groups_case_tuning(const fast::Tuning& base, const FastSplitGroupsCase& c) {
-  fast::Tuning tuning = base;
-  tuning.local_bytes_cap = c.local_bytes_cap;
-  tuning.max_radix = 8;
-  tuning.pow2_rows_radix16 = 0;  // (GL's: radix 16 would take the first stage's inputs from others)
-  tuning.rows_radix16 = 0;
-  tuning.stage0_from_registers = c.stage0_from_registers ? 1 : 0;
-  tuning.tiled_columns_min_bytes = c.tiles ? 1 : 0;
-  if (c.row_elements != 0) tuning.row_elements = c.row_elements;
-  if (c.four_step) {
-    tuning.four_step_min_bytes = 1;
-    tuning.four_step_max_direct_lines = 64;
-  }
-  tuning.local_halves_above = c.halves ? 1 : 0;
-  if (c.unit_local_bytes != 0) tuning.unit_local_bytes = c.unit_local_bytes;
-  tuning.split_row_groups_min_bytes = c.split == Axis::rows ? 1 : 0;
-  tuning.split_column_groups_below_waves = c.split == Axis::cols ? 1000 : 0;
-  return tuning;
-}
-template <class MakePath, class Run>
-void expect_lines_split_across_groups_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  bool by_two = false, odd = false, from_registers = false, through_local = false, halves = false, swizzled = false;
-  for (const FastSplitGroupsCase& c : fast_split_groups_cases) {
-    const auto [w, h] = std::pair{c.width, c.height};
-    const fast::Tuning on = split_groups_case_tuning(base, c);
-    fast::Tuning off = on;
-    off.split_row_groups_min_bytes = 0;
-    off.split_column_groups_below_waves = 0;
-    for (const bool across : {false, true}) {
-      const fast::Tuning& tuning = across ? on : off;
-      auto path = make_path(tuning);
-      path.prepare(w, h);
-      const fast::AxisRoute& rows = path.route(Axis::rows);
-      const fast::AxisRoute& cols = path.route(Axis::cols);
-      const fast::AxisPlan& split = path.plan(c.split);
-      const std::string what = std::to_string(w) + "x" + std::to_string(h) + ": " + rows.describe() + " | " +
-                               cols.describe();
-      EXPECT_GT(split.pre_radix, 1u) << what;
-      EXPECT_EQ(split.split_groups, across) << what;
-      EXPECT_FALSE(path.plan(c.split == Axis::rows ? Axis::cols : Axis::rows).split_groups) << what;
-      EXPECT_EQ(cols.four_step(), c.four_step) << what;
-      if (!across) continue;
-      EXPECT_FALSE(split.split_dit) << what;
-      EXPECT_EQ(rows.tile_lines != 0, c.tiles) << what;
-      EXPECT_EQ(rows.scratch_handoff, !c.tiles) << what;
-      EXPECT_EQ(cols.scratch_handoff, !c.tiles) << what;
-      EXPECT_EQ(split.local_halves, c.halves && split.stage0_from_registers) << what;
-      by_two |= split.pre_radix == 2;
-      odd |= split.pre_radix % 2 == 1;
-      (split.stage0_from_registers ? from_registers : through_local) = true;
-      halves |= split.local_halves;
-      swizzled |= split.local_layout == fast::LocalLayout::swizzled;
-      expect_both_directions_match(run, w, h, tuning, 5 * w + h, what);
-    }
-  }
-  EXPECT_TRUE(by_two) << "no case split its rows across 2 groups";
-  EXPECT_TRUE(odd) << "no case split its rows across an odd number of groups";
-  EXPECT_TRUE(from_registers) << "no case read a split across groups' first stage from the registers";
-  EXPECT_TRUE(through_local) << "no case ran a split across groups' first stage through local memory";
-  EXPECT_TRUE(halves) << "no case split across groups through half the local memory";
-  EXPECT_EQ(swizzled, base.swizzled_rows != 0) << "rows split across groups swizzled where the base swizzles rows";
-}
-
-/// Measured planning between rows split across groups and not (each axis chosen on its own),
-/// the rows' choice given by the wisdom each way: the columns read the rows where they lie (from
-/// the scratch after rows split across groups, whichever column route was timed faster), and the
-/// transform matches FFTW. `make_path(tuning, measuring)`, `run(w, h, direction, tuning,
-/// measuring, seed, &tolerance)` as for expect_measured_plans_match_fftw.
-template <class MakePath, class Run>
-void expect_measured_split_groups_match_fftw(const fast::Tuning& api, bool opencl, const fast::DeviceLimits& limits,
-                                             MakePath make_path, Run run) {
-  fast::Tuning plain = split_groups_case_tuning(opencl ? fast::cl_tuning(api) : api, fast_split_groups_cases[0]);
-  plain.split_row_groups_min_bytes = 0;
-  fast::Tuning across = plain;
-  across.split_row_groups_min_bytes = 1;
-  const std::vector<fast::Tuning> candidates{plain, across};
-  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{2048, 6}, {1024, 512}}) {
-    const auto planned = fast::route_image(w, h, limits, plain);
-    ASSERT_TRUE(planned.has_value());
-    const auto routes_for = [&](const fast::Tuning& t) { return fast::route_image(w, h, limits, t); };
-    const auto distinct = fast::distinct_axis_routes(Axis::rows, planned->rows, plain, candidates, routes_for);
-    ASSERT_EQ(distinct.size(), 2u) << w << "x" << h;
-    const auto [what, identities] = fast::axis_choice(Axis::rows, w, h, distinct);
-    for (const std::size_t choice : {std::size_t{0}, std::size_t{1}}) {
-      PlanWisdom wisdom;
-      wisdom.remember(PlanWisdom::key("test device", what, identities), choice);
-      const fast::Measuring measuring{candidates, &wisdom, "test device"};
-      auto path = make_path(plain, measuring);
-      path.prepare(w, h);
-      const fast::AxisRoute& rows = path.route(Axis::rows);
-      EXPECT_EQ(rows.plan.split_groups, choice == 1) << rows.describe();
-      EXPECT_EQ(rows.scratch_handoff, choice == 1) << rows.describe();
-      EXPECT_EQ(path.route(Axis::cols).scratch_handoff, choice == 1) << path.route(Axis::cols).describe();
-      for (const Direction d : {Direction::forward, Direction::inverse}) {
-        double tolerance = 0;
-        const double err = run(w, h, d, plain, measuring, 11 * w + h, &tolerance);
-        EXPECT_LT(err, tolerance) << w << "x" << h << " " << to_string(d) << " measured: " << rows.describe();
-      }
-    }
-  }
-}
-
 /// In-place four-step columns and rows in swapped pairs (Tuning::four_step_in_place_min_bytes,
 /// fast::RowSwap): each case's tuning (a shared-memory cap and a group size, so llvmpipe's rows
 /// split in time with one row per group) gives both axes the swap where the rows split by 2 (the
@@ -1091,7 +958,6 @@ enum class ScheduleCheck {
   live_blocks,
   local_halves,
   swizzled_lines,
-  lines_split_across_groups,
   bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
 };
 
@@ -1147,8 +1013,6 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
       return expect_live_blocks_match_fftw(opencl ? api : gl_live_blocks_base(), make_path, run);
     case ScheduleCheck::local_halves: return expect_local_halves_match_fftw(api, make_path, run);
     case ScheduleCheck::swizzled_lines: return expect_swizzled_lines_match_fftw(api, make_path, run);
-    case ScheduleCheck::lines_split_across_groups:
-      return expect_lines_split_across_groups_match_fftw(opencl ? api : gl_eight_values_base(), make_path, run);
     case ScheduleCheck::bluestein_beside_a_split_axis:
       return expect_bluestein_beside_a_split_axis_matches_fftw(api, make_path, run);
   }

@@ -301,16 +301,6 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
   }
 }
 
-// test::expect_lines_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
-TEST(ClFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
-  std::string why;
-  ClEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, true, make_path(*env), runner(*env));
-  test::expect_measured_split_groups_match_fftw(fast::Tuning{}, true, fast_limits(env->device.device),
-                                                make_measured_path(*env), measured_runner(*env, 1));
-}
-
 // Measured planning (test::expect_measured_plans_match_fftw).
 TEST(ClFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
   std::string why;
@@ -512,54 +502,6 @@ TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
                                  settings.component == SpectrumComponent::phase);
     }
   }
-}
-
-// The display's lines split across groups (Tuning::split_row_groups_min_bytes for its rows,
-// split_column_groups_below_waves for its pair columns): each sub-transform's group colours its own
-// bins, from local memory (the default) and from the registers, or stores its own bins into Z,
-// under the split cap, radix 8 at most: rows 729 x 40 (3 x 243), 2048 x 12 (8 x 256, the first
-// stage from the registers) and 1200 x 10 (3 x 400); columns 40 x 1215 (3 x 405) and 12 x 2048.
-// The pictures are render_spectrum's, both frames of an auto range (the first finds it in an
-// extra pass) and every other setting.
-TEST(ClFastDisplay, LinesSplitAcrossGroupsMatchRenderSpectrum) {
-  std::string why;
-  ClEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  bool from_registers = false;
-  struct Case {
-    std::size_t w, h;
-    Axis split;
-  };
-  for (const Case c : {Case{729, 40, Axis::rows}, {2048, 12, Axis::rows}, {1200, 10, Axis::rows},
-                       {40, 1215, Axis::cols}, {12, 2048, Axis::cols}}) {
-    for (const std::uint32_t colour_from_registers : {0u, 1u}) {
-      fast::Tuning tuning;
-      tuning.local_bytes_cap = test::fast_split_local_bytes;
-      tuning.max_radix = 8;
-      tuning.display_from_registers = colour_from_registers;
-      tuning.split_row_groups_min_bytes = 1;
-      tuning.split_column_groups_below_waves = 1000;
-      ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
-      display.prepare(c.w, c.h);
-      const fast::AxisPlan& split = c.split == Axis::rows ? display.display_row_plan() : display.column_route().plan;
-      EXPECT_TRUE(split.split_groups && split.pre_radix > 1 && !split.split_dit) << split.describe();
-      from_registers |= split.stage0_from_registers;
-      const RealImage image = test::random_real_image(c.w, c.h, 3 * c.w + c.h);
-      display.upload(image);
-      const ComplexImage spectrum = test::full_spectrum(image);
-      for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
-        for (int frame = 0; frame < 2; ++frame) {
-          display.enqueue_display(settings);
-          test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
-                                     std::to_string(c.w) + "x" + std::to_string(c.h) + " " + name + " colour from " +
-                                         (colour_from_registers ? "registers" : "local memory") + " frame " +
-                                         std::to_string(frame) + " | " + split.describe(),
-                                     settings.component == SpectrumComponent::phase);
-        }
-      }
-    }
-  }
-  EXPECT_TRUE(from_registers) << "no case ran a split across groups' first stage from the registers";
 }
 
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.

@@ -348,16 +348,6 @@ TEST(GlFastSchedule, MeasuredPlansComeFromTheCandidatesAndMatchFftw) {
                                          measured_runner(*env));
 }
 
-// test::expect_lines_split_across_groups_match_fftw and expect_measured_split_groups_match_fftw.
-TEST(GlFastSchedule, LinesSplitAcrossGroupsMatchFftw) {
-  std::string why;
-  GlEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  test::run_schedule_check(test::ScheduleCheck::lines_split_across_groups, false, make_path(*env), runner(*env));
-  test::expect_measured_split_groups_match_fftw(fast::gl_default_tuning(), false, fast_limits(),
-                                                make_measured_path(*env), measured_runner(*env));
-}
-
 // Measured planning's timing: a candidate that runs the planned route's dispatches eight times
 // reads slower than the route beside it, whether the GPU timer measures (H100) or the host clock
 // stands in (llvmpipe); and warming either measures a steady time after at least the time asked or finds
@@ -702,43 +692,6 @@ TEST(GlFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
     EXPECT_TRUE(test::at_exact_split_threads(cols)) << display.describe();
     expect_every_setting_matches(display, w, h, w + 11 * h);
   }
-}
-
-// The display's lines split across groups (Tuning::split_row_groups_min_bytes for its rows,
-// split_column_groups_below_waves for its pair columns) from GL's defaults (colours from the
-// registers) with 8 values per invocation, under the split cap, radix 8 at most: rows 729 x 40 (3
-// x 243), 2048 x 12 (8 x 256, the first stage from the registers) and the same through half the
-// shared memory (local_halves_above 1); columns 40 x 1215 (3 x 405) and 12 x 2048 (8 x 256, through
-// the halves). Every setting against render_spectrum.
-TEST(GlFastDisplay, LinesSplitAcrossGroupsMatchRenderSpectrum) {
-  std::string why;
-  GlEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  bool from_registers = false, halves = false;
-  struct Case {
-    std::uint32_t w, h, halves_above;
-    Axis split;
-  };
-  for (const Case c : {Case{729, 40, 0, Axis::rows}, {2048, 12, 0, Axis::rows}, {2048, 12, 1, Axis::rows},
-                       {40, 1215, 0, Axis::cols}, {12, 2048, 1, Axis::cols}}) {
-    fast::Tuning tuning = test::gl_eight_values_base();  // 32 invocations: the first stage's inputs their own
-    tuning.local_bytes_cap = test::fast_split_local_bytes;
-    tuning.max_radix = 8;
-    tuning.display_rows_halves_above = c.halves_above;
-    tuning.local_halves_above = c.halves_above;
-    tuning.split_row_groups_min_bytes = 1;
-    tuning.split_column_groups_below_waves = 1000;
-    GlFastDisplay display(*env->programs, nullptr, tuning);
-    display.prepare(c.w, c.h);
-    const fast::AxisPlan& split = c.split == Axis::rows ? display.display_row_plan() : display.column_route().plan;
-    EXPECT_TRUE(split.split_groups && split.pre_radix > 1 && !split.split_dit) << split.describe();
-    EXPECT_EQ(split.local_halves, c.halves_above != 0 && split.stage0_from_registers) << split.describe();
-    from_registers |= split.stage0_from_registers;
-    halves |= split.local_halves;
-    expect_every_setting_matches(display, c.w, c.h, 3 * c.w + c.h);
-  }
-  EXPECT_TRUE(from_registers) << "no case ran a split across groups' first stage from the registers";
-  EXPECT_TRUE(halves) << "no case split the display's lines across groups through half the shared memory";
 }
 
 // The display's pair columns of an odd length split by 3 or 5 (Tuning::odd_length_splits, GL's
