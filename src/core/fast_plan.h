@@ -1572,8 +1572,7 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 
 namespace detail {
 /// Whether a route can store into or read from the scratch in place of the image (AxisRoute::
-/// tile_lines): no Bluestein, row pairs or split through the buffer, and a pass
-/// to run.
+/// tile_lines): no Bluestein, row pairs or split through the buffer, and a pass to run.
 inline bool hands_over_through_scratch(const AxisRoute& r) {
   return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
 }
