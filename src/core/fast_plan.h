@@ -1570,14 +1570,6 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
-namespace detail {
-/// Whether a route can store into or read from the scratch in place of the image (AxisRoute::
-/// tile_lines): no Bluestein, row pairs or split through the buffer, and a pass to run.
-inline bool hands_over_through_scratch(const AxisRoute& r) {
-  return !r.bluestein() && !r.swap && !r.plan.radices.empty() && !(r.plan.split_global && r.plan.pre_radix > 1);
-}
-}  // namespace detail
-
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
 /// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
@@ -1587,7 +1579,10 @@ inline bool hands_over_through_scratch(const AxisRoute& r) {
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
-  const auto direct = [](const AxisRoute& r) { return detail::hands_over_through_scratch(r) && !r.four_step(); };
+  const auto direct = [](const AxisRoute& r) {
+    return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
+           !(r.plan.split_global && r.plan.pre_radix > 1);
+  };
   const std::uint32_t group = image.cols.plan.lines_per_group;
   const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
   if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
@@ -1716,7 +1711,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
     // radices in split columns (1000-point columns 12.8 -> 11.5 as 2 x 500 (10 10 5); 1080-point
     // 18.0 -> 22.8), four-step column passes of up to 4 096 elements per group (8192-point
-    // columns 590 -> 583; the H100 had set 2 048).
+    // columns 590 -> 583; the H100 had set 2 048; in place the default since the fifty-first
+    // session, four_step_in_place_elements, so this candidate moves the passes out of place).
     with(&Tuning::local_halves_above, 16 * 1024);
     with(&Tuning::composite_radices, 2);
     with(&Tuning::four_step_elements, 4096);
@@ -2105,15 +2101,13 @@ enum class PassLayout { in_place, out_of_place, both_axes };
 /// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
 /// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
 /// and whose columns are one pass, unsplit or (Tuning::fused_split_columns) split through
-/// registers within a group. Its plan serves the
-/// rows too, addressing the image as its transpose. (Columns planned narrower to avoid a split
-/// lost: H100, 1024^2 with 4 columns per group unsplit, 24.9-43.3 us against 21.8-22.2 in two
-/// dispatches.)
+/// registers. Its plan serves the rows too, addressing the image as its transpose. (Columns
+/// planned narrower to avoid a split lost: H100, 1024^2 with 4 columns per group unsplit,
+/// 24.9-43.3 us against 21.8-22.2 in two dispatches.)
 inline std::optional<AxisRoute> fused_route(const ImageRoutes& routes, const Tuning& tuning) {
   const AxisRoute& cols = routes.cols;
   const std::uint64_t n = cols.n;
-  const bool split_ok = cols.plan.pre_radix == 1 ||
-                        (tuning.fused_split_columns != 0 && !cols.plan.split_global);
+  const bool split_ok = cols.plan.pre_radix == 1 || (tuning.fused_split_columns != 0 && !cols.plan.split_global);
   if (routes.rows.n != cols.n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() ||
       cols.plan.radices.empty() || !split_ok || n * n * sizeof(Complex) > tuning.fused_max_bytes)
     return std::nullopt;

@@ -623,16 +623,21 @@ struct FastRowPairCase {
 inline constexpr FastRowPairCase fast_row_pair_cases[] = {
     {2048, 256, 16384, 64, true}, {2048, 512, 16384, 64, true}, {2048, 128, 8192, 32, false}};
 
+inline fast::Tuning row_pair_tuning(const fast::Tuning& base, const FastRowPairCase& c, std::uint32_t in_place) {
+  fast::Tuning tuning = base;
+  tuning.four_step_min_bytes = 1;
+  tuning.four_step_max_direct_lines = 64;
+  tuning.local_bytes_cap = c.local_bytes_cap;
+  tuning.max_threads = c.max_threads;
+  tuning.four_step_in_place_min_bytes = in_place;
+  return tuning;
+}
+
 template <class MakePath, class Run>
 void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath make_path, Run run) {
   for (const FastRowPairCase c : fast_row_pair_cases) {
     for (const std::uint32_t in_place : {1u, 0u}) {
-      fast::Tuning tuning = base;
-      tuning.four_step_min_bytes = 1;
-      tuning.four_step_max_direct_lines = 64;
-      tuning.local_bytes_cap = c.local_bytes_cap;
-      tuning.max_threads = c.max_threads;
-      tuning.four_step_in_place_min_bytes = in_place;
+      const fast::Tuning tuning = row_pair_tuning(base, c, in_place);
       auto path = make_path(tuning);
       path.prepare(c.w, c.h);
       const fast::AxisRoute& rows = path.route(Axis::rows);
@@ -650,12 +655,7 @@ void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath 
   // 32 columns a group through the halves in 4 KiB, three such groups in the multiprocessor's 12 KiB.
   const FastRowPairCase c = fast_row_pair_cases[0];
   constexpr std::size_t height = 1024;
-  fast::Tuning tuning = base;
-  tuning.four_step_min_bytes = 1;
-  tuning.four_step_max_direct_lines = 64;
-  tuning.local_bytes_cap = c.local_bytes_cap;
-  tuning.max_threads = c.max_threads;
-  tuning.four_step_in_place_min_bytes = 1;
+  fast::Tuning tuning = row_pair_tuning(base, c, 1);
   tuning.four_step_halves = 1;
   tuning.local_halves_above = 1;
   tuning.swizzled_columns = 1;
