@@ -344,9 +344,11 @@ struct Tuning {
   /// won in four steps (span 254 -> 248 us) but 3200^2 and 4000 x 3000 lost (163 -> 167, 190 -> 207).
   std::uint32_t four_step_uneven_split = 0;
   /// Values a four-step pass's group holds, at most: its columns per group are the largest
-  /// power of two up to this over the pass's length. H100, 8192 = 64 x 128 (GL, halves): pass
-  /// B's 128-point columns 812 us in groups of 32, 706 in groups of 16 (pass A's 64-point ones
-  /// 567 in 32, 674 in 16); OpenCL: 378 / 391 in 32 / 16, 381 / 380 in 64 / 32.
+  /// power of two up to this over the pass's length. H100, OpenCL 8192^2: pass B 378 / 391 us in
+  /// groups of 32 / 16, pass A 381 / 380 in 64 / 32. GL (halves) took 2 048 before its columns
+  /// were swizzled (pass B's 128-point columns 812 us in groups of 32, 706 in 16) and 4 096 since
+  /// (fifty-first and fifty-second sessions: 8192^2 in place pass A 406 -> 400, pass B 392 -> 380;
+  /// out of place 4096 x 8192 612-632 -> 595, 16384 x 2048 673 -> 646).
   std::uint32_t four_step_elements = 4096;
   std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_bytes
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
@@ -369,12 +371,13 @@ struct Tuning {
   /// H100: 8192^2 1 640 -> 1 230 us, display 914 -> 754; 8192 x 4096 (256 MiB) 639 -> 628,
   /// display (Z 128 MiB) 434 / 436; 8192 x 2048 (128 MiB) lost, 320 -> 339.
   std::uint64_t four_step_in_place_min_bytes = 0;
-  /// Values a group of either pass holds where the passes run in place (0: four_step_elements).
-  /// H100, GL 8192^2 in place: pass B's 128-point columns 392 us in groups of 16, 380 in groups of
-  /// 32 (out of place 16 won: 706 against 812); pass A's 64-point ones in groups of 64 lost before
-  /// the swizzled columns (407 -> 444) and win since (fifty-first session: 406 -> 400 us, 8192 x
-  /// 4096 201 -> 199, the 8192^2 display 765 -> 754 in the sweep).
-  std::uint32_t four_step_in_place_elements = 0;
+  /// four_step_elements for a pass whose layout by four_step_elements would not be swizzled
+  /// (0: the same). H100, GL (fifty-second session), groups of 2 048 against 4 096 values:
+  /// swizzled passes (power-of-two lengths) won by 4 096 (16384 x 4096 1 657 -> 1 551 us,
+  /// 4096 x 8192 612-632 -> 595, 16384 x 2048 673 -> 646), unpadded ones lost (8000 x 4000 740 ->
+  /// 762, its display 454 -> 468; 8000^2 1 766-1 789 -> 1 794-1 797; 2401^2's display, whose pair
+  /// columns four_step_unsplit_min_bytes then takes in four steps of groups of 86, 79.6 -> 88.5).
+  std::uint32_t four_step_unswizzled_elements = 0;
   /// Bluestein's padded length where it is one of bluestein_lengths(n); else (0) their order.
   std::uint32_t bluestein_length = 0;
   /// The real display's rows (plan_display_rows): 1 colour each bin where a complex pass would
@@ -496,10 +499,9 @@ inline Tuning gl_default_tuning() {
   t.four_step_min_pitch_bytes = 40960;  // GL 8192 x 4096 columns (8 per group): 560 -> 393 us; 6000 x 4000 513 -> 502
   t.four_step_uneven_split = 2;         // GL 4000^2 display columns (4000 x 2000 pairs): 181.9 -> 180.4 us
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
-  t.four_step_elements = 2048;       // GL 8192-point columns' pass B: 812 -> 706 us (16 columns of 128)
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
-  t.four_step_in_place_elements = 4096;          // GL 8192^2 in place: pass B 392 -> 380 us, pass A 406 -> 400
+  t.four_step_unswizzled_elements = 2048;  // GL 8000 x 4000: 762 -> 740 us (4 096 where swizzled)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
@@ -592,7 +594,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"four_step_halves", &Tuning::four_step_halves},
       {"four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes},
       {"four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes},
-      {"four_step_in_place_elements", &Tuning::four_step_in_place_elements},
+      {"four_step_unswizzled_elements", &Tuning::four_step_unswizzled_elements},
       {"bluestein_length", &Tuning::bluestein_length},
       {"display_from_registers", &Tuning::display_from_registers},
       {"fused_max_bytes", &Tuning::fused_max_bytes},
@@ -1375,10 +1377,11 @@ inline std::uint32_t nearest_divisor(std::uint32_t value, std::uint32_t target) 
 /// The four-step route of n-point columns of an image `lines` wide (AxisRoute::second): n = a b
 /// with a the largest divisor up to sqrt(n) for which both passes plan unsplit, each in groups
 /// of neighbouring columns whose number divides the width (a group's lines then share one r2,
-/// or k1): at most the largest power of two p with p x its length <= four_step_elements. Where p
-/// does not divide the width: with min_group the divisor of the width nearest to p by ratio
-/// (2401 wide: 49), and both passes take at least min_group columns; without, the largest power
-/// of two dividing the width where that is at least 16 (6000 wide: 16). Empty where none does.
+/// or k1): at most the largest power of two p with p x its length <= four_step_elements
+/// (four_step_unswizzled_elements where that plan is not swizzled). Where p does not divide the
+/// width: with min_group the divisor of the width nearest to p by ratio (2401 wide: 49), and both
+/// passes take at least min_group columns; without, the largest power of two dividing the width
+/// where that is at least 16 (6000 wide: 16). Empty where none does.
 inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
                                                Tuning tuning, std::uint32_t min_group = 0) {
   tuning.first_split_max = 1;
@@ -1406,6 +1409,13 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     }
     return plan_axis(Axis::cols, length, pass_lines, limits, t);
   };
+  const auto plan_pass_by_layout = [&](std::uint32_t length, std::uint32_t pass_lines) {
+    auto plan = plan_pass(length, pass_lines, tuning.four_step_elements);
+    const std::uint32_t unswizzled = tuning.four_step_unswizzled_elements;
+    if ((!plan || plan->local_layout != LocalLayout::swizzled) && unswizzled != 0 && unswizzled < tuning.four_step_elements)
+      plan = plan_pass(length, pass_lines, unswizzled);
+    return plan;
+  };
   std::uint32_t a = 1;
   while (std::uint64_t{a + 1} * (a + 1) <= n) ++a;
   for (; a >= 2; --a) {
@@ -1413,11 +1423,8 @@ inline std::optional<AxisRoute> plan_four_step(std::uint32_t n, std::uint32_t li
     const std::uint32_t b = n / a;
     // In place (AxisRoute::swap) where the image is large and b a multiple of a.
     const bool in_place = large && b % a == 0;
-    const std::uint32_t elements = in_place && tuning.four_step_in_place_elements != 0
-                                       ? tuning.four_step_in_place_elements
-                                       : tuning.four_step_elements;
-    auto first = plan_pass(a, lines * b, elements);
-    auto second = plan_pass(b, lines * a, elements);
+    auto first = plan_pass_by_layout(a, lines * b);
+    auto second = plan_pass_by_layout(b, lines * a);
     const auto fits = [&](const std::optional<AxisPlan>& p) {
       return p && p->pre_radix == 1 && !p->radices.empty() && lines % p->lines_per_group == 0 &&
              p->lines_per_group >= min_group;
@@ -1710,12 +1717,12 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
     // radices in split columns (1000-point columns 12.8 -> 11.5 as 2 x 500 (10 10 5); 1080-point
-    // 18.0 -> 22.8), four-step column passes of up to 4 096 elements per group (8192-point
-    // columns 590 -> 583; the H100 had set 2 048; in place the default since the fifty-first
-    // session, four_step_in_place_elements, so this candidate moves the passes out of place).
+    // 18.0 -> 22.8), four-step column passes of up to 2 048 elements per group (GL's default
+    // until the fifty-second session; H200 8192-point columns out of place 583 us with 4 096,
+    // 590 with 2 048; unswizzled passes keep 2 048, four_step_unswizzled_elements).
     with(&Tuning::local_halves_above, 16 * 1024);
     with(&Tuning::composite_radices, 2);
-    with(&Tuning::four_step_elements, 4096);
+    with(&Tuning::four_step_elements, 2048);
   } else {
     with(&Tuning::max_radix, 8);
     with(&Tuning::elements_per_thread, 4);

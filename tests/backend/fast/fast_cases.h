@@ -651,7 +651,7 @@ void expect_row_pairs_match_fftw(const fast::Tuning& base, bool pairs, MakePath 
   }
   if (!pairs) return;
   // Both passes in place through the swizzled layout (GL 8192^2's route since the fifty-first
-  // session, both passes in groups of four_step_in_place_elements): 2048 x 1024, 1024 = 32 x 32,
+  // session, both passes in groups of four_step_elements): 2048 x 1024, 1024 = 32 x 32,
   // 32 columns a group through the halves in 4 KiB, three such groups in the multiprocessor's 12 KiB.
   const FastRowPairCase c = fast_row_pair_cases[0];
   constexpr std::size_t height = 1024;

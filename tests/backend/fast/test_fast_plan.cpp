@@ -173,26 +173,33 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   EXPECT_EQ(fast::plan_axis(Axis::rows, 3200, 3200, nvidia, gl)->local_layout, fast::LocalLayout::padded);
   // Columns 32 per group the same way (Tuning::swizzled_columns): GL 8192^2's four-step pass B
   // (32 128-point columns, 20 608 bytes padded: two groups) and pass A (64 64-point columns,
-  // 17 408 bytes padded) in 16 KiB, three groups; not pass A through the scratch (32 64-point
-  // columns, 8 704 bytes: five groups, six swizzled); padded again with the knob off, and never
-  // OpenCL's.
+  // 17 408 bytes padded) in 16 KiB, three groups; not pass A in groups of 2 048 values (32
+  // 64-point columns, 8 704 bytes: five groups, six swizzled); padded again with the knob off (pass
+  // B as 20 608 bytes where the groups stay at 4 096 values; by default, unswizzled, they take
+  // four_step_unswizzled_elements: 16 columns, 9 280 bytes), and never OpenCL's.
   const auto swizzled_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl);
   ASSERT_TRUE(swizzled_8192 && swizzled_8192->four_step()) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->plan.local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->plan.local_bytes(), 16384u) << swizzled_8192->describe();
-  fast::Tuning gl_through_scratch = gl;
-  gl_through_scratch.four_step_in_place_min_bytes = 0;
-  const auto scratch_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_through_scratch);
-  ASSERT_TRUE(scratch_8192 && scratch_8192->four_step()) << scratch_8192->describe();
-  EXPECT_NE(scratch_8192->plan.local_layout, fast::LocalLayout::swizzled) << scratch_8192->describe();
+  fast::Tuning gl_2048 = gl;
+  gl_2048.four_step_elements = 2048;
+  const auto narrow_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_2048);
+  ASSERT_TRUE(narrow_8192 && narrow_8192->four_step()) << narrow_8192->describe();
+  EXPECT_EQ(narrow_8192->plan.lines_per_group, 32u) << narrow_8192->describe();
+  EXPECT_NE(narrow_8192->plan.local_layout, fast::LocalLayout::swizzled) << narrow_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_layout, fast::LocalLayout::swizzled) << swizzled_8192->describe();
   EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
   fast::Tuning gl_padded_columns = gl;
   gl_padded_columns.swizzled_columns = 0;
+  gl_padded_columns.four_step_unswizzled_elements = 0;
   const auto padded_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_padded_columns);
   ASSERT_TRUE(padded_8192 && padded_8192->four_step()) << padded_8192->describe();
   EXPECT_EQ(padded_8192->second->local_layout, fast::LocalLayout::padded) << padded_8192->describe();
   EXPECT_EQ(padded_8192->second->local_bytes(), 20608u) << padded_8192->describe();
+  gl_padded_columns.four_step_unswizzled_elements = gl.four_step_unswizzled_elements;
+  const auto narrow_padded = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_padded_columns);
+  ASSERT_TRUE(narrow_padded && narrow_padded->four_step()) << narrow_padded->describe();
+  EXPECT_EQ(narrow_padded->second->local_bytes(), 9280u) << narrow_padded->describe();
   const auto cl_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_8192 && cl_8192->four_step()) << cl_8192->describe();
   EXPECT_NE(cl_8192->second->local_layout, fast::LocalLayout::swizzled) << cl_8192->describe();
@@ -1143,9 +1150,7 @@ TEST(FastPlan, FourStepColumnsOnWideImages) {
       EXPECT_EQ(p->pre_radix, 1u);
       EXPECT_EQ(8192 % p->lines_per_group, 0u);
       EXPECT_GE(p->lines_per_group, 16u);
-      // Both passes in place: four_step_in_place_elements (GL).
-      const std::uint32_t elements = gl ? t.four_step_in_place_elements : t.four_step_elements;
-      EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, elements);
+      EXPECT_LE(std::uint64_t{p->lines_per_group} * p->n, t.four_step_elements);
       EXPECT_EQ(p->local_halves, gl);
     }
     for (const Direction d : {Direction::forward, Direction::inverse}) {
@@ -1236,12 +1241,12 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
   const auto gl_off = fast::route_image(8192, 8192, nvidia, off);
   EXPECT_FALSE(gl_off->rows.swap.has_value() || gl_off->cols.swap.has_value());
   EXPECT_EQ(gl_off->scratch_elements(), 8192u * 8192u);
-  // In place, both passes' groups hold four_step_in_place_elements values (64 of pass A's 64-point
-  // columns, 32 of pass B's 128-point ones), through the scratch four_step_elements (32, 16).
-  EXPECT_EQ(gl->cols.plan.lines_per_group, 64u) << gl->cols.describe();
-  EXPECT_EQ(gl->cols.second->lines_per_group, 32u) << gl->cols.describe();
-  EXPECT_EQ(gl_off->cols.plan.lines_per_group, 32u) << gl_off->cols.describe();
-  EXPECT_EQ(gl_off->cols.second->lines_per_group, 16u) << gl_off->cols.describe();
+  // In place or through the scratch, both passes' groups hold four_step_elements values (64 of
+  // pass A's 64-point columns, 32 of pass B's 128-point ones).
+  for (const auto* route : {&*gl, &*gl_off}) {
+    EXPECT_EQ(route->cols.plan.lines_per_group, 64u) << route->cols.describe();
+    EXPECT_EQ(route->cols.second->lines_per_group, 32u) << route->cols.describe();
+  }
   fast::Tuning capped = fast::gl_default_tuning();
   capped.local_bytes_cap = 16384;
   const auto gl_capped = fast::route_image(8192, 8192, nvidia, capped);
@@ -1290,6 +1295,47 @@ TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
   // (Z 23 MB) in two passes, 2401 x 1000's (Z 9.6 MB: the image 19 MB) directly.
   EXPECT_TRUE(fast::route_real_columns(2401, 2401, nvidia, fast::Tuning{})->four_step());
   EXPECT_FALSE(fast::route_real_columns(1000, 2401, nvidia, fast::Tuning{})->four_step());
+  // GL's 49-point passes are not swizzled, so they are sized by four_step_unswizzled_elements
+  // (2 048), not four_step_elements (4 096): 2401^2's 1 204 pairs then find groups of 28 (< 32)
+  // and stay direct; by 4 096 they would find 86.
+  const fast::Tuning gl = fast::gl_default_tuning();
+  EXPECT_FALSE(fast::route_real_columns(2401, 2401, nvidia, gl)->four_step());
+  fast::Tuning gl_by_4096 = gl;
+  gl_by_4096.four_step_unswizzled_elements = 0;
+  const auto by_4096 = fast::route_real_columns(2401, 2401, nvidia, gl_by_4096);
+  ASSERT_TRUE(by_4096->four_step()) << by_4096->describe();
+  EXPECT_EQ(by_4096->plan.lines_per_group, 86u) << by_4096->describe();
+  EXPECT_NE(by_4096->plan.local_layout, fast::LocalLayout::swizzled) << by_4096->describe();
+}
+
+// Tuning::four_step_unswizzled_elements (GL): a four-step pass takes groups of four_step_elements
+// values where that plan is swizzled (power-of-two lengths: 4096 x 8192's 64 64-point and 32
+// 128-point columns), else of four_step_unswizzled_elements (8000 x 4000's 50- and 80-point
+// columns in groups of 32 and 16, unpadded), each pass by itself (4000 x 8192: pass A's 64-point
+// columns stay 32 a group, 4 000 not dividing by 64; pass B's 128-point ones take 32).
+TEST(FastPlan, GlFourStepPassesTakeLargerGroupsWhereSwizzled) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  const auto groups = [&](std::size_t w, std::size_t h, const fast::Tuning& t) {
+    const fast::AxisRoute route = cols(w, h, t);
+    EXPECT_TRUE(route.four_step()) << w << "x" << h << " " << route.describe();
+    if (!route.four_step()) return std::pair<std::uint32_t, std::uint32_t>{0, 0};
+    return std::pair{route.plan.lines_per_group, route.second->lines_per_group};
+  };
+  EXPECT_EQ(groups(4096, 8192, gl), (std::pair<std::uint32_t, std::uint32_t>{64, 32}));
+  EXPECT_EQ(groups(16384, 4096, gl), (std::pair<std::uint32_t, std::uint32_t>{64, 64}));
+  EXPECT_EQ(groups(8000, 4000, gl), (std::pair<std::uint32_t, std::uint32_t>{32, 16}));
+  EXPECT_EQ(groups(4000, 8192, gl), (std::pair<std::uint32_t, std::uint32_t>{32, 32}));
+  EXPECT_EQ(cols(4096, 8192, gl).plan.local_layout, fast::LocalLayout::swizzled);
+  EXPECT_NE(cols(8000, 4000, gl).plan.local_layout, fast::LocalLayout::swizzled);
+  // With the knob at 0 every pass takes four_step_elements; at four_step_elements, 2 048 (the
+  // plans before the fifty-second session) the swizzled ones too.
+  fast::Tuning all_4096 = gl;
+  all_4096.four_step_unswizzled_elements = 0;
+  EXPECT_EQ(groups(8000, 4000, all_4096), (std::pair<std::uint32_t, std::uint32_t>{64, 32}));
+  fast::Tuning all_2048 = gl;
+  all_2048.four_step_elements = 2048;
+  EXPECT_EQ(groups(4096, 8192, all_2048), (std::pair<std::uint32_t, std::uint32_t>{32, 16}));
+  EXPECT_EQ(groups(8000, 4000, all_2048), (std::pair<std::uint32_t, std::uint32_t>{32, 16}));
 }
 
 // The divisor nearest a target by ratio: 2401 = 7^4 against 32 and 64 (49: 1.53 and 1.31 where 7
