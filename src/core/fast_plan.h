@@ -345,10 +345,10 @@ struct Tuning {
   std::uint32_t four_step_uneven_split = 0;
   /// Values a four-step pass's group holds, at most: its columns per group are the largest
   /// power of two up to this over the pass's length. H100, OpenCL 8192^2: pass B 378 / 391 us in
-  /// groups of 32 / 16, pass A 381 / 380 in 64 / 32. GL (halves) took 2 048 before its columns
-  /// were swizzled (pass B's 128-point columns 812 us in groups of 32, 706 in 16) and 4 096 since
-  /// (fifty-first and fifty-second sessions: 8192^2 in place pass A 406 -> 400, pass B 392 -> 380;
-  /// out of place 4096 x 8192 612-632 -> 595, 16384 x 2048 673 -> 646).
+  /// groups of 32 / 16, pass A 381 / 380 in 64 / 32. GL (halves) took 2 048 out of place before
+  /// its columns were swizzled (pass B's 128-point columns 812 us in groups of 32, 706 in 16) and
+  /// 4 096 where swizzled since (8192^2 in place: pass B 392 -> 380 us, pass A 406 -> 400 in the
+  /// fifty-first session; out of place in the fifty-second: 4096 x 8192 612-632 -> 595).
   std::uint32_t four_step_elements = 4096;
   std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_bytes
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
