@@ -796,7 +796,7 @@ FAST_INLINE float2 split_value(const float2* pre, __global const float2* restric
   return q == 0 ? y : cmul(y, tw[q * j]);
 #else
   (void)tw;
-  return pre[k * PRE_PER + q];
+  return pre[k * PRE_RADIX + q];
 #endif
 }
 
@@ -1177,7 +1177,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
   }
 #elif !SPLIT_ACCUMULATE
 #pragma unroll
-  for (uint k = 0; k < PRE_HOLD / PRE_PER; ++k) {
+  for (uint k = 0; k < PRE_HOLD / PRE_RADIX; ++k) {
     const uint b = tid + k * THREADS;
     if (k < pcount) if (ptotal % THREADS == 0 || b < ptotal) {
       const uint2 ln = split_item(b, M);

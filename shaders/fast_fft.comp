@@ -823,7 +823,7 @@ void run_sub_transforms() {
 void load_split_in_frequency() {
   const uint ptotal = uint(LINES) * uint(M);
   const uint pcount = (ptotal + uint(THREADS) - 1u) / uint(THREADS);
-  for (uint k = 0u; k < uint(PRE_HOLD / PRE_PER); ++k) {
+  for (uint k = 0u; k < uint(PRE_HOLD / PRE_RADIX); ++k) {
     uint b = gl_LocalInvocationID.x + k * uint(THREADS);
     if (k < pcount && (ptotal % uint(THREADS) == 0u || b < ptotal)) {
       uvec2 ln = split_item(b, uint(M));

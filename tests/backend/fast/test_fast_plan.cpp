@@ -191,12 +191,12 @@ TEST(FastPlan, GlSwizzlesLinesWhereMoreGroupsStayResident) {
   EXPECT_EQ(swizzled_8192->second->local_bytes(), 16384u) << swizzled_8192->describe();
   fast::Tuning gl_padded_columns = gl;
   gl_padded_columns.swizzled_columns = 0;
-  gl_padded_columns.four_step_unswizzled_elements = 0;
-  const auto padded_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_padded_columns);
+  fast::Tuning padded_by_4096 = gl_padded_columns;
+  padded_by_4096.four_step_unswizzled_elements = 0;
+  const auto padded_8192 = fast::route_axis(Axis::cols, 8192, 8192, nvidia, padded_by_4096);
   ASSERT_TRUE(padded_8192 && padded_8192->four_step()) << padded_8192->describe();
   EXPECT_EQ(padded_8192->second->local_layout, fast::LocalLayout::padded) << padded_8192->describe();
   EXPECT_EQ(padded_8192->second->local_bytes(), 20608u) << padded_8192->describe();
-  gl_padded_columns.four_step_unswizzled_elements = gl.four_step_unswizzled_elements;
   const auto narrow_padded = fast::route_axis(Axis::cols, 8192, 8192, nvidia, gl_padded_columns);
   ASSERT_TRUE(narrow_padded && narrow_padded->four_step()) << narrow_padded->describe();
   EXPECT_EQ(narrow_padded->second->local_bytes(), 9280u) << narrow_padded->describe();
