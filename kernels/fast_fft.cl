@@ -139,6 +139,19 @@
 #ifndef UNPACK_PAIRS
 #define UNPACK_PAIRS 0
 #endif
+// UNPACK_MIRRORED 1: a display row split in time by 2 (an even W) unpacks after its
+// sub-transforms: they are the W/2-point FFTs of Z's row ky, Zy, and of row H-ky conjugated,
+// whose bin k is conj(Zm[-k]) (a conjugated input's DFT is the conjugate of the DFT reversed),
+// so the combine takes them apart bin by bin, FFT(X_2c)[k] = (Zy[k] + conj(Zm[-k])) / 2 and
+// FFT(X_2c+1)[k] = (Zy[k] - conj(Zm[-k])) / 2i (mirror_pair_bins). Sub-transform 0 then waits
+// for row ky's loads only, and row H-ky's arrive while it computes, as a complex row's odd half
+// does; unpacked before, each sub-transform needs both rows (Tuning::display_rows_unpack_after).
+#ifndef UNPACK_MIRRORED
+#define UNPACK_MIRRORED 0
+#endif
+#if UNPACK_MIRRORED && !(UNPACK_PAIRS && SPLIT_DIT && PRE_RADIX == 2 && !SPLIT_GLOBAL)
+#error "fast_fft.cl: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2 through registers"
+#endif
 #ifndef FOUR_STEP_A
 #define FOUR_STEP_A 0
 #endif
@@ -594,7 +607,25 @@ FAST_INLINE uint image_addr(uint line, uint i, uint row_pitch) {
 }
 #endif
 
-#if UNPACK_PAIRS
+#if UNPACK_MIRRORED
+// Element i of the line: Z's row ky at even i, row H - ky conjugated at odd i, pair column i / 2.
+FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
+                               float conj_sign) {
+  (void)row_pitch;
+  (void)conj_sign;  // forward only
+  const uint ky = min(line, lines - 1);
+  const uint row = (i & 1) ? (PAIR_ROWS - ky) % PAIR_ROWS : ky;
+  const float2 z = data[row * PAIR_PITCH + (i >> 1)];
+  return (float2)(z.x, (i & 1) ? -z.y : z.y);
+}
+// v[0] = Zy[k] and v[1] = conj(Zm[-k]) in, FFT(X_2c)[k] and FFT(X_2c+1)[k] out: the combine's inputs.
+FAST_INLINE void mirror_pair_bins(float2* v) {
+  const float2 y = v[0], mc = v[1];
+  const float2 d = 0.5f * (y - mc);
+  v[0] = 0.5f * (y + mc);
+  v[1] = (float2)(d.y, -d.x);  // d / i
+}
+#elif UNPACK_PAIRS
 FAST_INLINE float2 load_global(__global const float2* data, uint line, uint i, uint lines, uint row_pitch,
                                float conj_sign) {
   (void)row_pitch;
@@ -1280,6 +1311,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void fast_fft(
           float2 v[MAX_RADIX];
 #pragma unroll
           for (uint q = 0; q < PRE_RADIX; ++q) v[q] = keep[q * HOLD + k * RADIX_LAST + r];
+#if UNPACK_MIRRORED
+          mirror_pair_bins(v);
+#endif
 #if TWIDDLE_POWERS
           twiddle_by_powers(v, tw[i], PRE_RADIX);
 #else

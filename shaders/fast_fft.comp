@@ -103,6 +103,15 @@
 #ifndef UNPACK_PAIRS
 #define UNPACK_PAIRS 0
 #endif
+// UNPACK_MIRRORED 1: a display row split in time by 2 unpacks after its sub-transforms, the
+// FFTs of Z's row ky and of row H - ky conjugated (mirror_pair_bins), so that sub-transform 0
+// waits for row ky's loads only. As in fast_fft.cl (Tuning::display_rows_unpack_after).
+#ifndef UNPACK_MIRRORED
+#define UNPACK_MIRRORED 0
+#endif
+#if UNPACK_MIRRORED != 0 && !(UNPACK_PAIRS != 0 && SPLIT_DIT != 0 && PRE_RADIX == 2 && SPLIT_GLOBAL == 0)
+#error "fast_fft.comp: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2 through registers"
+#endif
 #ifndef FOUR_STEP_A
 #define FOUR_STEP_A 0
 #endif
@@ -372,6 +381,22 @@ uint z_row(uint k) {
 }
 // Z's rows hold PAIR_PITCH pair columns (fast::display_pair_columns: (N + 1) / 2 and zero pairs
 // up to a multiple of 4); an odd N's last pair is (x[N - 1], 0), whose odd half is never read.
+#if UNPACK_MIRRORED
+// Element i of the line: Z's row ky at even i, row H - ky conjugated at odd i, pair column i / 2.
+vec2 load_global(uint line, uint i) {  // forward only
+  uint ky = min(line, u_lines - 1u);
+  uint row = (i & 1u) != 0u ? (uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS) : ky;
+  vec2 z = data[z_row(row) * uint(PAIR_PITCH) + (i >> 1u)];
+  return vec2(z.x, (i & 1u) != 0u ? -z.y : z.y);
+}
+// v[0] = Zy[k] and v[1] = conj(Zm[-k]) in, FFT(X_2c)[k] and FFT(X_2c+1)[k] out: the combine's inputs.
+void mirror_pair_bins(inout vec2 v[MAX_RADIX]) {
+  vec2 y = v[0], mc = v[1];
+  vec2 d = 0.5 * (y - mc);
+  v[0] = 0.5 * (y + mc);
+  v[1] = vec2(d.y, -d.x);  // d / i
+}
+#else
 vec2 load_global(uint line, uint i) {  // forward only
   uint ky = min(line, u_lines - 1u), c = i >> 1u;
   vec2 a = data[z_row(ky) * uint(PAIR_PITCH) + c];
@@ -379,6 +404,7 @@ vec2 load_global(uint line, uint i) {  // forward only
   vec2 bc = vec2(b.x, -b.y);
   return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
 }
+#endif
 #elif BLUESTEIN_IN != 0
 // a[i] = conj?(x[i]) c[i] for i < n, 0 for the padding: clamped loads and a select.
 vec2 load_global(uint line, uint i) {
@@ -994,6 +1020,9 @@ void main() {
 #else
           vec2 v[MAX_RADIX];
           for (uint q = 0u; q < uint(PRE_RADIX); ++q) v[q] = g_keep[q * uint(HOLD) + k * RL + r];
+#if UNPACK_MIRRORED
+          mirror_pair_bins(v);
+#endif
 #if TWIDDLE_POWERS
           twiddle_by_powers(v, tw[i], uint(PRE_RADIX));
 #else

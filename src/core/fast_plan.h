@@ -456,6 +456,17 @@ struct Tuning {
   /// columns lost with 16 KiB (8192^2 773 -> 801 us), and so did the complex 2187-point rows
   /// (42.4 -> 51.2, sixteenth session).
   std::uint32_t display_rows_halves_above = 0;
+  /// 1: display rows split in time by 2 (one per group: 8192-point rows on NVIDIA) take Z's row
+  /// ky and row H - ky conjugated as their two sub-transforms and take X's even and odd halves
+  /// apart bin by bin in the combine (UNPACK_MIRRORED, display_rows_defines), so the first
+  /// sub-transform waits for one row's loads; 0: each loaded value is unpacked from both rows,
+  /// which every sub-transform then needs before it starts. H100, fifty-third session, display
+  /// rows per dispatch, three rounds: GL 8192^2 353 -> 327 us (the sweep's display 754.5 -> 720.6,
+  /// 0.73x of cuFFT's R2C + display), 8192 x 4096 184 -> 168; OpenCL lost (8192^2 346.5 -> 355,
+  /// 8192 x 4096 183 -> 187; its rows colour from local memory in two groups per multiprocessor,
+  /// GL's from the registers in one), as did 4096-point rows split so against unsplit (an earlier
+  /// build with an exchange for the mirrored bins: OpenCL 104 -> 107.5 split, 83 unsplit).
+  std::uint32_t display_rows_unpack_after = 0;
   /// Images of at least this many bytes whose axes are direct hand the rows' transform to the
   /// columns in tiles (AxisRoute::tile_lines, tile_columns): the rows store into the scratch, each
   /// column group's lines contiguous, and the columns read their tile whole and store into the
@@ -504,6 +515,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_unswizzled_elements = 2048;  // GL 8000 x 4000: 762 -> 740 us (4 096 where swizzled)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
+  t.display_rows_unpack_after = 1;   // GL 8192-point display rows: 353 -> 327 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
   t.composite_rows_max_registers = 0;  // nor for the composite rows
@@ -607,6 +619,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"exact_split_threads", &Tuning::exact_split_threads},
       {"display_rows_max_radix", &Tuning::display_rows_max_radix},
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
+      {"display_rows_unpack_after", &Tuning::display_rows_unpack_after},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
   };
@@ -1190,10 +1203,17 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   return plan;
 }
 
-/// The #defines the display rows' kernel takes beside its plan's (the same in both kernels);
-/// `swap`: the columns' (route_real_columns), whose rows the display rows then read swapped.
+/// Whether the display rows `rows` unpack after their sub-transforms (Tuning::display_rows_unpack_after:
+/// a split in time by 2).
+inline bool display_rows_unpack_after(const AxisPlan& rows, const Tuning& tuning) {
+  return tuning.display_rows_unpack_after != 0 && rows.split_dit && rows.pre_radix == 2 && !rows.split_global;
+}
+
+/// The #defines the display rows' kernel takes beside its plan's `rows` (the same in both
+/// kernels); `swap`: the columns' (route_real_columns), whose rows the display rows then read
+/// swapped.
 inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std::size_t width, std::size_t height,
-                                                                           const Tuning& tuning,
+                                                                           const AxisPlan& rows, const Tuning& tuning,
                                                                            const std::optional<RowSwap>& swap = {}) {
   std::vector<std::pair<std::string, std::string>> defines{
       {"UNPACK_PAIRS", "1"},
@@ -1201,6 +1221,7 @@ inline std::vector<std::pair<std::string, std::string>> display_rows_defines(std
       {"PAIR_ROWS", std::to_string(height)},
       {"PAIR_PITCH", std::to_string(display_pair_columns(width))},
       {"DISPLAY_FROM_LOCAL", tuning.display_from_registers != 0 ? "0" : "1"}};
+  if (display_rows_unpack_after(rows, tuning)) defines.emplace_back("UNPACK_MIRRORED", "1");
   if (swap) {
     defines.emplace_back("ROW_SWAP_A", std::to_string(swap->a));
     defines.emplace_back("ROW_SWAP_C", std::to_string(swap->c));
@@ -1760,6 +1781,9 @@ inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool g
   Tuning colour = base;
   colour.display_from_registers = base.display_from_registers ? 0 : 1;
   out.push_back(colour);
+  Tuning unpack = base;
+  unpack.display_rows_unpack_after = base.display_rows_unpack_after ? 0 : 1;
+  out.push_back(unpack);
   if (gl) {
     // Display rows without half-the-shared-memory exchanges: 4096-point 103 -> 99.6 us, where
     // 4000-point lost (116 -> 119; H100, seventeenth session).
@@ -1923,7 +1947,7 @@ inline std::optional<DisplayPasses> plan_real_display(std::size_t width, std::si
 inline std::string display_rows_identity(std::size_t width, std::size_t height, const AxisPlan& rows,
                                          const Tuning& tuning) {
   std::string id = plan_identity(rows);
-  for (const auto& [name, value] : display_rows_defines(width, height, tuning)) id += ' ' + name + '=' + value;
+  for (const auto& [name, value] : display_rows_defines(width, height, rows, tuning)) id += ' ' + name + '=' + value;
   return id;
 }
 

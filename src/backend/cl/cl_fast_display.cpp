@@ -102,7 +102,7 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   display_rows_ = plan.rows;
   if (display_rows_) {
     std::string display_options;
-    for (const auto& [name, value] : fast::display_rows_defines(width, height, tuning_))
+    for (const auto& [name, value] : fast::display_rows_defines(width, height, *display_rows_, tuning_))
       display_options += " -D " + name + "=" + value;
     display_kernel_ = build(*display_rows_, display_options.c_str());
     display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);

@@ -201,7 +201,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
                                                        {"DISPLAY_FLAGS", std::to_string(flags)}});
     display_rows_flags_ = flags;
   } else if (flags != display_rows_flags_) {
-    Defines defines = fast::display_rows_defines(width_, height_, tuning_, real_cols_->route().swap);
+    Defines defines = fast::display_rows_defines(width_, height_, *display_rows_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;

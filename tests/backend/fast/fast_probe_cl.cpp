@@ -282,7 +282,7 @@ void measure_display(cl_context context, cl_device_id device, cl_command_queue q
     std::printf("display %zux%zu: %s\n", w, h, display.describe().c_str());
     if (std::getenv("FFTSCOPE_CL_FAST_OPTIONS") && !display.routed()) {
       std::string options;
-      for (const auto& [name, value] : fast::display_rows_defines(w, h, fast::tuning_from_env()))
+      for (const auto& [name, value] : fast::display_rows_defines(w, h, display.display_row_plan(), fast::tuning_from_env()))
         options += " -D " + name + "=" + value;
       print_build_log(programs.kernel(fast_program_key(display.display_row_plan(), options), "fast_fft"),
                       device);

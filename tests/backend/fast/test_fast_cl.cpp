@@ -362,13 +362,18 @@ struct R2cCase {
   bool four_step = false;   // the display columns in two passes, under fast_four_step_local_bytes
   bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
   bool display_radix25 = false;  // Tuning::display_rows_max_radix 0 (the default 16 leaves 25 out)
+  bool one_row = false;  // Tuning::row_elements = width: split display rows one per group, by 2 in time
+  bool unpack_after = false;  // Tuning::display_rows_unpack_after
 };
 // 1250 x 8: OpenCL's default radix 25 (5^4) in the R2C rows (625-point: (25 25)), and in the
 // 1250-point display rows (2 25 25) where their bound is lifted.
 // 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
 // in four steps; the last two: display rows coloured from the registers (OpenCL's default:
 // from local memory). 512 x 960 splits its display rows in time (from local memory: the
-// combined bins a block at a time).
+// combined bins a block at a time). The last four: display rows split 2 x 256 in time one per group,
+// as 8192-point rows on the H100: unpacked from Z's rows ky and H - ky as they load (OpenCL's
+// default), then after their sub-transforms (Tuning::display_rows_unpack_after) from local
+// memory, from the registers, and for an odd height (row H/2 is not its own mirror).
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
                                  {250, 250, 0},
@@ -378,7 +383,11 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {128, 512, 0, true},
                                  {80, 729, 0, true},
                                  {96, 54, 0, false, true},
-                                 {512, 960, test::fast_split_local_bytes, false, true}};
+                                 {512, 960, test::fast_split_local_bytes, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, false, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, false, false, true, true},
+                                 {512, 960, test::fast_split_local_bytes, false, true, false, true, true},
+                                 {512, 135, test::fast_split_local_bytes, false, false, false, true, true}};
 
 // Odd widths (the display only: the half spectrum needs an even one): the image's last pixel
 // column pairs with zeros (fast::display_pairs_image). 63 x 48 and 45 x 27 (odd by odd) plain,
@@ -397,6 +406,8 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
   }
   t.display_from_registers = c.from_registers ? 1 : 0;
   if (c.display_radix25) t.display_rows_max_radix = 0;
+  if (c.one_row) t.row_elements = static_cast<std::uint32_t>(c.width);
+  t.display_rows_unpack_after = c.unpack_after ? 1 : 0;
   return t;
 }
 
@@ -442,8 +453,9 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5],
-                             r2c_cases[6], r2c_cases[7], r2c_cases[8], r2c_cases[9]};
+  std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4],  r2c_cases[5],  r2c_cases[6], r2c_cases[7],
+                             r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11], r2c_cases[12],
+                             r2c_cases[13]};
   cases.insert(cases.end(), std::begin(odd_display_cases), std::end(odd_display_cases));
   for (const R2cCase& c : cases) {
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
@@ -451,6 +463,10 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
     EXPECT_EQ(display.column_route().four_step(), c.four_step) << display.column_route().describe();
     if (c.local_cap) {
       EXPECT_TRUE(display.display_row_plan().split_dit) << display.display_row_plan().describe();
+    }
+    if (c.one_row) {
+      EXPECT_EQ(display.display_row_plan().pre_radix, 2u) << display.display_row_plan().describe();
+      EXPECT_EQ(display.display_row_plan().lines_per_group, 1u) << display.display_row_plan().describe();
     }
     const auto& display_radices = display.display_row_plan().radices;
     EXPECT_EQ(std::find(display_radices.begin(), display_radices.end(), 25u) != display_radices.end(),

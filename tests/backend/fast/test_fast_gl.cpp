@@ -457,6 +457,8 @@ struct R2cCase {
   bool from_registers = false;  // Tuning::display_from_registers (the defaults' 0 on OpenCL)
   std::uint32_t halves_above = 0;  // Tuning::local_halves_above (0: the default, never)
   bool in_place = false;  // four-step pass B in place, the display rows reading its swapped rows
+  bool one_row = false;   // Tuning::row_elements = width: split display rows one per group, by 2 in time
+  bool unpack_after = false;  // Tuning::display_rows_unpack_after (GL's default 1)
 };
 // 128 x 512 and 80 x 729: the display columns (64 of 512 = 16 x 32 points, 40 of 729 = 27 x 27)
 // in four steps; the last three: display rows coloured from the registers (GL's default; the
@@ -464,7 +466,11 @@ struct R2cCase {
 // 512 x 960: from shared memory the combined bins a block at a time), 256 x 64 (8 rows of 256
 // points per group) exchanging through half the shared memory; the two four-step sizes again
 // with pass B in place (Tuning::four_step_in_place_min_bytes: rows swapped in pairs of 16 x 2 x 16 and
-// 27 x 1 x 27).
+// 27 x 1 x 27). The last four: display rows split 2 x 256 in time one per group, as 8192-point
+// rows on the H100: unpacked from Z's rows ky and H - ky as they load, then after their
+// sub-transforms (Tuning::display_rows_unpack_after, GL's default) from the registers, from
+// shared memory, and reading the rows that in-place four-step columns left swapped (512 x 512;
+// odd heights in the OpenCL tests).
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
                                  {250, 250, 0},
@@ -476,7 +482,11 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {512, 960, test::fast_split_local_bytes, false, true},
                                  {256, 64, 0, false, true, 1024},
                                  {128, 512, 0, true, false, 0, true},
-                                 {80, 729, 0, true, false, 0, true}};
+                                 {80, 729, 0, true, false, 0, true},
+                                 {512, 960, test::fast_split_local_bytes, false, true, 0, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, true, 0, false, true, true},
+                                 {512, 960, test::fast_split_local_bytes, false, false, 0, false, true, true},
+                                 {512, 512, 0, true, true, 0, true, true, true}};
 
 // Odd widths (the display only: the half spectrum needs an even one): the image's last pixel
 // column pairs with zeros (fast::display_pairs_image). 63 x 48 and 45 x 27 (odd by odd) plain,
@@ -501,6 +511,11 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
   t.display_from_registers = c.from_registers ? 1 : 0;
   if (c.halves_above) t.local_halves_above = c.halves_above;
   t.four_step_in_place_min_bytes = c.in_place ? 1 : 0;
+  if (c.one_row) {
+    t.row_elements = static_cast<std::uint32_t>(c.width);
+    t.elements_per_thread = 8;  // 32 invocations: the first stage from the registers, so split in time
+  }
+  t.display_rows_unpack_after = c.unpack_after ? 1 : 0;
   return t;
 }
 
@@ -545,8 +560,9 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4], r2c_cases[5], r2c_cases[6],
-                             r2c_cases[7], r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11]};
+  std::vector<R2cCase> cases{r2c_cases[0],  r2c_cases[1],  r2c_cases[4],  r2c_cases[5],  r2c_cases[6],
+                             r2c_cases[7],  r2c_cases[8],  r2c_cases[9],  r2c_cases[10], r2c_cases[11],
+                             r2c_cases[12], r2c_cases[13], r2c_cases[14], r2c_cases[15]};
   cases.insert(cases.end(), std::begin(odd_display_cases), std::end(odd_display_cases));
   for (const R2cCase& c : cases) {
     GlFastDisplay display(*env->programs, env->timers.get(), r2c_tuning(c));
@@ -556,6 +572,11 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
     EXPECT_EQ(display.display_row_plan().local_halves, c.halves_above != 0) << display.display_row_plan().describe();
     if (c.local_cap) {
       EXPECT_TRUE(display.display_row_plan().split_dit) << display.display_row_plan().describe();
+    }
+    if (c.one_row) {
+      EXPECT_TRUE(display.display_row_plan().split_dit) << display.display_row_plan().describe();
+      EXPECT_EQ(display.display_row_plan().pre_radix, 2u) << display.display_row_plan().describe();
+      EXPECT_EQ(display.display_row_plan().lines_per_group, 1u) << display.display_row_plan().describe();
     }
     const std::size_t column_passes = c.four_step ? 2 : 1;
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);

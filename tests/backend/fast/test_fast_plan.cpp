@@ -1000,8 +1000,14 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
     const auto display = fast::measure_display_candidates(base, gl);
-    ASSERT_EQ(display.size(), complex.size() + 2);
+    ASSERT_EQ(display.size(), complex.size() + 3);
     EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
+    // Split display rows unpacked the other way (Tuning::display_rows_unpack_after): a program
+    // of its own at 8192^2 (2 x 4096 in time), none at 4096^2 (unsplit).
+    const fast::Tuning& unpack = display[complex.size() + 1];
+    EXPECT_NE(unpack.display_rows_unpack_after, base.display_rows_unpack_after);
+    EXPECT_NE(fast::display_identity(8192, 8192, nvidia, unpack), fast::display_identity(8192, 8192, nvidia, base));
+    EXPECT_EQ(fast::display_identity(4096, 4096, nvidia, unpack), fast::display_identity(4096, 4096, nvidia, base));
     if (!gl) {
       EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
     } else {
@@ -1704,9 +1710,18 @@ TEST(FastPlan, RealDisplayColumnsRouteAsComplexColumnsOutOfPlace) {
       // the display rows to read where they lie (display_rows_defines).
       const bool in_place = display->four_step() && tuning.four_step_in_place_min_bytes != 0 && n == 8192;
       EXPECT_EQ(display->swap.has_value(), in_place) << display->describe();
-      const auto defines = fast::display_rows_defines(n, n, tuning, display->swap);
+      const auto rows = fast::plan_display_rows(n, n, nvidia, tuning);
+      ASSERT_TRUE(rows) << n;
+      const auto defines = fast::display_rows_defines(n, n, *rows, tuning, display->swap);
       EXPECT_EQ(std::count_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == "ROW_SWAP_A"; }),
                 in_place ? 1 : 0);
+      // GL's 8192-point display rows (2 x 4096 in time) unpack Z's rows after their
+      // sub-transforms (Tuning::display_rows_unpack_after); OpenCL's, and unsplit rows, before.
+      const bool after = tuning.display_rows_unpack_after != 0 && n == 8192;
+      EXPECT_EQ(std::count(defines.begin(), defines.end(), std::pair<std::string, std::string>{"UNPACK_MIRRORED", "1"}),
+                after ? 1 : 0)
+          << rows->describe();
+      EXPECT_EQ(rows->split_dit && rows->pre_radix == 2, n == 8192) << rows->describe();
       const auto passes = fast::axis_passes(*display, n / 2, Direction::forward, true, "fast_cols_real");
       if (display->four_step()) {
         ASSERT_EQ(passes.size(), 2u);
