@@ -6,11 +6,11 @@
 
 // The pass's start and end, in every work-item of a group (the kernel's arguments range_in,
 // range_out, flags, lo_arg, hi_arg in scope). ep_minmax: this work-item's finite [lo, hi];
-// ep_range: the range the colours use.
+// ep_range: the range the colours use, as (lo, gain / (hi - lo)) (display_range).
 #define DISPLAY_BEGIN                                                     \
   __local int range_local[2];                                             \
   float ep_minmax[2] = {INFINITY, -INFINITY};                             \
-  const float2 ep_range = display_range(range_in, flags, lo_arg, hi_arg); \
+  const float2 ep_range = display_range(range_in, flags, lo_arg, hi_arg, gain); \
   if (get_local_id(0) == 0) {                                             \
     range_local[0] = INT_MAX;                                             \
     range_local[1] = INT_MIN;                                             \
@@ -30,10 +30,16 @@ FAST_INLINE int ordered_int(float v) {
 }
 FAST_INLINE float ordered_float(int i) { return as_float(i >= 0 ? i : i ^ 0x7fffffff); }
 
-FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float lo_arg, float hi_arg) {
-  if (!(flags & 256u)) return (float2)(lo_arg, hi_arg);
-  const int lo = range_in[0], hi = range_in[1];
-  return lo > hi ? (float2)(0.0f, 0.0f) : (float2)(ordered_float(lo), ordered_float(hi));
+// The range as (lo, gain / (hi - lo)), 0 for an empty range (every t 0): one multiply per bin
+// where a division was.
+FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float lo_arg, float hi_arg, float gain) {
+  float lo = lo_arg, hi = hi_arg;
+  if (flags & 256u) {
+    const int ilo = range_in[0], ihi = range_in[1];
+    lo = ilo > ihi ? 0.0f : ordered_float(ilo);
+    hi = ilo > ihi ? 0.0f : ordered_float(ihi);
+  }
+  return (float2)(lo, hi > lo ? gain / (hi - lo) : 0.0f);
 }
 
 #include "display_common.cl"
@@ -47,11 +53,9 @@ FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, fl
     *lo = fmin(*lo, v);
     *hi = fmax(*hi, v);
   }
-  float t = 0.0f;
-  if (range.y > range.x) {
-    t = gain * (v - range.x) / (range.y - range.x);
-    t = isnan(t) ? 0.0f : clamp(t, 0.0f, 1.0f);
-  }
+  (void)gain;  // in range.y
+  float t = (v - range.x) * range.y;
+  t = isnan(t) ? 0.0f : clamp(t, 0.0f, 1.0f);
   uchar4 c;
   if (component == 4) {
     c = hsv_to_rgba((atan2(x.y, x.x) + M_PI_F) / (2.0f * M_PI_F), t);
