@@ -4,24 +4,33 @@
 // display rows) and display_half.cl (the routed display's passes); never compiled alone.
 // Defines: N (W), PAIR_ROWS (H), FAST_INLINE.
 
+// The display settings (fast_epilogue.cl's flags): the kernel argument `flags`, or with
+// DISPLAY_FLAGS (Tuning::display_constant_flags, the fused display rows only) a compile-time
+// constant, one program per set of settings, as GL's display rows always take them.
+#ifdef DISPLAY_FLAGS
+#define EP_FLAGS ((uint)(DISPLAY_FLAGS))
+#else
+#define EP_FLAGS flags
+#endif
+
 // The pass's start and end, in every work-item of a group (the kernel's arguments range_in,
 // range_out, flags, lo_arg, hi_arg in scope). ep_minmax: this work-item's finite [lo, hi];
 // ep_range: the range the colours use, as (lo, gain / (hi - lo)) (display_range).
-#define DISPLAY_BEGIN                                                     \
-  __local int range_local[2];                                             \
-  float ep_minmax[2] = {INFINITY, -INFINITY};                             \
-  const float2 ep_range = display_range(range_in, flags, lo_arg, hi_arg, gain); \
-  if (get_local_id(0) == 0) {                                             \
-    range_local[0] = INT_MAX;                                             \
-    range_local[1] = INT_MIN;                                             \
+#define DISPLAY_BEGIN                                                              \
+  __local int range_local[2];                                                      \
+  float ep_minmax[2] = {INFINITY, -INFINITY};                                      \
+  const float2 ep_range = display_range(range_in, EP_FLAGS, lo_arg, hi_arg, gain); \
+  if (get_local_id(0) == 0) {                                                      \
+    range_local[0] = INT_MAX;                                                      \
+    range_local[1] = INT_MIN;                                                      \
   }
-#define DISPLAY_END display_range_fold(range_local, range_out, flags, ep_minmax[0], ep_minmax[1]);
+#define DISPLAY_END display_range_fold(range_local, range_out, EP_FLAGS, ep_minmax[0], ep_minmax[1]);
 
 // What display_store needs, passed down to the stages and the split's combine.
 #define DISPLAY_PARAMS                                                                                       \
   , __global uchar4* restrict rgba, __global const uchar4* restrict lut, const uint flags, const float2 ep_range, \
       const float gain, float* ep_minmax
-#define DISPLAY_ARGS , rgba, lut, flags, ep_range, gain, ep_minmax
+#define DISPLAY_ARGS , rgba, lut, EP_FLAGS, ep_range, gain, ep_minmax
 
 // Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
 FAST_INLINE int ordered_int(float v) {

@@ -467,6 +467,13 @@ struct Tuning {
   /// GL's from the registers in one), as did 4096-point rows split so against unsplit (an earlier
   /// build with an exchange for the mirrored bins: OpenCL 104 -> 107.5 split, 83 unsplit).
   std::uint32_t display_rows_unpack_after = 0;
+  /// 1: OpenCL's fused display rows take the display settings as compile-time constants
+  /// (DISPLAY_FLAGS), one program per set of settings, as GL's always do (GL, H100: 4096-point
+  /// display rows 109.5 -> 104.2 us, 2048-point 35.3 -> 28.5, fifteenth session); 0: as a kernel
+  /// argument. Built in the fifty-third session without a device left to measure it: the next
+  /// run times it and runs test_fast_cl with it on the H100 (GL's compiler drew the real and
+  /// imaginary parts wrong with a constant component) before it may become OpenCL's default.
+  std::uint32_t display_constant_flags = 0;
   /// Images of at least this many bytes whose axes are direct hand the rows' transform to the
   /// columns in tiles (AxisRoute::tile_lines, tile_columns): the rows store into the scratch, each
   /// column group's lines contiguous, and the columns read their tile whole and store into the
@@ -539,8 +546,8 @@ inline Tuning gl_default_tuning() {
 /// (tests/backend/fast/fast_plans.cpp) compares between the APIs' defaults.
 struct TuningKnob {
   /// rule: a planning choice; device: a fact of the device (what a multiprocessor holds), no
-  /// choice to compare; opencl: a register bound, which only OpenCL's compiler takes (GLSL states
-  /// none, and the GL backend never reads one).
+  /// choice to compare; opencl: a knob only the OpenCL backend reads (a register bound, which
+  /// GLSL states none of; the display settings as constants, which GL's display rows always are).
   enum class Kind { rule, device, opencl };
   const char* name;
   std::variant<std::uint32_t Tuning::*, std::uint64_t Tuning::*> field;
@@ -620,6 +627,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"display_rows_max_radix", &Tuning::display_rows_max_radix},
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
       {"display_rows_unpack_after", &Tuning::display_rows_unpack_after},
+      {"display_constant_flags", &Tuning::display_constant_flags, Kind::opencl},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
   };

@@ -100,11 +100,12 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   const ClDeviceQueue device{context_, device_, queue_, &programs_};
   real_cols_.emplace(device, plan.cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = plan.rows;
+  display_options_.clear();
+  display_kernel_flags_ = kNoFlags;
   if (display_rows_) {
-    std::string display_options;
     for (const auto& [name, value] : fast::display_rows_defines(width, height, *display_rows_, tuning_))
-      display_options += " -D " + name + "=" + value;
-    display_kernel_ = build(*display_rows_, display_options.c_str());
+      display_options_ += " -D " + name + "=" + value;
+    display_kernel_ = build(*display_rows_, display_options_.c_str());
     display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   } else {
     routed_rows_.emplace(device, *plan.routed_rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
@@ -270,6 +271,10 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
 
   const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
                         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
+  if (!routed_rows_ && tuning_.display_constant_flags != 0 && flags != display_kernel_flags_) {
+    display_kernel_ = build(*display_rows_, (display_options_ + " -D DISPLAY_FLAGS=" + std::to_string(flags)).c_str());
+    display_kernel_flags_ = flags;
+  }
   const cl_float lo = settings.range_min, hi = settings.range_max, gain = settings.gain;
   cl_mem rgba = rgba_.get(), lut = lut_.get();
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.

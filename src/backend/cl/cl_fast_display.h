@@ -125,6 +125,11 @@ class ClFastDisplay {
   // The cache's kernels: the half spectrum's rows, the display rows (routed: display_half), the
   // routed display's display_unpack.
   cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr, unpack_kernel_ = nullptr;
+  // The fused display rows' build options, and the settings display_kernel_ was built for with
+  // Tuning::display_constant_flags (kNoFlags: none yet, or the flags as an argument).
+  std::string display_options_;
+  static constexpr std::uint32_t kNoFlags = ~0u;
+  std::uint32_t display_kernel_flags_ = kNoFlags;
   Mem real_, z_, y_, col_scratch_, half_, rgba_, lut_, ranges_[2], row_twiddles_, split_twiddles_;
   Mem display_twiddles_, half_col_twiddles_;
   int lut_colormap_ = -1;

@@ -364,6 +364,7 @@ struct R2cCase {
   bool display_radix25 = false;  // Tuning::display_rows_max_radix 0 (the default 16 leaves 25 out)
   bool one_row = false;  // Tuning::row_elements = width: split display rows one per group, by 2 in time
   bool unpack_after = false;  // Tuning::display_rows_unpack_after
+  bool constant_flags = false;  // Tuning::display_constant_flags: one program per set of settings
 };
 // 1250 x 8: OpenCL's default radix 25 (5^4) in the R2C rows (625-point: (25 25)), and in the
 // 1250-point display rows (2 25 25) where their bound is lifted.
@@ -373,7 +374,9 @@ struct R2cCase {
 // combined bins a block at a time). The last four: display rows split 2 x 256 in time one per group,
 // as 8192-point rows on the H100: unpacked from Z's rows ky and H - ky as they load (OpenCL's
 // default), then after their sub-transforms (Tuning::display_rows_unpack_after) from local
-// memory, from the registers, and for an odd height (row H/2 is not its own mirror).
+// memory, from the registers, and for an odd height (row H/2 is not its own mirror). The last two:
+// the display settings as compile-time constants (Tuning::display_constant_flags), unsplit and
+// split in time.
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
                                  {250, 250, 0},
@@ -387,7 +390,9 @@ constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {512, 960, test::fast_split_local_bytes, false, false, false, true},
                                  {512, 960, test::fast_split_local_bytes, false, false, false, true, true},
                                  {512, 960, test::fast_split_local_bytes, false, true, false, true, true},
-                                 {512, 135, test::fast_split_local_bytes, false, false, false, true, true}};
+                                 {512, 135, test::fast_split_local_bytes, false, false, false, true, true},
+                                 {96, 54, 0, false, false, false, false, false, true},
+                                 {512, 960, test::fast_split_local_bytes, false, false, false, true, false, true}};
 
 // Odd widths (the display only: the half spectrum needs an even one): the image's last pixel
 // column pairs with zeros (fast::display_pairs_image). 63 x 48 and 45 x 27 (odd by odd) plain,
@@ -408,6 +413,7 @@ fast::Tuning r2c_tuning(const R2cCase& c) {
   if (c.display_radix25) t.display_rows_max_radix = 0;
   if (c.one_row) t.row_elements = static_cast<std::uint32_t>(c.width);
   t.display_rows_unpack_after = c.unpack_after ? 1 : 0;
+  t.display_constant_flags = c.constant_flags ? 1 : 0;
   return t;
 }
 
@@ -455,7 +461,7 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
   std::vector<R2cCase> cases{r2c_cases[0], r2c_cases[1], r2c_cases[4],  r2c_cases[5],  r2c_cases[6], r2c_cases[7],
                              r2c_cases[8], r2c_cases[9], r2c_cases[10], r2c_cases[11], r2c_cases[12],
-                             r2c_cases[13]};
+                             r2c_cases[13], r2c_cases[14], r2c_cases[15]};
   cases.insert(cases.end(), std::begin(odd_display_cases), std::end(odd_display_cases));
   for (const R2cCase& c : cases) {
     ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, r2c_tuning(c));
@@ -477,6 +483,7 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);
     const float fixed_hi = 0.25f * std::abs(spectrum.data[0]);
+    const std::size_t programs_before = env->programs->program_count();
     for (const auto& [name, settings] : test::display_settings_cases(fixed_hi)) {
       // Twice: the first call finds the auto range with an extra pass, the second reuses it.
       for (int frame = 0; frame < 2; ++frame) {
@@ -491,6 +498,11 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
                                    settings.component == SpectrumComponent::phase);
       }
     }
+    // With the settings as constants, a display rows' program for each of the five settings
+    // (each a distinct set of flags); else none beyond prepare()'s.
+    EXPECT_EQ(env->programs->program_count() - programs_before,
+              c.constant_flags ? test::display_settings_cases(fixed_hi).size() : 0u)
+        << c.width << "x" << c.height;
   }
 }
 
