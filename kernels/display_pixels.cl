@@ -29,8 +29,8 @@
 // What display_store needs, passed down to the stages and the split's combine.
 #define DISPLAY_PARAMS                                                                                       \
   , __global uchar4* restrict rgba, __global const uchar4* restrict lut, const uint flags, const float2 ep_range, \
-      const float gain, float* ep_minmax
-#define DISPLAY_ARGS , rgba, lut, EP_FLAGS, ep_range, gain, ep_minmax
+      float* ep_minmax
+#define DISPLAY_ARGS , rgba, lut, EP_FLAGS, ep_range, ep_minmax
 
 // Floats as ints whose signed order is the floats' order (finite values), for atomic_min/max.
 FAST_INLINE int ordered_int(float v) {
@@ -53,8 +53,9 @@ FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float
 
 #include "display_common.cl"
 
-// The display colour of bin value x; folds its value into [lo, hi].
-FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, float2 range, float gain, float* lo,
+// The display colour of bin value x under `range` = (lo, gain / (hi - lo)) (display_range); folds
+// its value into [lo, hi].
+FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, float2 range, float* lo,
                             float* hi) {
   const uint component = (flags >> 4) & 15u;
   const float v = bin_value(x, component, (flags & 2u) != 0);
@@ -62,7 +63,6 @@ FAST_INLINE uchar4 ep_color(__global const uchar4* lut, float2 x, uint flags, fl
     *lo = fmin(*lo, v);
     *hi = fmax(*hi, v);
   }
-  (void)gain;  // in range.y
   float t = (v - range.x) * range.y;
   t = isnan(t) ? 0.0f : clamp(t, 0.0f, 1.0f);
   uchar4 c;
@@ -82,14 +82,14 @@ FAST_INLINE void display_store(const uint ky, const uint kx, const float2 x DISP
   const uint width = N, height = PAIR_ROWS;
   const bool shift = (flags & 1u) != 0;
   const uint component = (flags >> 4) & 15u;
-  uchar4 c = ep_color(lut, x, flags, ep_range, gain, &ep_minmax[0], &ep_minmax[1]);
+  uchar4 c = ep_color(lut, x, flags, ep_range, &ep_minmax[0], &ep_minmax[1]);
   rgba[(shift ? (ky + height / 2) % height : ky) * width + (shift ? (kx + width / 2) % width : kx)] = c;
   const uint my = height - ky;
   if (ky > 0 && my != ky) {
     const uint mx = kx == 0 ? 0 : width - kx;
     // The mirror holds conj(x): the same colour for magnitude and real part, not for phase.
     if (component != 0 && component != 2)
-      c = ep_color(lut, (float2)(x.x, -x.y), flags, ep_range, gain, &ep_minmax[0], &ep_minmax[1]);
+      c = ep_color(lut, (float2)(x.x, -x.y), flags, ep_range, &ep_minmax[0], &ep_minmax[1]);
     rgba[(shift ? (my + height / 2) % height : my) * width + (shift ? (mx + width / 2) % width : mx)] = c;
   }
 }
