@@ -149,8 +149,8 @@
 #ifndef UNPACK_MIRRORED
 #define UNPACK_MIRRORED 0
 #endif
-#if UNPACK_MIRRORED && !(UNPACK_PAIRS && SPLIT_DIT && PRE_RADIX == 2 && !SPLIT_GLOBAL)
-#error "fast_fft.cl: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2 through registers"
+#if UNPACK_MIRRORED && !(UNPACK_PAIRS && SPLIT_DIT && PRE_RADIX == 2)
+#error "fast_fft.cl: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2"
 #endif
 #ifndef FOUR_STEP_A
 #define FOUR_STEP_A 0

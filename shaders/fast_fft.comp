@@ -109,8 +109,8 @@
 #ifndef UNPACK_MIRRORED
 #define UNPACK_MIRRORED 0
 #endif
-#if UNPACK_MIRRORED != 0 && !(UNPACK_PAIRS != 0 && SPLIT_DIT != 0 && PRE_RADIX == 2 && SPLIT_GLOBAL == 0)
-#error "fast_fft.comp: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2 through registers"
+#if UNPACK_MIRRORED != 0 && !(UNPACK_PAIRS != 0 && SPLIT_DIT != 0 && PRE_RADIX == 2)
+#error "fast_fft.comp: UNPACK_MIRRORED needs UNPACK_PAIRS and a split in time by 2"
 #endif
 #ifndef FOUR_STEP_A
 #define FOUR_STEP_A 0

@@ -1214,7 +1214,7 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
 /// Whether the display rows `rows` unpack after their sub-transforms (Tuning::display_rows_unpack_after:
 /// a split in time by 2).
 inline bool display_rows_unpack_after(const AxisPlan& rows, const Tuning& tuning) {
-  return tuning.display_rows_unpack_after != 0 && rows.split_dit && rows.pre_radix == 2 && !rows.split_global;
+  return tuning.display_rows_unpack_after != 0 && rows.split_dit && rows.pre_radix == 2;
 }
 
 /// The #defines the display rows' kernel takes beside its plan's `rows` (the same in both

@@ -66,6 +66,21 @@ std::string ClFastDisplay::describe() const {
          (routed_rows_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
 }
 
+namespace {
+// The display settings as display_pixels.cl's flags (fast_epilogue.cl says which bit is which).
+cl_uint display_flags(const SpectrumSettings& settings) {
+  return (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
+}
+}  // namespace
+
+cl_kernel ClFastDisplay::build_display_rows(cl_uint flags) {
+  std::string options = display_options_;
+  if (tuning_.display_constant_flags != 0) options += " -D DISPLAY_FLAGS=" + std::to_string(flags);
+  display_kernel_flags_ = flags;
+  return build(*display_rows_, options.c_str());
+}
+
 cl_kernel ClFastDisplay::build(const fast::AxisPlan& plan, const char* extra) {
   cl_kernel kernel = programs_.kernel(fast_program_key(plan, extra), "fast_fft");
   std::size_t kernel_max = 0;
@@ -101,11 +116,11 @@ void ClFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_cols_.emplace(device, plan.cols, pairs, tuning_, limits_, fast::PassLayout::out_of_place, "fast_cols_real");
   display_rows_ = plan.rows;
   display_options_.clear();
-  display_kernel_flags_ = kNoFlags;
   if (display_rows_) {
     for (const auto& [name, value] : fast::display_rows_defines(width, height, *display_rows_, tuning_))
       display_options_ += " -D " + name + "=" + value;
-    display_kernel_ = build(*display_rows_, display_options_.c_str());
+    // With the settings as constants, built for the default ones (the window's first frame).
+    display_kernel_ = build_display_rows(display_flags(SpectrumSettings{}));
     display_twiddles_ = twiddle_buffer(context_, display_rows_->n, display_rows_->n);
   } else {
     routed_rows_.emplace(device, *plan.routed_rows, height / 2 + 1, tuning_, limits_, fast::PassLayout::in_place,
@@ -269,12 +284,9 @@ std::vector<FastDispatch> ClFastDisplay::enqueue_display(const SpectrumSettings&
     routed_rows_->enqueue(y, y, col_scratch_.get(), Direction::forward, out, events);
   }
 
-  const cl_uint flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
-                        (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
-  if (!routed_rows_ && tuning_.display_constant_flags != 0 && flags != display_kernel_flags_) {
-    display_kernel_ = build(*display_rows_, (display_options_ + " -D DISPLAY_FLAGS=" + std::to_string(flags)).c_str());
-    display_kernel_flags_ = flags;
-  }
+  const cl_uint flags = display_flags(settings);
+  if (!routed_rows_ && tuning_.display_constant_flags != 0 && flags != display_kernel_flags_)
+    display_kernel_ = build_display_rows(flags);
   const cl_float lo = settings.range_min, hi = settings.range_max, gain = settings.gain;
   cl_mem rgba = rgba_.get(), lut = lut_.get();
   // Rows ky <= H/2 of the 2D FFT from Z, each written as its display row and its mirror row.

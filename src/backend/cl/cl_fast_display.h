@@ -93,6 +93,8 @@ class ClFastDisplay {
 
  private:
   cl_kernel build(const fast::AxisPlan& plan, const char* extra);
+  /// The fused display rows' kernel, with Tuning::display_constant_flags for these flags.
+  cl_kernel build_display_rows(cl_uint flags);
   FastDispatch enqueue(cl_kernel kernel, const fast::AxisPlan& plan, std::size_t lines, const char* name,
                        std::uint64_t bytes, bool events = true);
   /// Enqueues `kernel` over `global` work-items in groups of `local` (x), with its timing record.
@@ -125,11 +127,10 @@ class ClFastDisplay {
   // The cache's kernels: the half spectrum's rows, the display rows (routed: display_half), the
   // routed display's display_unpack.
   cl_kernel row_kernel_ = nullptr, display_kernel_ = nullptr, unpack_kernel_ = nullptr;
-  // The fused display rows' build options, and the settings display_kernel_ was built for with
-  // Tuning::display_constant_flags (kNoFlags: none yet, or the flags as an argument).
+  // The fused display rows' build options, and the flags display_kernel_ was last built for
+  // (what it holds as constants with Tuning::display_constant_flags).
   std::string display_options_;
-  static constexpr std::uint32_t kNoFlags = ~0u;
-  std::uint32_t display_kernel_flags_ = kNoFlags;
+  cl_uint display_kernel_flags_ = 0;
   Mem real_, z_, y_, col_scratch_, half_, rgba_, lut_, ranges_[2], row_twiddles_, split_twiddles_;
   Mem display_twiddles_, half_col_twiddles_;
   int lut_colormap_ = -1;
