@@ -468,12 +468,13 @@ struct Tuning {
   /// build with an exchange for the mirrored bins: OpenCL 104 -> 107.5 split, 83 unsplit).
   std::uint32_t display_rows_unpack_after = 0;
   /// 1: OpenCL's fused display rows take the display settings as compile-time constants
-  /// (DISPLAY_FLAGS), one program per set of settings, as GL's always do (GL, H100: 4096-point
-  /// display rows 109.5 -> 104.2 us, 2048-point 35.3 -> 28.5, fifteenth session); 0: as a kernel
-  /// argument. Built in the fifty-third session without a device left to measure it: the next
-  /// run times it and runs test_fast_cl with it on the H100 (GL's compiler drew the real and
-  /// imaginary parts wrong with a constant component) before it may become OpenCL's default.
-  std::uint32_t display_constant_flags = 0;
+  /// (DISPLAY_FLAGS), one program per set of settings, as GL's always do; 0: as a kernel argument.
+  /// H100 (run391, per dispatch, two rounds): display rows 2187-point 32.6 -> 29.2 us, 4096-point
+  /// 77.2 -> 68.9, 8192-point 313.9 -> 270.6, 1024-point 11.0 -> 10.0; the sweep's OpenCL displays
+  /// 2187^2 64.8 -> 60.5 (0.74x of cuFFT's R2C + display), 8192^2 701.4 -> 643.9. The display tests
+  /// pass on NVIDIA's OpenCL with it (GL's compiler once drew the real and imaginary parts wrong
+  /// with a constant component). A settings change costs a program build (PoCL: seconds, once).
+  std::uint32_t display_constant_flags = 1;
   /// Images of at least this many bytes whose axes are direct hand the rows' transform to the
   /// columns in tiles (AxisRoute::tile_lines, tile_columns): the rows store into the scratch, each
   /// column group's lines contiguous, and the columns read their tile whole and store into the
