@@ -364,7 +364,9 @@ struct R2cCase {
   bool display_radix25 = false;  // Tuning::display_rows_max_radix 0 (the default 16 leaves 25 out)
   bool one_row = false;  // Tuning::row_elements = width: split display rows one per group, by 2 in time
   bool unpack_after = false;  // Tuning::display_rows_unpack_after
-  bool constant_flags = false;  // Tuning::display_constant_flags: one program per set of settings
+  // Tuning::display_constant_flags, OpenCL's default: one program per set of settings. The other
+  // cases take the settings as a kernel argument (knob 0), which keeps PoCL's builds few.
+  bool constant_flags = false;
 };
 // 1250 x 8: OpenCL's default radix 25 (5^4) in the R2C rows (625-point: (25 25)), and in the
 // 1250-point display rows (2 25 25) where their bound is lifted.
@@ -375,8 +377,8 @@ struct R2cCase {
 // as 8192-point rows on the H100: unpacked from Z's rows ky and H - ky as they load (OpenCL's
 // default), then after their sub-transforms (Tuning::display_rows_unpack_after) from local
 // memory, from the registers, and for an odd height (row H/2 is not its own mirror). The last two:
-// the display settings as compile-time constants (Tuning::display_constant_flags), unsplit and
-// split in time.
+// the display settings as compile-time constants (Tuning::display_constant_flags, the default),
+// unsplit and split in time.
 constexpr R2cCase r2c_cases[] = {{64, 48, 0},
                                  {96, 54, 0},
                                  {250, 250, 0},
