@@ -8,7 +8,7 @@ cuFFT's time and within 1.3x of two passes at copy speed (by the run's own copy 
 the file's copy_bandwidth_gbs: two passes each reading and writing the array); at every size at
 most 1.2x cuFFT, faster than VkFFT (OpenCL) and faster than clFFT; the real image to its display
 at most 0.75x cuFFT's R2C plus a display pass. A size without an entry a target needs is left
-out of that target (and named). A ratio that two decimals would round onto its line is printed
+out of that target (and named, as measured or not, or as a size the library has no plan for). A ratio that two decimals would round onto its line is printed
 with three, so the table never shows a miss as "1.20x".
 
 usage: targets_table.py SWEEP.json > TABLES.md
@@ -17,6 +17,7 @@ import json
 import sys
 
 APIS = ("cl", "gl")  # the tables' column order: OpenCL, then GL
+NAMES = {"cufft": "cuFFT", "vkfft-opencl": "VkFFT", "clfft": "clFFT"}
 
 
 def size_name(w, h):
@@ -38,10 +39,13 @@ def ratio(r, *lines):
 
 class Sweep:
     def __init__(self, doc):
-        self.entries = {}
+        self.entries, self.unavailable = {}, set()
         for e in doc["entries"]:
+            key = (e["implementation"], e["width"], e["height"])
             if e.get("available", True) and e.get("median_us"):
-                self.entries[(e["implementation"], e["width"], e["height"])] = e["median_us"]
+                self.entries[key] = e["median_us"]
+            elif not e.get("available", True):
+                self.unavailable.add(key)  # the library has no plan there (clFFT: no prime factor above 13)
         self.bandwidth = doc.get("copy_bandwidth_gbs") or 0
         self.sizes = sorted({(w, h) for (_, w, h) in self.entries}, key=lambda s: (s[0] * s[1], s[0]))
 
@@ -72,11 +76,13 @@ def side_by_side(sweep):
 
 def every_size(sweep, api, impl, ref, line, strictly_below):
     """✓/✗ for `impl` over `ref` at or under (strictly under) `line` at every size both have."""
-    misses, worst, lacking = [], None, []
+    misses, worst, lacking, unplanned = [], None, [], []
     for size in sweep.sizes:
         t, r = sweep.us(impl.format(api), size), sweep.us(ref, size)
         if not t or not r:
-            if t or r:
+            if t and (ref,) + size in sweep.unavailable:
+                unplanned.append(size_name(*size))
+            elif t or r:
                 lacking.append(size_name(*size))
             continue
         q = t / r
@@ -90,6 +96,8 @@ def every_size(sweep, api, impl, ref, line, strictly_below):
             else f"✓ (at most {ratio(worst[0], line)}, at {size_name(*worst[1])})")
     if lacking:
         text += f"; not measured at {', '.join(lacking)}"
+    if unplanned:
+        text += f"; {NAMES.get(ref, ref)} has no plan at {', '.join(unplanned)}"
     return text
 
 

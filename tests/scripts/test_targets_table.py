@@ -1,6 +1,7 @@
 """scripts/targets_table.py's verdicts on a made-up sweep whose ratios are known: each target's
 line (at or under, strictly under for "faster than"), three decimals where two would round a
-miss onto its line, sizes without an entry named, unavailable entries left out."""
+miss onto its line, sizes without an entry named, unavailable entries left out (and named where the reference had
+no plan)."""
 import json
 import os
 import subprocess
@@ -72,6 +73,15 @@ class Targets(unittest.TestCase):
 
     def test_a_reference_with_no_available_entry_is_not_in_the_run(self):
         self.assertEqual(self.cells("every sweep size faster than clFFT"), ["not in this run", "not in this run"])
+
+    def test_a_size_the_reference_has_no_plan_for_is_named_as_such(self):
+        doc = json.loads(json.dumps(SWEEP))
+        doc["entries"].append(entry("clfft", 4096, 4096, 400.0))
+        cl, gl = [c.strip() for c in rows(targets_table.targets(targets_table.Sweep(doc)))[
+            "every sweep size faster than clFFT"].strip("| ").split(" | ")[1:]]
+        # No CL entry at 1920 x 1080: nothing to name there.
+        self.assertEqual(cl, "✓ (at most 0.21×, at 4096²); not measured at 256², 512²")
+        self.assertEqual(gl, "✓ (at most 0.30×, at 4096²); not measured at 256², 512²; clFFT has no plan at 1920×1080")
 
     def test_side_by_side_rows_in_size_order_with_missing_cells(self):
         table = targets_table.side_by_side(self.sweep).splitlines()
