@@ -456,6 +456,12 @@ struct Tuning {
   /// columns lost with 16 KiB (8192^2 773 -> 801 us), and so did the complex 2187-point rows
   /// (42.4 -> 51.2, sixteenth session).
   std::uint32_t display_rows_halves_above = 0;
+  /// Odd-length display rows in at most this many invocations, without the odd rows' one-round
+  /// rule (odd_row_one_round_threads; 0: as the complex rows). H100, GL (run393, per dispatch, two
+  /// rounds; the columns unchanged): 2187-point display rows (9 9 9 3) in 256 invocations against
+  /// 512, 36.5 -> 30.1 us; 2401-point (7 7 7 7) in 352 (the held-values rule) 37.8 -> 34.5; the
+  /// display rows of even lengths in 256 (2048, 1920, 4000, 8192 points) not measured, so not taken.
+  std::uint32_t display_rows_odd_max_threads = 0;
   /// 1: display rows split in time by 2 (one per group: 8192-point rows on NVIDIA) take Z's row
   /// ky and row H - ky conjugated as their two sub-transforms and take X's even and odd halves
   /// apart bin by bin in the combine (UNPACK_MIRRORED, display_rows_defines), so the first
@@ -523,6 +529,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_unswizzled_elements = 2048;  // GL 8000 x 4000: 762 -> 740 us (4 096 where swizzled)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
+  t.display_rows_odd_max_threads = 256;     // GL 2187-point display rows: 36.5 -> 30.1 us
   t.display_rows_unpack_after = 1;   // GL 8192-point display rows: 353 -> 327 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
@@ -627,6 +634,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"exact_split_threads", &Tuning::exact_split_threads},
       {"display_rows_max_radix", &Tuning::display_rows_max_radix},
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
+      {"display_rows_odd_max_threads", &Tuning::display_rows_odd_max_threads},
       {"display_rows_unpack_after", &Tuning::display_rows_unpack_after},
       {"display_constant_flags", &Tuning::display_constant_flags, Kind::opencl},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
@@ -1195,7 +1203,8 @@ inline std::span<const float> display_pairs_image(const RealImage& image, std::v
 /// The real-input display path's passes (issue 6), the same in both backends; empty where the
 /// path does not apply (a width under 3, a prime factor above 13). Rows: W points over rows
 /// 0 .. H/2; coloured from local memory (Tuning::display_from_registers 0), they do not exchange
-/// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers.
+/// through half of it; split, they are compiled to at most Tuning::display_rows_max_registers; of
+/// odd length, in at most Tuning::display_rows_odd_max_threads invocations.
 /// (Columns: route_real_columns, below route_axis.)
 inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t height, const DeviceLimits& limits,
                                                  Tuning tuning) {
@@ -1205,6 +1214,10 @@ inline std::optional<AxisPlan> plan_display_rows(std::size_t width, std::size_t 
   else if (tuning.display_rows_halves_above != 0)
     tuning.local_halves_above = tuning.display_rows_halves_above;
   if (tuning.display_rows_max_radix != 0) tuning.max_radix = std::min(tuning.max_radix, tuning.display_rows_max_radix);
+  if (width % 2 == 1 && tuning.display_rows_odd_max_threads != 0) {
+    tuning.max_threads = std::min(tuning.max_threads, tuning.display_rows_odd_max_threads);
+    tuning.odd_row_one_round_threads = 0;
+  }
   auto plan = plan_axis(Axis::rows, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height / 2 + 1),
                         limits, tuning);
   if (!plan || plan->radices.empty()) return std::nullopt;
@@ -1800,6 +1813,9 @@ inline std::vector<Tuning> measure_display_candidates(const Tuning& base, bool g
     whole.local_halves_above = 0;
     whole.display_rows_halves_above = 0;
     out.push_back(whole);
+    Tuning odd_threads = base;  // odd-length display rows in as many invocations as complex rows
+    odd_threads.display_rows_odd_max_threads = base.display_rows_odd_max_threads ? 0 : 256;
+    out.push_back(odd_threads);
   } else {
     Tuning unbounded = base;
     unbounded.display_rows_max_registers = base.display_rows_max_registers ? 0 : 128;

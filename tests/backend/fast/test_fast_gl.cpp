@@ -730,6 +730,30 @@ TEST(GlFastDisplay, OddLengthSplitColumnsMatchRenderSpectrum) {
   expect_every_setting_matches(display, 12, 1875, 12 + 7 * 1875);
 }
 
+// GL's odd-length display rows in at most 256 invocations (Tuning::display_rows_odd_max_threads,
+// the default): 2187-point rows (9 9 9 3) whose radix-3 stage then takes 729 butterflies in
+// three rounds, through half the shared memory, coloured from the registers; and without the
+// bound, in more. The pictures are render_spectrum's.
+TEST(GlFastDisplay, OddDisplayRowsInFewerInvocationsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning unbounded = fast::gl_default_tuning();
+  unbounded.display_rows_odd_max_threads = 0;
+  for (const fast::Tuning& tuning : {fast::gl_default_tuning(), unbounded}) {
+    GlFastDisplay display(*env->programs, nullptr, tuning);
+    display.prepare(2187, 6);
+    const fast::AxisPlan& rows = display.display_row_plan();
+    EXPECT_TRUE(rows.local_halves) << rows.describe();
+    if (tuning.display_rows_odd_max_threads != 0) {
+      EXPECT_EQ(rows.threads, 256u) << rows.describe();
+    } else {
+      EXPECT_GT(rows.threads, 256u) << rows.describe();
+    }
+    expect_every_setting_matches(display, 2187, 6, 2187 + 6);
+  }
+}
+
 // A display whose programs fail to build is left unprepared (no half-made state): its next
 // dispatch is a BackendError, not a crash, and once the shader is back, prepare() builds it
 // and the picture is render_spectrum's.

@@ -88,6 +88,14 @@ TEST(FastPlan, RadicesMultiplyToLengthAndUseWideStages) {
   EXPECT_TRUE(fast::plan_display_rows(2187, 2187, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_display_rows(2048, 2048, nvidia, gl)->local_halves);
   EXPECT_FALSE(fast::plan_axis(Axis::rows, 2401, 2401, nvidia, gl)->local_halves);
+  // GL's odd-length display rows in at most 256 invocations (Tuning::display_rows_odd_max_threads),
+  // without the odd rows' one-round rule: 2187 points in 256 (not 512), 2401 in 352 (the held-values
+  // rule), 3125 in 640 (the same); even lengths and the complex rows keep their counts.
+  EXPECT_EQ(fast::plan_display_rows(2187, 2187, nvidia, gl)->threads, 256u);
+  EXPECT_EQ(fast::plan_display_rows(2401, 2401, nvidia, gl)->threads, 352u);
+  EXPECT_EQ(fast::plan_display_rows(3125, 3125, nvidia, gl)->threads, 640u);
+  EXPECT_EQ(fast::plan_display_rows(2048, 2048, nvidia, gl)->threads, 512u);
+  EXPECT_EQ(fast::plan_axis(Axis::rows, 2187, 2187, nvidia, gl)->threads, 736u);
   // Composite radices where they take fewer stages: a 2 and a 5 as 10, the lone 3 and a 5 as 15.
   EXPECT_EQ(fast::fast_radices(1000, 8, true), (std::vector<std::uint32_t>{10, 10, 10}));
   EXPECT_EQ(fast::fast_radices(4000, 8, true), (std::vector<std::uint32_t>{8, 10, 10, 5}));
@@ -433,7 +441,12 @@ TEST(FastPlan, GlRowsTakeOneRoundWhereItHoldsLessOrRunsMoreAtOnce) {
   const auto display_2187 = fast::plan_display_rows(2187, 2187, nvidia, gl);
   ASSERT_TRUE(display_2187.has_value());
   EXPECT_TRUE(display_2187->local_halves) << display_2187->describe();
-  EXPECT_EQ(display_2187->threads, 512u) << display_2187->describe();
+  // The display rows' own bound (Tuning::display_rows_odd_max_threads) holds them to 256; without
+  // it, their halves give four groups of 512 at once against two of 736, so 512.
+  EXPECT_EQ(display_2187->threads, 256u) << display_2187->describe();
+  fast::Tuning gl_odd_unbounded = gl;
+  gl_odd_unbounded.display_rows_odd_max_threads = 0;
+  EXPECT_EQ(fast::plan_display_rows(2187, 2187, nvidia, gl_odd_unbounded)->threads, 512u);
   // Odd rows by the count at once only where the local memory per multiprocessor is known.
   fast::Tuning unknown = gl;
   unknown.unit_local_bytes = 0;
@@ -1000,7 +1013,7 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
     const fast::Tuning base = gl ? fast::gl_default_tuning() : fast::Tuning{};
     const auto complex = fast::measure_candidates(base, gl);
     const auto display = fast::measure_display_candidates(base, gl);
-    ASSERT_EQ(display.size(), complex.size() + 3);
+    ASSERT_EQ(display.size(), complex.size() + (gl ? 4 : 3));
     EXPECT_NE(display[complex.size()].display_from_registers, base.display_from_registers);
     // Split display rows unpacked the other way (Tuning::display_rows_unpack_after): a program
     // of its own at 8192^2 (2 x 4096 in time), none at 4096^2 (unsplit).
@@ -1012,10 +1025,17 @@ TEST(FastPlan, DisplayCandidatesAddTheDisplaysKnobs) {
       EXPECT_NE(display.back().display_rows_max_registers, base.display_rows_max_registers);
     } else {
       // GL: display rows exchanging whole values (the 4096-point ones take halves by default),
-      // and among the complex candidates 4 columns per group (the display's 4000-point columns).
-      EXPECT_EQ(display.back().local_halves_above, 0u);
+      // odd-length display rows in as many invocations as complex rows (2187-point: 512, not
+      // 256; even lengths the same), and among the complex candidates 4 columns per group (the
+      // display's 4000-point columns).
+      const fast::Tuning& whole = display[complex.size() + 2];
+      EXPECT_EQ(whole.local_halves_above, 0u);
       ASSERT_NE(base.local_halves_above, 0u);
-      EXPECT_NE(fast::display_identity(4096, 4096, nvidia, display.back()), fast::display_identity(4096, 4096, nvidia, base));
+      EXPECT_NE(fast::display_identity(4096, 4096, nvidia, whole), fast::display_identity(4096, 4096, nvidia, base));
+      const fast::Tuning& odd_threads = display.back();
+      EXPECT_NE(odd_threads.display_rows_odd_max_threads, base.display_rows_odd_max_threads);
+      EXPECT_NE(fast::display_identity(2187, 2187, nvidia, odd_threads), fast::display_identity(2187, 2187, nvidia, base));
+      EXPECT_EQ(fast::display_identity(2048, 2048, nvidia, odd_threads), fast::display_identity(2048, 2048, nvidia, base));
       EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia, base)->plan.lines_per_group, 8u);
       const auto four = std::find_if(complex.begin(), complex.end(), [](const fast::Tuning& t) { return t.col_lines == 4; });
       ASSERT_NE(four, complex.end());
