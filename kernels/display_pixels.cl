@@ -45,8 +45,9 @@ FAST_INLINE float2 display_range(__global const int* range_in, uint flags, float
   float lo = lo_arg, hi = hi_arg;
   if (flags & 256u) {
     const int ilo = range_in[0], ihi = range_in[1];
-    lo = ilo > ihi ? 0.0f : ordered_float(ilo);
-    hi = ilo > ihi ? 0.0f : ordered_float(ihi);
+    if (ilo > ihi) return (float2)(0.0f, 0.0f);  // no finite value seen yet
+    lo = ordered_float(ilo);
+    hi = ordered_float(ihi);
   }
   return (float2)(lo, hi > lo ? gain / (hi - lo) : 0.0f);
 }

@@ -31,6 +31,13 @@ struct SpectrumSettings {
   float gain = 1.0f;
 };
 
+/// The settings as the display kernels' and shaders' flags (fast_epilogue.cl, display_pixels.glsl):
+/// bit 0 shift, bit 1 log scale, bits 4..7 the component, bit 8 auto range.
+inline std::uint32_t display_flags(const SpectrumSettings& settings) {
+  return (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
+         (static_cast<std::uint32_t>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
+}
+
 /// The centred index of fftshift: output position of input index i along a length-n axis
 /// (correct for odd n: the zero frequency lands at n / 2).
 inline std::size_t fftshift_index(std::size_t i, std::size_t n) { return (i + n / 2) % n; }

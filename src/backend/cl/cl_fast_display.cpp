@@ -66,14 +66,6 @@ std::string ClFastDisplay::describe() const {
          (routed_rows_ ? routed_rows_->route().describe() + "; coloured by display_half" : display_rows_->describe());
 }
 
-namespace {
-// The display settings as display_pixels.cl's flags (fast_epilogue.cl says which bit is which).
-cl_uint display_flags(const SpectrumSettings& settings) {
-  return (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
-         (static_cast<cl_uint>(settings.component) << 4) | (settings.auto_range ? 256u : 0u);
-}
-}  // namespace
-
 cl_kernel ClFastDisplay::build_display_rows(cl_uint flags) {
   std::string options = display_options_;
   if (tuning_.display_constant_flags != 0) options += " -D DISPLAY_FLAGS=" + std::to_string(flags);

@@ -192,9 +192,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   // The real and imaginary parts take their component from a uniform (15 in DISPLAY_FLAGS): as
   // a constant, NVIDIA's GLSL compiler drew some of their bins wrong (fast_epilogue.glsl).
   const bool one_part = settings.component == SpectrumComponent::real || settings.component == SpectrumComponent::imaginary;
-  const unsigned flags = (settings.shift ? 1u : 0u) | (settings.scale == SpectrumScale::log ? 2u : 0u) |
-                         ((one_part ? 15u : static_cast<unsigned>(settings.component)) << 4) |
-                         (settings.auto_range ? 256u : 0u);
+  const unsigned flags = one_part ? (display_flags(settings) | 0xF0u) : display_flags(settings);
   if (flags != display_rows_flags_ && routed_rows_) {
     display_rows_key_ = flat_key("display_half.comp", {{"N", std::to_string(width_)},
                                                        {"PAIR_ROWS", std::to_string(height_)},

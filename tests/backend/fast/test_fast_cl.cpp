@@ -476,6 +476,10 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
       EXPECT_EQ(display.display_row_plan().pre_radix, 2u) << display.display_row_plan().describe();
       EXPECT_EQ(display.display_row_plan().lines_per_group, 1u) << display.display_row_plan().describe();
     }
+    // The split rows unpack after their sub-transforms where the case says so (UNPACK_MIRRORED),
+    // so that these pictures test that mode and not the other.
+    EXPECT_EQ(fast::display_rows_unpack_after(display.display_row_plan(), r2c_tuning(c)), c.unpack_after)
+        << display.display_row_plan().describe();
     const auto& display_radices = display.display_row_plan().radices;
     EXPECT_EQ(std::find(display_radices.begin(), display_radices.end(), 25u) != display_radices.end(),
               c.display_radix25)

@@ -578,6 +578,10 @@ TEST(GlFastDisplay, FusedDisplayMatchesRenderSpectrum) {
       EXPECT_EQ(display.display_row_plan().pre_radix, 2u) << display.display_row_plan().describe();
       EXPECT_EQ(display.display_row_plan().lines_per_group, 1u) << display.display_row_plan().describe();
     }
+    // The split rows unpack after their sub-transforms where the case says so (UNPACK_MIRRORED),
+    // so that these pictures test that mode and not the other.
+    EXPECT_EQ(fast::display_rows_unpack_after(display.display_row_plan(), r2c_tuning(c)), c.unpack_after)
+        << display.display_row_plan().describe();
     const std::size_t column_passes = c.four_step ? 2 : 1;
     const RealImage image = test::random_real_image(c.width, c.height, c.width + c.height);
     display.upload(image);
