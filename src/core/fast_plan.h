@@ -460,9 +460,10 @@ struct Tuning {
   /// rule (odd_row_one_round_threads; 0: as the complex rows). H100, GL (run393, run398, per
   /// dispatch, two rounds; the columns unchanged): 2187-point display rows (9 9 9 3) in 256
   /// invocations against 512, 36.2 -> 30.3 us; 2401-point (7 7 7 7) in 352 (the held-values rule)
-  /// 37.9 -> 34.7. But the sweep's span of the whole 2187^2 display did not move (68.8 -> 68.5 us,
-  /// two calls): kept until one call times it on and off in the span (run399). Even lengths in 256
-  /// lose (2048-point rows 24.9 -> 27.4, 8192-point 325.8 -> 400.8), so odd lengths only.
+  /// 37.9 -> 34.7. In the sweep's span, off and on in one call (run400, three rounds each), less
+  /// than per dispatch but held: the 2187^2 display 68.8-69.2 -> 67.9-68.1 us, 2401^2 79.3-80.8
+  /// -> 77.1-77.2. Even lengths in 256 lose (2048-point rows 24.9 -> 27.4, 8192-point 325.8 ->
+  /// 400.8), so odd lengths only.
   std::uint32_t display_rows_odd_max_threads = 0;
   /// 1: display rows split in time by 2 (one per group: 8192-point rows on NVIDIA) take Z's row
   /// ky and row H - ky conjugated as their two sub-transforms and take X's even and odd halves
@@ -531,7 +532,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_unswizzled_elements = 2048;  // GL 8000 x 4000: 762 -> 740 us (4 096 where swizzled)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
   t.display_rows_halves_above = 17 * 1024;  // GL 2401-point display rows: 39.1 -> 36.0 us
-  t.display_rows_odd_max_threads = 256;     // GL 2187-point display rows: 36.2 -> 30.3 us a dispatch
+  t.display_rows_odd_max_threads = 256;     // GL 2401^2 display: 79.3-80.8 -> 77.1-77.2 us (span)
   t.display_rows_unpack_after = 1;   // GL 8192-point display rows: 353 -> 327 us
   t.fused_max_bytes = 0;             // GL runs each axis in its own dispatch (docs/fast_path.md)
   t.display_rows_max_registers = 0;  // GLSL has no register bound to state
