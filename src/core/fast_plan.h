@@ -456,14 +456,14 @@ struct Tuning {
   /// columns lost with 16 KiB (8192^2 773 -> 801 us), and so did the complex 2187-point rows
   /// (42.4 -> 51.2, sixteenth session).
   std::uint32_t display_rows_halves_above = 0;
-  /// Odd-length display rows in at most this many invocations, without the odd rows' one-round
-  /// rule (odd_row_one_round_threads; 0: as the complex rows). H100, GL (run393, run398, per
-  /// dispatch, two rounds; the columns unchanged): 2187-point display rows (9 9 9 3) in 256
+  /// Odd-length display rows in at most this many invocations, without the odd rows' one-round rule
+  /// (odd_row_one_round_threads; 0: as the complex rows). H100, GL (run393, run398, per dispatch
+  /// with auto range, two rounds; the columns unchanged): 2187-point display rows (9 9 9 3) in 256
   /// invocations against 512, 36.2 -> 30.3 us; 2401-point (7 7 7 7) in 352 (the held-values rule)
-  /// 37.9 -> 34.7. In the sweep's span, off and on in one call (run400, three rounds each), less
-  /// than per dispatch but held: the 2187^2 display 68.8-69.2 -> 67.9-68.1 us, 2401^2 79.3-80.8
-  /// -> 77.1-77.2. Even lengths in 256 lose (2048-point rows 24.9 -> 27.4, 8192-point 325.8 ->
-  /// 400.8), so odd lengths only.
+  /// 37.9 -> 34.7. In the sweep's span (a fixed range: no range fold), off and on in one call
+  /// (run400, three rounds each), less than per dispatch but held: the 2187^2 display 68.8-69.2 ->
+  /// 67.9-68.1 us, 2401^2 79.3-80.8 -> 77.1-77.2. Even lengths in 256 lose (2048-point rows 24.9 ->
+  /// 27.4, 8192-point 325.8 -> 400.8), so odd lengths only.
   std::uint32_t display_rows_odd_max_threads = 0;
   /// 1: display rows split in time by 2 (one per group: 8192-point rows on NVIDIA) take Z's row
   /// ky and row H - ky conjugated as their two sub-transforms and take X's even and odd halves
