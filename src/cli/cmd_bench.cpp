@@ -21,6 +21,7 @@
 #include "core/image_io.h"
 #include "core/json.h"
 #include "core/preprocess.h"
+#include "core/spectrum.h"
 #include "core/timing.h"
 #include "cli/commands.h"
 
@@ -52,6 +53,9 @@ CommandSpec bench_spec() {
                             "(gl, cl) and time that path: the display kernels and, for cl, the interop copy"},
       {"--real-display", "", "", "time the real-input display path instead (gl, cl): a real image in, its shifted "
                                  "log-magnitude display out, per kernel, as the window's timers panel shows it"},
+      {"--fixed-range", "", "", "with --real-display or --display: colour over the fixed range [0, log(1 + W H)], as the "
+                                "sweep's display entries do (no range search); default: each frame's own range, as the "
+                                "window shows it"},
       {"--max-pixels", "", "N", "refuse sizes over N pixels (default " + std::to_string(default_max_pixels) + ")"},
       max_radix_option_spec(),
   };
@@ -65,7 +69,8 @@ CommandSpec bench_spec() {
       "counted as often as its kernel runs per transform; the wall time is the host clock over all\n"
       "runs divided by their number (one timed and one untimed transform each). --real-display\n"
       "times the real image's display instead, each run one display of the uploaded image with the\n"
-      "previous run's range (as video frames take it), no opposite transform between.";
+      "previous run's range (as video frames take it; --fixed-range: the sweep's fixed range, which\n"
+      "folds no range), no opposite transform between.";
   return spec;
 }
 
@@ -210,11 +215,16 @@ int run_bench(const ParsedArgs& args) {
                      " times a GPU display path: use --backend gl or --backend cl");
   if (real_display && (display || args.has("--inverse")))
     throw UsageError(std::string("--real-display times the display alone: drop ") + (display ? "--display" : "--inverse"));
+  const bool fixed_range = args.has("--fixed-range");
+  if (fixed_range && !display && !real_display)
+    throw UsageError("--fixed-range sets the display's range: add --real-display or --display");
   DisplayTarget target;
   if (display && choice.kind == BackendKind::cl) target.make_context_for_cl(choice);
   auto backend = open_backend(choice);
   check_fits_device(*backend, width, height, *size_text);
-  const SpectrumSettings display_settings;  // shifted log magnitude, auto range: what the GUI shows first
+  // Shifted log magnitude with each frame's range, what the window shows first; or the sweep's
+  // fixed range, under which the display kernels fold no range.
+  const SpectrumSettings display_settings = fixed_range ? fixed_range_settings(width, height) : SpectrumSettings{};
   RealDisplayPath real_path = RealDisplayPath::none;
   if (real_display) {
     real_path = backend->real_display_path(width, height);
@@ -296,6 +306,7 @@ int run_bench(const ParsedArgs& args) {
               << (real_display ? ", \"real_display\": " + json_string(to_string(real_path))
                                : ", \"variant\": " + json_string(to_string(choice.variant)) +
                                      ", \"direction\": " + json_string(to_string(direction)))
+              << (display || real_display ? std::string(", \"range\": ") + (fixed_range ? "\"fixed\"" : "\"auto\"") : "")
               << ", \"repeat\": " << repeat
               << ", \"warmup\": " << warmup << ", \"warmed_ms\": " << format("%.6g", warming.spent_ms)
               << ",\n\"kernels\": " << kernels
@@ -309,6 +320,7 @@ int run_bench(const ParsedArgs& args) {
       << "size " << width << " x " << height << ", "
       << (real_display ? "real-input display (" + to_string(real_path) + ")"
                        : "variant " + to_string(choice.variant) + ", " + to_string(direction))
+      << (display || real_display ? (fixed_range ? ", fixed range" : ", each frame's range") : "")
       << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)"
       << format(" and %.0f ms of warming", warming.spent_ms) << "\n\n";
   char line[256];

@@ -786,8 +786,18 @@ TEST_P(CliGpuBackend, BenchTimesTheRealDisplayPerKernel) {
   r = cli({"bench", "--backend", backend, "--real-display", "--size", "16x8", "--repeat", "2", "--warmup-ms", "0"});
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("real-input display (fused)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", each frame's range,"), std::string::npos) << r.out;
   expect_failure({"bench", "--backend", backend, "--real-display", "--display", "--size", "8x8"}, 2, "--display");
   expect_failure({"bench", "--backend", backend, "--real-display", "--inverse", "--size", "8x8"}, 2, "--inverse");
+  // --fixed-range: the sweep's settings, under which the display kernels fold no range (on OpenCL
+  // a display program of its own, built for those settings), timed the same way.
+  r = cli({"bench", "--backend", backend, "--real-display", "--fixed-range", "--size", "48x30", "--repeat", "2",
+           "--warmup", "1", "--warmup-ms", "0", "--json"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"range\": \"fixed\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"kernel\": \"fast_rows_display\""), std::string::npos) << r.out;
+  EXPECT_NE(bench("48x30").out.find("\"range\": \"auto\""), std::string::npos);
+  expect_failure({"bench", "--backend", backend, "--fixed-range", "--size", "8x8"}, 2, "--fixed-range");
 }
 
 TEST_P(CliGpuBackend, ABrokenSourceFolderGivesExitFourNamingTheFile) {
