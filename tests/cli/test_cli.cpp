@@ -800,6 +800,29 @@ TEST_P(CliGpuBackend, BenchTimesTheRealDisplayPerKernel) {
   expect_failure({"bench", "--backend", backend, "--fixed-range", "--size", "8x8"}, 2, "--fixed-range");
 }
 
+// bench --display: the complex transform's display after each run; each frame's own range takes a
+// min/max reduction over the spectrum, the fixed range (--fixed-range) none.
+TEST_P(CliGpuBackend, BenchDisplaySearchesTheRangeUnlessFixed) {
+  const std::string backend = GetParam();
+  if (!compiled_in(backend)) GTEST_SKIP() << backend << " is not compiled into this build";
+  const auto bench = [&](bool fixed) {
+    std::vector<std::string> args{"bench", "--backend", backend, "--display", "--size", "32x32", "--repeat", "2",
+                                  "--warmup", "1", "--warmup-ms", "0", "--json"};
+    if (fixed) args.push_back("--fixed-range");
+    return cli(args);
+  };
+  CliResult r = bench(false);
+  if (r.code == 4) FFTSCOPE_GPU_UNAVAILABLE("fftscope-cli --backend " + backend + ": " + r.err);
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"range\": \"auto\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"kernel\": \"minmax_reduce\""), std::string::npos) << r.out;
+  r = bench(true);
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"range\": \"fixed\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"kernel\": \"spectrum_colorize\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("minmax_reduce"), std::string::npos) << r.out;
+}
+
 TEST_P(CliGpuBackend, ABrokenSourceFolderGivesExitFourNamingTheFile) {
   const std::string backend = GetParam();
   if (!compiled_in(backend)) GTEST_SKIP() << backend << " is not compiled into this build";
