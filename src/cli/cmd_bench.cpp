@@ -215,8 +215,9 @@ int run_bench(const ParsedArgs& args) {
                      " times a GPU display path: use --backend gl or --backend cl");
   if (real_display && (display || args.has("--inverse")))
     throw UsageError(std::string("--real-display times the display alone: drop ") + (display ? "--display" : "--inverse"));
+  const bool any_display = display || real_display;
   const bool fixed_range = args.has("--fixed-range");
-  if (fixed_range && !display && !real_display)
+  if (fixed_range && !any_display)
     throw UsageError("--fixed-range sets the display's range: add --real-display or --display");
   DisplayTarget target;
   if (display && choice.kind == BackendKind::cl) target.make_context_for_cl(choice);
@@ -306,7 +307,7 @@ int run_bench(const ParsedArgs& args) {
               << (real_display ? ", \"real_display\": " + json_string(to_string(real_path))
                                : ", \"variant\": " + json_string(to_string(choice.variant)) +
                                      ", \"direction\": " + json_string(to_string(direction)))
-              << (display || real_display ? std::string(", \"range\": ") + (fixed_range ? "\"fixed\"" : "\"auto\"") : "")
+              << (any_display ? std::string(", \"range\": ") + (fixed_range ? "\"fixed\"" : "\"auto\"") : "")
               << ", \"repeat\": " << repeat
               << ", \"warmup\": " << warmup << ", \"warmed_ms\": " << format("%.6g", warming.spent_ms)
               << ",\n\"kernels\": " << kernels
@@ -320,7 +321,7 @@ int run_bench(const ParsedArgs& args) {
       << "size " << width << " x " << height << ", "
       << (real_display ? "real-input display (" + to_string(real_path) + ")"
                        : "variant " + to_string(choice.variant) + ", " + to_string(direction))
-      << (display || real_display ? (fixed_range ? ", fixed range" : ", each frame's range") : "")
+      << (any_display ? (fixed_range ? ", fixed range" : ", each frame's range") : "")
       << ", " << repeat << " measured run(s) after " << warmup << " warm-up run(s)"
       << format(" and %.0f ms of warming", warming.spent_ms) << "\n\n";
   char line[256];
