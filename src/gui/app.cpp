@@ -17,6 +17,7 @@
 #include <vector>
 #include <thread>
 
+#include "backend/gl/gl_context.h"
 #include "core/errors.h"
 #include "gui/compute_worker.h"
 #include "gui/soak.h"
@@ -291,6 +292,8 @@ int run_app(const GuiOptions& options) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  // Kept for the compute worker's shared context too (glfwWindowHint persists).
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, ::fftscope::detail::gl_debug_requested() ? GLFW_TRUE : GLFW_FALSE);
   GLFWwindow* window = glfwCreateWindow(options.width, options.height, "fftscope", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "fftscope: cannot create a window with an OpenGL 4.5 core context\n");
@@ -305,6 +308,7 @@ int run_app(const GuiOptions& options) {
     glfwTerminate();
     return exit_backend_unavailable;
   }
+  if (::fftscope::detail::gl_debug_requested()) ::fftscope::detail::install_gl_debug_output();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -43,6 +44,47 @@ bool has_extension(const char* list, const char* name) {
   return false;
 }
 
+const char* debug_source_name(GLenum source) {
+  switch (source) {
+    case GL_DEBUG_SOURCE_API: return "api";
+    case GL_DEBUG_SOURCE_WINDOW_SYSTEM: return "window system";
+    case GL_DEBUG_SOURCE_SHADER_COMPILER: return "shader compiler";
+    case GL_DEBUG_SOURCE_THIRD_PARTY: return "third party";
+    case GL_DEBUG_SOURCE_APPLICATION: return "application";
+    default: return "other source";
+  }
+}
+
+const char* debug_type_name(GLenum type) {
+  switch (type) {
+    case GL_DEBUG_TYPE_ERROR: return "error";
+    case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR: return "deprecated";
+    case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR: return "undefined behaviour";
+    case GL_DEBUG_TYPE_PORTABILITY: return "portability";
+    case GL_DEBUG_TYPE_PERFORMANCE: return "performance";
+    case GL_DEBUG_TYPE_MARKER: return "marker";
+    default: return "other";
+  }
+}
+
+const char* debug_severity_name(GLenum severity) {
+  switch (severity) {
+    case GL_DEBUG_SEVERITY_HIGH: return "high";
+    case GL_DEBUG_SEVERITY_MEDIUM: return "medium";
+    case GL_DEBUG_SEVERITY_LOW: return "low";
+    default: return "notification";
+  }
+}
+
+void GLAD_API_PTR print_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                      const GLchar* message, const void*) {
+  std::string text = length >= 0 ? std::string(message, static_cast<std::size_t>(length)) : std::string(message);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  std::fprintf(stderr, "fftscope: GL debug (%s, %s, %s, id %u): %s\n", debug_source_name(source),
+               debug_type_name(type), debug_severity_name(severity), id, text.c_str());
+}
+
 GLADapiproc egl_get_proc(const char* name) { return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name)); }
 
 /// One display we could initialize, with how we got it.
@@ -66,8 +108,11 @@ std::string try_context(EGLDisplay display, EGLContext& context) {
   }
   std::string why;
   for (EGLint minor : {5, 3}) {
-    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, minor,
-                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    // The debug attribute only when asked for: EGL 1.4 displays do not know it (EGL 1.5 added it).
+    EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, minor,
+                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                        EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE};
+    if (!gl_debug_requested()) attribs[6] = EGL_NONE;
     context = eglCreateContext(display, config, EGL_NO_CONTEXT, attribs);
     if (context != EGL_NO_CONTEXT) return "";
     why += (why.empty() ? "" : "; ") + std::string("GL 4.") + std::to_string(minor) +
@@ -213,6 +258,20 @@ void load_gl_for_current_context(void (*(*loader)(const char*))(void)) {
   if (major * 10 + minor < 43 || glad_glDispatchCompute == nullptr)
     throw BackendError("OpenGL backend: needs OpenGL 4.3 (compute shaders); the context offers " +
                        current_gl_description());
+  if (gl_debug_requested()) install_gl_debug_output();
+}
+
+bool gl_debug_requested() {
+  const char* env = std::getenv("FFTSCOPE_GL_DEBUG");
+  return env != nullptr && std::string(env) == "1";
+}
+
+void install_gl_debug_output() {
+  if (glad_glDebugMessageCallback == nullptr) return;  // loaded with the 4.3 core entry points
+  glEnable(GL_DEBUG_OUTPUT);
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+  glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, nullptr, GL_TRUE);
+  glDebugMessageCallback(print_debug_message, nullptr);
 }
 
 std::string current_gl_description() {

@@ -34,10 +34,20 @@ class EglContext {
 };
 
 /// Loads glad's GL entry points for the context current on this thread, through `loader` when
-/// one is given, and checks that it offers OpenGL 4.3 compute. Throws BackendError.
+/// one is given, and checks that it offers OpenGL 4.3 compute (and, under FFTSCOPE_GL_DEBUG=1,
+/// sends its debug messages to stderr). Throws BackendError.
 void load_gl_for_current_context(void (*(*loader)(const char*))(void));
 
 /// "renderer, GL version" of the current context.
 std::string current_gl_description();
+
+/// FFTSCOPE_GL_DEBUG=1: fftscope's GL contexts are made with the debug flag, and each one's
+/// KHR_debug messages (errors, performance warnings, a driver's notes such as where NVIDIA
+/// places a buffer) go to stderr, one line each, as the driver sends them.
+bool gl_debug_requested();
+
+/// Sends the current context's debug messages to stderr (see gl_debug_requested), synchronously,
+/// so that each line follows the call that caused it.
+void install_gl_debug_output();
 
 }  // namespace fftscope::detail

@@ -5,7 +5,9 @@
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "backend/gl/gl_context.h"
 #include "gl_test_util.h"
@@ -48,6 +50,34 @@ TEST(GlContext, BackendRunsInTheCallersCurrentContext) {
     EXPECT_EQ(eglGetCurrentContext() != EGL_NO_CONTEXT, true);
   }
   set_current_context_gl_loader(nullptr);
+}
+
+TEST(GlContext, DebugOutputGoesToStderrWhenAsked) {
+  // A GL error made on purpose (an invalid buffer target) must come back as one stderr line
+  // under FFTSCOPE_GL_DEBUG=1, and as none without it.
+  const auto provoke = [](bool debug) {
+    if (debug) ::setenv("FFTSCOPE_GL_DEBUG", "1", 1);
+    std::unique_ptr<detail::EglContext> context;
+    std::string why;
+    try {
+      context = detail::EglContext::create();
+    } catch (const BackendError& e) {
+      why = e.what();
+    }
+    ::unsetenv("FFTSCOPE_GL_DEBUG");
+    if (!context) return "unavailable: " + why;
+    testing::internal::CaptureStderr();
+    glBindBuffer(0x1234, 0);
+    const GLenum error = glGetError();
+    std::string printed = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(error, static_cast<GLenum>(GL_INVALID_ENUM));
+    return printed;
+  };
+  const std::string with = provoke(true);
+  if (with.rfind("unavailable: ", 0) == 0) FFTSCOPE_GPU_UNAVAILABLE(with.substr(13));
+  EXPECT_NE(with.find("fftscope: GL debug (api, error, high, id "), std::string::npos) << with;
+  EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 1) << with;
+  EXPECT_EQ(provoke(false), "");
 }
 
 TEST(GlContext, MeaninglessGpuTimerFallsBackToHostTiming) {
