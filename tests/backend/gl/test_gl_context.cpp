@@ -52,32 +52,38 @@ TEST(GlContext, BackendRunsInTheCallersCurrentContext) {
   set_current_context_gl_loader(nullptr);
 }
 
+/// A headless context made with FFTSCOPE_GL_DEBUG set to 1 or left unset. Throws BackendError.
+std::unique_ptr<detail::EglContext> context_with_debug(bool debug) {
+  if (debug) ::setenv("FFTSCOPE_GL_DEBUG", "1", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("FFTSCOPE_GL_DEBUG"); }
+  } unset;
+  return detail::EglContext::create();
+}
+
+/// What a GL error made on purpose in `context` (an invalid buffer target) prints on stderr.
+std::string stderr_of_an_invalid_enum(const detail::EglContext& context) {
+  context.make_current();
+  testing::internal::CaptureStderr();
+  glBindBuffer(0x1234, 0);
+  const GLenum error = glGetError();
+  std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(error, static_cast<GLenum>(GL_INVALID_ENUM));
+  return printed;
+}
+
 TEST(GlContext, DebugOutputGoesToStderrWhenAsked) {
-  // A GL error made on purpose (an invalid buffer target) must come back as one stderr line
-  // under FFTSCOPE_GL_DEBUG=1, and as none without it.
-  const auto provoke = [](bool debug) {
-    if (debug) ::setenv("FFTSCOPE_GL_DEBUG", "1", 1);
-    std::unique_ptr<detail::EglContext> context;
-    std::string why;
-    try {
-      context = detail::EglContext::create();
-    } catch (const BackendError& e) {
-      why = e.what();
-    }
-    ::unsetenv("FFTSCOPE_GL_DEBUG");
-    if (!context) return "unavailable: " + why;
-    testing::internal::CaptureStderr();
-    glBindBuffer(0x1234, 0);
-    const GLenum error = glGetError();
-    std::string printed = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(error, static_cast<GLenum>(GL_INVALID_ENUM));
-    return printed;
-  };
-  const std::string with = provoke(true);
-  if (with.rfind("unavailable: ", 0) == 0) FFTSCOPE_GPU_UNAVAILABLE(with.substr(13));
-  EXPECT_NE(with.find("fftscope: GL debug (api, error, high, id "), std::string::npos) << with;
-  EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 1) << with;
-  EXPECT_EQ(provoke(false), "");
+  std::unique_ptr<detail::EglContext> with, without;
+  try {
+    with = context_with_debug(true);
+    without = context_with_debug(false);
+  } catch (const BackendError& e) {
+    FFTSCOPE_GPU_UNAVAILABLE(e.what());
+  }
+  const std::string printed = stderr_of_an_invalid_enum(*with);
+  EXPECT_NE(printed.find("fftscope: GL debug (api, error, high, id "), std::string::npos) << printed;
+  EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1) << printed;
+  EXPECT_EQ(stderr_of_an_invalid_enum(*without), "");
 }
 
 TEST(GlContext, MeaninglessGpuTimerFallsBackToHostTiming) {
