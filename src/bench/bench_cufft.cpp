@@ -54,6 +54,7 @@ struct CudaApi {
   cufftResult (*exec_c2c)(cufftHandle, void*, void*, int);
   cufftResult (*exec_r2c)(cufftHandle, void*, void*);
   cufftResult (*destroy)(cufftHandle);
+  const char* (*error_string)(cudaError_t) = nullptr;
   std::string device_name = "CUDA device";
 
   CudaApi() {
@@ -73,8 +74,12 @@ struct CudaApi {
     exec_c2c = symbol<decltype(exec_c2c)>(cufft, "cufftExecC2C");
     exec_r2c = symbol<decltype(exec_r2c)>(cufft, "cufftExecR2C");
     destroy = symbol<decltype(destroy)>(cufft, "cufftDestroy");
+    error_string = reinterpret_cast<decltype(error_string)>(dlsym(cudart, "cudaGetErrorString"));
+    // Without the driver every runtime call fails with a bare code (35, "insufficient driver").
+    driver = open_first({"libcuda.so.1", "libcuda.so"});
+    if (!driver) throw std::runtime_error("cuFFT: libcuda.so.1 not found (no NVIDIA driver)");
     // The driver API gives the device name without depending on cudaDeviceProp's layout.
-    if ((driver = open_first({"libcuda.so.1", "libcuda.so"}))) {
+    {
       auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(driver, "cuInit"));
       auto get = reinterpret_cast<int (*)(int*, int)>(dlsym(driver, "cuDeviceGet"));
       auto name = reinterpret_cast<int (*)(char*, int, int)>(dlsym(driver, "cuDeviceGetName"));
@@ -90,6 +95,14 @@ void check(int code, const char* what) {
   if (code != 0) throw std::runtime_error(std::string("cuFFT: ") + what + " failed with code " + std::to_string(code));
 }
 
+/// A CUDA runtime call's result, named by the runtime where it can (cuFFT's codes have no such call).
+void check(const CudaApi& api, cudaError_t code, const char* what) {
+  if (code == 0) return;
+  const char* name = api.error_string ? api.error_string(code) : nullptr;
+  throw std::runtime_error(std::string("cuFFT: ") + what + " failed with code " + std::to_string(code) +
+                           (name ? std::string(" (") + name + ")" : std::string()));
+}
+
 /// Times warmup + repeats runs of `timed` between a pair of CUDA events each (`before` runs
 /// ahead of each pair, untimed). All runs are queued before any is read back, so the GPU stays
 /// busy throughout. Returns the repeats' times in microseconds; `events` (the caller's, which
@@ -100,20 +113,20 @@ std::vector<double> time_with_events(CudaApi& api, std::vector<cudaEvent_t>& eve
   const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
   while (events.size() < 2 * runs) {
     cudaEvent_t e = nullptr;
-    check(api.event_create(&e), "cudaEventCreate");
+    check(api, api.event_create(&e), "cudaEventCreate");
     events.push_back(e);
   }
   for (std::size_t i = 0; i < runs; ++i) {
     before();
-    check(api.event_record(events[2 * i], nullptr), "cudaEventRecord");
+    check(api, api.event_record(events[2 * i], nullptr), "cudaEventRecord");
     timed();
-    check(api.event_record(events[2 * i + 1], nullptr), "cudaEventRecord");
+    check(api, api.event_record(events[2 * i + 1], nullptr), "cudaEventRecord");
   }
-  check(api.event_synchronize(events[2 * runs - 1]), "cudaEventSynchronize");
+  check(api, api.event_synchronize(events[2 * runs - 1]), "cudaEventSynchronize");
   std::vector<double> us;
   for (std::size_t i = static_cast<std::size_t>(warmup); i < runs; ++i) {
     float ms = 0;
-    check(api.event_elapsed(&ms, events[2 * i], events[2 * i + 1]), "cudaEventElapsedTime");
+    check(api, api.event_elapsed(&ms, events[2 * i], events[2 * i + 1]), "cudaEventElapsedTime");
     us.push_back(ms * 1000.0);
   }
   return us;
@@ -123,8 +136,8 @@ class CufftImplementation final : public Implementation {
  public:
   explicit CufftImplementation(BenchSize size) : size_(size) {
     bytes_ = size.width * size.height * sizeof(Complex);
-    check(api_.malloc(&pristine_, bytes_), "cudaMalloc");
-    check(api_.malloc(&buffer_, bytes_), "cudaMalloc");
+    check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
+    check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
     // cufftPlan2d takes the slowest dimension first.
     check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_C2C), "cufftPlan2d");
   }
@@ -137,19 +150,19 @@ class CufftImplementation final : public Implementation {
   std::string device() const override { return api_.device_name; }
   std::string timer() const override { return "cuda events around cufftExecC2C"; }
   void upload(const ComplexImage& input) override {
-    check(api_.memcpy(pristine_, input.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(api_, api_.memcpy(pristine_, input.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
     return time_with_events(
         api_, events_, warmup, repeats,
-        [&] { check(api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy"); },
+        [&] { check(api_, api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy"); },
         [&] { check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C"); });
   }
   ComplexImage result() override {
-    check(api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    check(api_, api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
     check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C");
     ComplexImage out(size_.width, size_.height);
-    check(api_.memcpy(out.data.data(), buffer_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(api_, api_.memcpy(out.data.data(), buffer_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy");
     return out;
   }
 
@@ -250,15 +263,15 @@ class CufftR2cDisplay final : public Implementation {
  public:
   explicit CufftR2cDisplay(BenchSize size) : size_(size), settings_(fixed_range_settings(size.width, size.height)) {
     const std::size_t pixels = size.width * size.height;
-    check(api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
-    check(api_.malloc(&half_, (size.width / 2 + 1) * size.height * sizeof(Complex)), "cudaMalloc");
-    check(api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
-    check(api_.malloc(&lut_, 256 * 4), "cudaMalloc");
+    check(api_, api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
+    check(api_, api_.malloc(&half_, (size.width / 2 + 1) * size.height * sizeof(Complex)), "cudaMalloc");
+    check(api_, api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
+    check(api_, api_.malloc(&lut_, 256 * 4), "cudaMalloc");
     std::vector<std::uint8_t> lut(256 * 4, 255);
     const auto& table = colormap_table(settings_.colormap);
     for (std::size_t i = 0; i < 256; ++i)
       for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
-    check(api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(api_, api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_R2C),
           "cufftPlan2d(R2C)");
     // cudaMalloc made the runtime's primary context current: the driver calls below use it.
@@ -276,7 +289,7 @@ class CufftR2cDisplay final : public Implementation {
   std::string timer() const override { return "cuda events around cufftExecR2C + display kernel"; }
   void upload(const ComplexImage& input) override {
     const RealImage real = crop_real(input, input.width, input.height);
-    check(api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(api_, api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
     // R2C out of place leaves the real input as it was: nothing to restore between runs.
@@ -286,7 +299,7 @@ class CufftR2cDisplay final : public Implementation {
   std::optional<double> self_check(const ComplexImage& input) override {
     run_once();
     RgbaImage got(size_.width, size_.height);
-    check(api_.memcpy(got.data.data(), rgba_, got.data.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(api_, api_.memcpy(got.data.data(), rgba_, got.data.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
     return display_error(got, input, settings_);
   }
 

@@ -1,5 +1,6 @@
 // The benchmark harness computes what it claims: every available implementation's result is
 // checked against FFTW, runs are counted, and an unavailable library says why instead of failing.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -261,6 +262,42 @@ TEST(Bench, UnknownImplementationIsReportedNotThrown) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_FALSE(entries[0].available);
   EXPECT_NE(entries[0].reason.find("no-such-library"), std::string::npos);
+}
+
+// cuFFT needs its runtime and the NVIDIA driver; where either is missing the entry says which, not
+// a bare CUDA error code (a runtime without a driver fails every call with code 35).
+TEST(Bench, CufftSaysWhatIsMissing) {
+  auto loads = [](std::initializer_list<const char*> names) {
+    for (const char* name : names)
+      if (void* handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
+        dlclose(handle);
+        return true;
+      }
+    return false;
+  };
+  const bool runtime = loads({"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}) &&
+                       loads({"libcufft.so", "libcufft.so.12", "libcufft.so.11", "libcufft.so.10"});
+  const bool driver = loads({"libcuda.so.1", "libcuda.so"});
+  SweepOptions options;
+  options.sizes = {{16, 8}};
+  options.implementations = {"cufft", "cufft-r2c-display"};
+  options.warmup = 1;
+  options.warmup_ms = 0;
+  options.repeats = 2;
+  for (const BenchEntry& e : run_sweep(options)) {
+    SCOPED_TRACE(e.implementation + ": " + e.reason);
+    EXPECT_EQ(e.reason.find('\n'), std::string::npos);
+    if (!runtime) {
+      EXPECT_FALSE(e.available);
+      EXPECT_EQ(e.reason, "cuFFT: libcudart/libcufft not found (no CUDA here)");
+    } else if (!driver) {
+      EXPECT_FALSE(e.available);
+      EXPECT_EQ(e.reason, "cuFFT: libcuda.so.1 not found (no NVIDIA driver)");
+    } else if (!e.available) {
+      // A driver without a usable GPU: the runtime's own name for the error, not a bare code.
+      EXPECT_NE(e.reason.find(" ("), std::string::npos);
+    }
+  }
 }
 
 TEST(Bench, DefaultSweepCoversTheIssuesSizes) {
