@@ -136,17 +136,18 @@ class CufftImplementation final : public Implementation {
  public:
   explicit CufftImplementation(BenchSize size) : size_(size) {
     bytes_ = size.width * size.height * sizeof(Complex);
-    check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
-    check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
-    // cufftPlan2d takes the slowest dimension first.
-    check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_C2C), "cufftPlan2d");
+    try {
+      check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
+      check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
+      // cufftPlan2d takes the slowest dimension first.
+      check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_C2C), "cufftPlan2d");
+      planned_ = true;
+    } catch (...) {
+      release();  // no destructor runs for a constructor that throws, and the sweep goes on
+      throw;
+    }
   }
-  ~CufftImplementation() override {
-    for (cudaEvent_t e : events_) api_.event_destroy(e);
-    api_.destroy(plan_);
-    api_.free(buffer_);
-    api_.free(pristine_);
-  }
+  ~CufftImplementation() override { release(); }
   std::string device() const override { return api_.device_name; }
   std::string timer() const override { return "cuda events around cufftExecC2C"; }
   void upload(const ComplexImage& input) override {
@@ -167,12 +168,21 @@ class CufftImplementation final : public Implementation {
   }
 
  private:
+  void release() {
+    for (cudaEvent_t e : events_) api_.event_destroy(e);
+    events_.clear();
+    if (planned_) api_.destroy(plan_);
+    for (void* p : {buffer_, pristine_})
+      if (p) api_.free(p);
+  }
+
   CudaApi api_;
   BenchSize size_;
   std::size_t bytes_ = 0;
   void* pristine_ = nullptr;
   void* buffer_ = nullptr;
   cufftHandle plan_ = 0;
+  bool planned_ = false;
   std::vector<cudaEvent_t> events_;
 };
 
@@ -262,29 +272,14 @@ constexpr int CUFFT_R2C = 0x2a;
 class CufftR2cDisplay final : public Implementation {
  public:
   explicit CufftR2cDisplay(BenchSize size) : size_(size), settings_(fixed_range_settings(size.width, size.height)) {
-    const std::size_t pixels = size.width * size.height;
-    check(api_, api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
-    check(api_, api_.malloc(&half_, (size.width / 2 + 1) * size.height * sizeof(Complex)), "cudaMalloc");
-    check(api_, api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
-    check(api_, api_.malloc(&lut_, 256 * 4), "cudaMalloc");
-    std::vector<std::uint8_t> lut(256 * 4, 255);
-    const auto& table = colormap_table(settings_.colormap);
-    for (std::size_t i = 0; i < 256; ++i)
-      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
-    check(api_, api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-    check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_R2C),
-          "cufftPlan2d(R2C)");
-    // cudaMalloc made the runtime's primary context current: the driver calls below use it.
-    const std::string ptx = rtc_.compile_ptx(display_kernel_source, "r2c_display.cu");
-    check(rtc_.module_load(&module_, ptx.data()), "cuModuleLoadData");
-    check(rtc_.module_function(&function_, module_, "r2c_display"), "cuModuleGetFunction");
+    try {
+      prepare();
+    } catch (...) {
+      release();  // no destructor runs for a constructor that throws, and the sweep goes on
+      throw;
+    }
   }
-  ~CufftR2cDisplay() override {
-    for (cudaEvent_t e : events_) api_.event_destroy(e);
-    if (module_) rtc_.module_unload(module_);
-    api_.destroy(plan_);
-    for (void* p : {real_, half_, rgba_, lut_}) api_.free(p);
-  }
+  ~CufftR2cDisplay() override { release(); }
   std::string device() const override { return api_.device_name; }
   std::string timer() const override { return "cuda events around cufftExecR2C + display kernel"; }
   void upload(const ComplexImage& input) override {
@@ -304,6 +299,34 @@ class CufftR2cDisplay final : public Implementation {
   }
 
  private:
+  void prepare() {
+    const std::size_t pixels = size_.width * size_.height;
+    check(api_, api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
+    check(api_, api_.malloc(&half_, (size_.width / 2 + 1) * size_.height * sizeof(Complex)), "cudaMalloc");
+    check(api_, api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
+    check(api_, api_.malloc(&lut_, 256 * 4), "cudaMalloc");
+    std::vector<std::uint8_t> lut(256 * 4, 255);
+    const auto& table = colormap_table(settings_.colormap);
+    for (std::size_t i = 0; i < 256; ++i)
+      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
+    check(api_, api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(api_.plan_2d(&plan_, static_cast<int>(size_.height), static_cast<int>(size_.width), CUFFT_R2C),
+          "cufftPlan2d(R2C)");
+    planned_ = true;
+    // cudaMalloc made the runtime's primary context current: the driver calls below use it.
+    const std::string ptx = rtc_.compile_ptx(display_kernel_source, "r2c_display.cu");
+    check(rtc_.module_load(&module_, ptx.data()), "cuModuleLoadData");
+    check(rtc_.module_function(&function_, module_, "r2c_display"), "cuModuleGetFunction");
+  }
+  void release() {
+    for (cudaEvent_t e : events_) api_.event_destroy(e);
+    events_.clear();
+    if (module_) rtc_.module_unload(module_);
+    if (planned_) api_.destroy(plan_);
+    for (void* p : {real_, half_, rgba_, lut_})
+      if (p) api_.free(p);
+  }
+
   void run_once() {
     check(api_.exec_r2c(plan_, real_, half_), "cufftExecR2C");
     int w = static_cast<int>(size_.width), h = static_cast<int>(size_.height);
@@ -322,6 +345,7 @@ class CufftR2cDisplay final : public Implementation {
   SpectrumSettings settings_;
   void *real_ = nullptr, *half_ = nullptr, *rgba_ = nullptr, *lut_ = nullptr;
   cufftHandle plan_ = 0;
+  bool planned_ = false;
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
   std::vector<cudaEvent_t> events_;
