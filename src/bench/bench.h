@@ -3,6 +3,7 @@
 // same data (complex float32, 2D, forward, in place where the library allows), plan creation
 // excluded, warm-up first, then the median of many runs timed by each API's own timer.
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -84,6 +85,16 @@ std::string sweep_to_json(const std::vector<BenchEntry>& entries, double copy_ba
 std::string sweep_to_table(const std::vector<BenchEntry>& entries);
 
 namespace detail {
+
+/// The file names cuFFT's entries load at run time, each list tried in order, the first that
+/// opens wins: the CUDA runtime, cuFFT, the NVIDIA driver, NVRTC (the display entry's kernel).
+inline constexpr std::array<const char*, 4> cudart_names = {"libcudart.so", "libcudart.so.13", "libcudart.so.12",
+                                                            "libcudart.so.11.0"};
+inline constexpr std::array<const char*, 4> cufft_names = {"libcufft.so", "libcufft.so.12", "libcufft.so.11",
+                                                           "libcufft.so.10"};
+inline constexpr std::array<const char*, 2> cuda_driver_names = {"libcuda.so.1", "libcuda.so"};
+inline constexpr std::array<const char*, 4> nvrtc_names = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                                                           "libnvrtc.so.11.2"};
 
 /// One entry from the rounds of one implementation at one size (SweepOptions::rounds): the round
 /// with the median median (the lower middle one for an even count), with every round's median

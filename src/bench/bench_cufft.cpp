@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -24,7 +25,7 @@ constexpr int cudaMemcpyDeviceToDevice = 3;
 constexpr int CUFFT_C2C = 0x29;
 constexpr int CUFFT_FORWARD = -1;
 
-void* open_first(std::initializer_list<const char*> names) {
+void* open_first(std::span<const char* const> names) {
   for (const char* n : names)
     if (void* h = dlopen(n, RTLD_NOW | RTLD_LOCAL)) return h;
   return nullptr;
@@ -58,8 +59,8 @@ struct CudaApi {
   std::string device_name = "CUDA device";
 
   CudaApi() {
-    cudart = open_first({"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"});
-    cufft = open_first({"libcufft.so", "libcufft.so.12", "libcufft.so.11", "libcufft.so.10"});
+    cudart = open_first(cudart_names);
+    cufft = open_first(cufft_names);
     if (!cudart || !cufft) throw std::runtime_error("cuFFT: libcudart/libcufft not found (no CUDA here)");
     malloc = symbol<decltype(malloc)>(cudart, "cudaMalloc");
     free = symbol<decltype(free)>(cudart, "cudaFree");
@@ -76,7 +77,7 @@ struct CudaApi {
     destroy = symbol<decltype(destroy)>(cufft, "cufftDestroy");
     error_string = reinterpret_cast<decltype(error_string)>(dlsym(cudart, "cudaGetErrorString"));
     // Without the driver every runtime call fails with a bare code (35, "insufficient driver").
-    driver = open_first({"libcuda.so.1", "libcuda.so"});
+    driver = open_first(cuda_driver_names);
     if (!driver) throw std::runtime_error("cuFFT: libcuda.so.1 not found (no NVIDIA driver)");
     // The driver API gives the device name without depending on cudaDeviceProp's layout.
     {
@@ -134,14 +135,9 @@ std::vector<double> time_with_events(CudaApi& api, std::vector<cudaEvent_t>& eve
 
 class CufftImplementation final : public Implementation {
  public:
-  explicit CufftImplementation(BenchSize size) : size_(size) {
-    bytes_ = size.width * size.height * sizeof(Complex);
+  explicit CufftImplementation(BenchSize size) : size_(size), bytes_(size.width * size.height * sizeof(Complex)) {
     try {
-      check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
-      check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
-      // cufftPlan2d takes the slowest dimension first.
-      check(api_.plan_2d(&plan_, static_cast<int>(size.height), static_cast<int>(size.width), CUFFT_C2C), "cufftPlan2d");
-      planned_ = true;
+      prepare();
     } catch (...) {
       release();  // no destructor runs for a constructor that throws, and the sweep goes on
       throw;
@@ -168,6 +164,13 @@ class CufftImplementation final : public Implementation {
   }
 
  private:
+  void prepare() {
+    check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
+    check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
+    // cufftPlan2d takes the slowest dimension first.
+    check(api_.plan_2d(&plan_, static_cast<int>(size_.height), static_cast<int>(size_.width), CUFFT_C2C), "cufftPlan2d");
+    planned_ = true;
+  }
   void release() {
     for (cudaEvent_t e : events_) api_.event_destroy(e);
     events_.clear();
@@ -227,11 +230,10 @@ struct RtcApi {
                 void**);
   int (*module_unload)(CUmodule);
 
-  RtcApi() {
-    nvrtc = open_first({"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"});
+  /// `opened_driver`: the one CudaApi opened (it refuses to exist without one).
+  explicit RtcApi(void* opened_driver) : driver(opened_driver) {
+    nvrtc = open_first(nvrtc_names);
     if (!nvrtc) throw std::runtime_error("cuFFT display: libnvrtc not found (NVRTC compiles the display kernel)");
-    driver = open_first({"libcuda.so.1", "libcuda.so"});
-    if (!driver) throw std::runtime_error("cuFFT display: libcuda.so.1 not found (no NVIDIA driver)");
     create = symbol<decltype(create)>(nvrtc, "nvrtcCreateProgram");
     compile = symbol<decltype(compile)>(nvrtc, "nvrtcCompileProgram");
     ptx_size = symbol<decltype(ptx_size)>(nvrtc, "nvrtcGetPTXSize");
@@ -340,7 +342,7 @@ class CufftR2cDisplay final : public Implementation {
   }
 
   CudaApi api_;
-  RtcApi rtc_;
+  RtcApi rtc_{api_.driver};  // after api_, whose driver it uses
   BenchSize size_;
   SpectrumSettings settings_;
   void *real_ = nullptr, *half_ = nullptr, *rgba_ = nullptr, *lut_ = nullptr;

@@ -117,7 +117,7 @@ int cufftExecC2C(int handle, void* in, void* out, int direction) {
   Plan plan;
   {
     std::lock_guard<std::mutex> lock(guard);
-    if (!plans.count(handle) || direction != -1) return cufft_invalid_plan;
+    if (!plans.count(handle) || plans[handle].type != cufft_c2c || direction != -1) return cufft_invalid_plan;
     plan = plans[handle];
   }
   const std::size_t n = static_cast<std::size_t>(plan.rows) * static_cast<std::size_t>(plan.cols);
@@ -136,7 +136,7 @@ int cufftExecR2C(int handle, void* in, void* out) {
   Plan plan;
   {
     std::lock_guard<std::mutex> lock(guard);
-    if (!plans.count(handle)) return cufft_invalid_plan;
+    if (!plans.count(handle) || plans[handle].type != cufft_r2c) return cufft_invalid_plan;
     plan = plans[handle];
   }
   const std::size_t n = static_cast<std::size_t>(plan.rows) * static_cast<std::size_t>(plan.cols);

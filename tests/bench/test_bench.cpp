@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -267,7 +268,8 @@ TEST(Bench, UnknownImplementationIsReportedNotThrown) {
 // cuFFT needs its runtime and the NVIDIA driver; where either is missing the entry says which, not
 // a bare CUDA error code (a runtime without a driver fails every call with code 35).
 TEST(Bench, CufftSaysWhatIsMissing) {
-  auto loads = [](std::initializer_list<const char*> names) {
+  // What this machine has, by the names the entries themselves try.
+  auto loads = [](std::span<const char* const> names) {
     for (const char* name : names)
       if (void* handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
         dlclose(handle);
@@ -275,9 +277,8 @@ TEST(Bench, CufftSaysWhatIsMissing) {
       }
     return false;
   };
-  const bool runtime = loads({"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}) &&
-                       loads({"libcufft.so", "libcufft.so.12", "libcufft.so.11", "libcufft.so.10"});
-  const bool driver = loads({"libcuda.so.1", "libcuda.so"});
+  const bool runtime = loads(detail::cudart_names) && loads(detail::cufft_names);
+  const bool driver = loads(detail::cuda_driver_names);
   SweepOptions options;
   options.sizes = {{16, 8}};
   options.implementations = {"cufft", "cufft-r2c-display"};

@@ -108,11 +108,12 @@ std::string try_context(EGLDisplay display, EGLContext& context) {
   }
   std::string why;
   for (EGLint minor : {5, 3}) {
-    // The debug attribute only when asked for: EGL 1.4 displays do not know it (EGL 1.5 added it).
-    EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, minor,
-                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                        EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE};
-    if (!gl_debug_requested()) attribs[6] = EGL_NONE;
+    // The debug attribute only when asked for: EGL 1.4 displays do not know it (EGL 1.5 added it),
+    // so otherwise the list ends where it would stand.
+    const EGLint debug = gl_debug_requested() ? EGL_CONTEXT_OPENGL_DEBUG : EGL_NONE;
+    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, minor,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                              debug, EGL_TRUE, EGL_NONE};
     context = eglCreateContext(display, config, EGL_NO_CONTEXT, attribs);
     if (context != EGL_NO_CONTEXT) return "";
     why += (why.empty() ? "" : "; ") + std::string("GL 4.") + std::to_string(minor) +
