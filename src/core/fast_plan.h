@@ -444,6 +444,30 @@ struct Tuning {
   /// exact_split_threads (the default) the 2160-point columns keep their 360 invocations, so only
   /// the 2048-point columns take it among the sizes measured.
   std::uint32_t split_columns_radix16 = 0;
+  /// 1: split columns whose widest stage needs more than one round even of col_one_round_threads
+  /// invocations take elements_per_thread values of each sub-transform per invocation where that
+  /// is whole warps within col_one_round_threads and the split's first stage then reads the
+  /// registers (stage0_from_registers), instead of max_threads (which loops the sub-transforms
+  /// in the group size the first stage fits: sub_transform_loop_min_split). H100, GL, fifty-ninth
+  /// session (run412, measured planning's log, per pass beside the default): 3024-point columns
+  /// of 4032 x 3024 (8 split 7 x 432 (4 4 9 3), 1 152 radix-3 butterflies) in 864 invocations
+  /// unrolled against 432 looped, 137.5 -> 125.2 us. The real display's 3024-point columns (8 x
+  /// 378 (2 9 3 7)) lost in 756 unrolled (136.3 -> 146.2 us the display), which whole warps
+  /// leave out; where that count breaks the first stage's layout (4096-point columns in 1 024:
+  /// 166.7 -> 189.6, sixteenth session) the rule does not apply.
+  std::uint32_t split_columns_whole_warps = 0;
+  /// The complex path's rows whose length is not a power of two exchange through half the local
+  /// memory above this many bytes (0: local_halves_above alone) where their whole exchange leaves
+  /// fewer than half of unit_threads resident (unit_local_bytes) and the halves keep the group's
+  /// invocations and rows (route_rows; powers of two: pow2_rows_radix16). H100, GL, fifty-ninth
+  /// session, whole transforms, three rounds each way (run413): 1000^2 25.5 -> 24.1 us (two
+  /// rows per group, 224 invocations, 3 groups resident), 2160^2 91.6 -> 87.2 (256, 2), 2400^2
+  /// 172.2 -> 168.5 (256, 2), 2560^2 106.5 -> 102.4 (256, 2). Rows with more resident lost:
+  /// 2000^2 64.1 -> 70.9 (512 invocations, 3 groups), 2430^2 126.5 -> 131.3 (512, 2), 2880^2 139.5
+  /// -> 142.5 (576, 2), all but 2401^2 (512, 2: 115.6 -> 114.0; per pass in run412 50.6 -> 47.9),
+  /// and 1024-point rows a little (12.5 -> 12.7, run412); 2187-point rows lost (43.2 -> 47.2)
+  /// where the halves took their 736 invocations to 512.
+  std::uint32_t rows_halves_above = 0;
   /// The real display's rows take stages of at most this radix (0: max_radix alone). H100,
   /// OpenCL: 3125-point display rows (25 25 5) 129.5 us, (5 5 5 5 5) 66.0 (3125^2's display 196.5
   /// -> 133.2 us), where its complex rows won with radix 25 (77 -> 60 us); no other sweep size's
@@ -539,6 +563,8 @@ inline Tuning gl_default_tuning() {
   t.composite_rows_max_registers = 0;  // nor for the composite rows
   t.row_prefetch_twiddles = 1;       // GL 2187-point rows: 44.3 -> 42.6 us, 2048-point 30.9 -> 30.2
   t.col_one_round_threads = 1024;    // GL 3125-point columns: 150.3 -> 130.2 us
+  t.split_columns_whole_warps = 1;   // GL 3024-point columns (7 x 432): 137.5 -> 125.2 us
+  t.rows_halves_above = 16 * 1024;   // GL 1000^2: 25.5 -> 24.1 us, 2560^2 106.5 -> 102.4 (few resident)
   t.bluestein_row_one_round_threads = 1024;    // GL 4099^2's Bluestein rows: 861 -> 632 us
   t.row_one_round_threads = 640;     // GL 4032-point rows: 105.9 -> 85.1 us (576 invocations), 2880-point 78.0 -> 58.1
   t.odd_row_one_round_threads = 1024;  // GL 3125-point rows: 82.2 -> 74.5 us (640 invocations)
@@ -634,6 +660,8 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"composite_rows_max_registers", &Tuning::composite_rows_max_registers, Kind::opencl},
       {"second_group_columns", &Tuning::second_group_columns},
       {"split_columns_radix16", &Tuning::split_columns_radix16},
+      {"split_columns_whole_warps", &Tuning::split_columns_whole_warps},
+      {"rows_halves_above", &Tuning::rows_halves_above},
       {"exact_split_threads", &Tuning::exact_split_threads},
       {"display_rows_max_radix", &Tuning::display_rows_max_radix},
       {"display_rows_halves_above", &Tuning::display_rows_halves_above},
@@ -1082,6 +1110,14 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const auto stage0_fits = [&](std::uint64_t threads) {
         return stage0_layout && stage0_step % threads == 0 && elements % threads == 0;
       };
+      // Tuning::split_columns_whole_warps: every invocation holding elements_per_thread values of
+      // each sub-transform, where the one-round rule above could not apply.
+      if (tuning.split_columns_whole_warps != 0 && p > 1 && axis == Axis::cols && live == 0 &&
+          most > std::min(limits.max_threads, one_round) && elements % per_thread == 0) {
+        const std::uint64_t whole = elements / per_thread;
+        if (whole > plan.threads && whole % 32 == 0 && whole <= std::min(limits.max_threads, one_round) && stage0_fits(whole))
+          plan.threads = static_cast<std::uint32_t>(whole);
+      }
       // Where a multiple of 32 does not fit, a size between half the group and max_threads may
       // (Tuning::exact_split_threads; columns, not Bluestein's).
       if (tuning.exact_split_threads != 0 && stage0_layout && axis == Axis::cols && live == 0 &&
@@ -1595,6 +1631,34 @@ inline std::optional<AxisRoute> route_columns(std::uint32_t n, std::uint32_t lin
   return taken ? wide : base;
 }
 
+/// The complex path's route for rows of n points over `lines`: route_axis under row_tuning, or
+/// through half the local memory where Tuning::rows_halves_above asks, n is not a power of two and
+/// the direct unsplit plan keeps its invocations and rows per group that way.
+inline std::optional<AxisRoute> route_rows(std::uint32_t n, std::uint32_t lines, const DeviceLimits& limits,
+                                           const Tuning& tuning) {
+  const Tuning row = row_tuning(tuning, n);
+  auto base = route_axis(Axis::rows, n, lines, limits, row);
+  // Half the barriers' worth of exchange for twice the groups: only where the whole exchange
+  // leaves the multiprocessor under half its invocations.
+  const auto thin = [&](const AxisPlan& plan) {
+    const std::uint64_t groups = std::min<std::uint64_t>(tuning.unit_threads / plan.threads,
+                                                         tuning.unit_local_bytes / std::max<std::uint64_t>(1, plan.local_bytes()));
+    return 2 * groups * plan.threads < tuning.unit_threads;
+  };
+  const auto whole_exchange = [&](const std::optional<AxisRoute>& r) {
+    return r && !r->bluestein() && !r->four_step() && r->plan.pre_radix == 1 && !r->plan.local_halves && thin(r->plan);
+  };
+  if (tuning.rows_halves_above == 0 || tuning.unit_local_bytes == 0 || (n & (n - 1)) == 0 || !whole_exchange(base))
+    return base;
+  Tuning halves = row;
+  halves.local_halves_above = tuning.rows_halves_above;
+  auto through_halves = route_axis(Axis::rows, n, lines, limits, halves);
+  const bool taken = through_halves && through_halves->plan.local_halves && through_halves->plan.pre_radix == 1 &&
+                     through_halves->plan.threads == base->plan.threads &&
+                     through_halves->plan.lines_per_group == base->plan.lines_per_group;
+  return taken ? through_halves : base;
+}
+
 /// Whether a row plan can take its rows in pairs (AxisRoute::swap): a split in time by 2 through
 /// the registers of one row per group (each work-item's bins k + m M are then the indices the
 /// split in frequency loads for the partner, x[j + m M]), every work-item with the same count.
@@ -1651,7 +1715,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
       std::uint64_t{width} * height >= (std::uint64_t{1} << 31))
     return std::nullopt;
   const auto w = static_cast<std::uint32_t>(width), h = static_cast<std::uint32_t>(height);
-  auto rows = route_axis(Axis::rows, w, h, limits, row_tuning(tuning, w));
+  auto rows = route_rows(w, h, limits, tuning);
   auto cols = route_columns(h, w, limits, tuning);
   if (!rows || !cols) return std::nullopt;
   ImageRoutes image{*rows, *cols};
@@ -1747,6 +1811,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Radix 16 in the split columns where it takes a stage away (forty-second session, H200),
     // toggled.
     with(&Tuning::split_columns_radix16, base.split_columns_radix16 ? 0 : 1);
+    // Split columns in whole warps past max_threads (fifty-ninth session, H100), toggled.
+    with(&Tuning::split_columns_whole_warps, base.split_columns_whole_warps ? 0 : 1);
+    with(&Tuning::rows_halves_above, base.rows_halves_above ? 0 : 16 * 1024);
     // Columns of any length split by 3 and 5, and none taken four by their halves where a split
     // holds them: both rules were measured before split columns read their first stage from the
     // registers at exact group sizes (Tuning::exact_split_threads); odd lengths between 1 537 and

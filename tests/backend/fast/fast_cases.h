@@ -156,6 +156,15 @@ inline constexpr FastSize fast_columns_radix16_cases[] = {{16, 2048}, {8, 2160}}
 /// them): 3125 (5 x 625) and 1080.
 inline constexpr FastSize fast_exact_split_threads_cases[] = {{16, 3125}, {8, 1080}};
 
+/// Split columns in whole warps past GL's 512 invocations (Tuning::split_columns_whole_warps):
+/// 3456 points, 8 split 8 x 432 (4 4 9 3) in 864 invocations, the sub-transforms unrolled.
+inline constexpr FastSize fast_whole_warp_split_cases[] = {{8, 3456}};
+
+/// Rows through half the local memory where few are resident (Tuning::rows_halves_above): 1000
+/// points (10 10 10), two per group in 224 invocations (600 rows: enough groups for two per group
+/// on the H100); 2560 (16 16 10) in 256.
+inline constexpr FastSize fast_rows_halves_cases[] = {{1000, 600}, {2560, 2}};
+
 /// Plans whose widest stage would leave more than a third of its lanes idle, so the default
 /// Tuning::balance_threads takes fewer work-items: GL's 3125-point rows (5^5: 625 butterflies,
 /// 320 instead of 512), OpenCL's 2187-point columns (4 split 3 x 729: 192 instead of 256).
@@ -687,6 +696,7 @@ void expect_local_halves_match_fftw(const fast::Tuning& base, MakePath make_path
       fast::Tuning tuning = base;
       tuning.local_halves_above = halves ? 24 * 1024 : 0;
       tuning.four_columns_by_halves = halves ? 1 : 0;
+      tuning.rows_halves_above = 0;  // the knobs above alone (3000-point rows have few resident)
       auto path = make_path(tuning);
       path.prepare(w, h);
       const Axis long_axis = w > h ? Axis::rows : Axis::cols;
@@ -934,6 +944,38 @@ void expect_exact_split_threads_match_fftw(const fast::Tuning& base, MakePath ma
       67, "exact split threads", make_path, run);
 }
 
+/// GL's split columns in whole warps past its group bound, unrolled, their first stage from the
+/// registers (Tuning::split_columns_whole_warps, the default), both directions; fails where a
+/// case planned rounds of at most 512 or a loop.
+template <class MakePath, class Run>
+void expect_whole_warp_split_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.split_columns_whole_warps = 1;
+  expect_cases_planned_and_matching(
+      fast_whole_warp_split_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        const fast::AxisPlan& plan = probe.plan(Axis::cols);
+        EXPECT_TRUE(plan.pre_radix > 1 && plan.threads > 512 && plan.threads % 32 == 0 && !plan.sub_transform_loop &&
+                    plan.stage0_from_registers)
+            << plan.describe();
+      },
+      71, "split columns in whole warps", make_path, run);
+}
+
+/// GL's rows through half the local memory where few are resident (Tuning::rows_halves_above, the
+/// default), both directions; fails where a case's rows exchange whole.
+template <class MakePath, class Run>
+void expect_rows_halves_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.rows_halves_above = 16 * 1024;
+  expect_cases_planned_and_matching(
+      fast_rows_halves_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        EXPECT_TRUE(probe.plan(Axis::rows).local_halves) << probe.plan(Axis::rows).describe();
+      },
+      73, "rows through halves", make_path, run);
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -950,6 +992,8 @@ enum class ScheduleCheck {
   composite_radices,
   rows_radix16,
   columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
+  whole_warp_split_columns,  // GL only, as the next: rules of GL's defaults
+  rows_halves,
   exact_split_threads,
   balanced_groups,
   four_step_columns,
@@ -964,7 +1008,8 @@ enum class ScheduleCheck {
 inline bool gl_only(ScheduleCheck check) {
   return check == ScheduleCheck::sub_transform_loop || check == ScheduleCheck::one_round_split_columns ||
          check == ScheduleCheck::one_round_bluestein_rows || check == ScheduleCheck::one_round_rows ||
-         check == ScheduleCheck::columns_radix16;
+         check == ScheduleCheck::columns_radix16 || check == ScheduleCheck::whole_warp_split_columns ||
+         check == ScheduleCheck::rows_halves;
 }
 
 /// Every check the API's suite runs.
@@ -1003,6 +1048,9 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::composite_radices: return expect_composite_radices_match_fftw(api, make_path, run);
     case ScheduleCheck::rows_radix16: return expect_rows_radix16_matches_fftw(api, make_path, run);
     case ScheduleCheck::columns_radix16: return expect_columns_radix16_matches_fftw(api, make_path, run);
+    case ScheduleCheck::whole_warp_split_columns:
+      return expect_whole_warp_split_columns_match_fftw(api, make_path, run);
+    case ScheduleCheck::rows_halves: return expect_rows_halves_match_fftw(api, make_path, run);
     case ScheduleCheck::exact_split_threads: return expect_exact_split_threads_match_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);

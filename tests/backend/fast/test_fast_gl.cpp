@@ -280,6 +280,24 @@ TEST(GlFastSchedule, ColumnsRadix16MatchesFftw) {
   test::run_schedule_check(test::ScheduleCheck::columns_radix16, false, make_path(*env), runner(*env));
 }
 
+// Split columns in whole warps past 512 invocations, unrolled (Tuning::split_columns_whole_warps:
+// 3024- and 3456-point columns in 864 on the H100's GL).
+TEST(GlFastSchedule, WholeWarpSplitColumnsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::whole_warp_split_columns, false, make_path(*env), runner(*env));
+}
+
+// Rows through half the local memory where few groups are resident (Tuning::rows_halves_above:
+// 1000-point rows, two per group).
+TEST(GlFastSchedule, RowsThroughHalvesMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::rows_halves, false, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

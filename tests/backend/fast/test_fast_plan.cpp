@@ -927,6 +927,103 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
                           [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
 }
 
+// GL's split columns whose widest stage needs more than one round even of 1 024 invocations take
+// four values of each sub-transform per invocation where that is whole warps and keeps the first
+// stage in the registers (Tuning::split_columns_whole_warps): which columns take it, and that
+// nothing else moves.
+TEST(FastPlan, SplitColumnsInWholeWarpsPastTheGroupBound) {
+  const fast::Tuning on = fast::gl_default_tuning();
+  EXPECT_EQ(on.split_columns_whole_warps, 1u);
+  EXPECT_EQ(fast::Tuning{}.split_columns_whole_warps, 0u);
+  fast::Tuning off = on;
+  off.split_columns_whole_warps = 0;
+  // 3024-point columns (8 split 7 x 432 (4 4 9 3): 1 152 radix-3 butterflies): 432 looped -> 864
+  // unrolled; 3456-point (8 x 432) the same, on both paths.
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{4032, 3024}, {3024, 3024}, {3456, 3456}}) {
+    const auto before = fast::route_image(w, h, nvidia, off);
+    const auto after = fast::route_image(w, h, nvidia, on);
+    ASSERT_TRUE(before && after);
+    EXPECT_EQ(before->cols.plan.threads, 432u) << before->cols.describe();
+    EXPECT_TRUE(before->cols.plan.sub_transform_loop) << before->cols.describe();
+    EXPECT_EQ(after->cols.plan.threads, 864u) << after->cols.describe();
+    EXPECT_FALSE(after->cols.plan.sub_transform_loop) << after->cols.describe();
+    EXPECT_TRUE(after->cols.plan.stage0_from_registers) << after->cols.describe();
+    EXPECT_EQ(after->cols.plan.pre_radix, before->cols.plan.pre_radix);
+    EXPECT_EQ(after->cols.plan.radices, before->cols.plan.radices);
+    EXPECT_EQ(after->rows.describe(), before->rows.describe());
+  }
+  const auto display = fast::plan_real_display(3456, 3456, nvidia, on);
+  ASSERT_TRUE(display);
+  EXPECT_EQ(display->cols.plan.threads, 864u) << display->cols.describe();
+  // Left as they are: the real display's 3024-point columns (8 x 378 (2 9 3 7): 756 is not whole
+  // warps), columns whose widest stage fits one round (3125, 4000, 3200, 1080), those whose four
+  // values a sub-transform would break the first stage's layout (4096, 2048: 1 024), unsplit and
+  // four-step columns, and OpenCL (off by default; on, its groups of 256 with no one-round bound
+  // leave it nothing to take).
+  EXPECT_EQ(fast::plan_real_display(4032, 3024, nvidia, on)->cols.describe(),
+            fast::plan_real_display(4032, 3024, nvidia, off)->cols.describe());
+  for (const auto& [w, h] : {std::pair<std::size_t, std::size_t>{3125, 3125}, {4000, 4000}, {3200, 3200},
+                             {1920, 1080}, {4096, 4096}, {2048, 2048}, {2187, 2187}, {2401, 2401}, {8192, 8192},
+                             {1000, 1000}, {512, 512}}) {
+    const auto a = fast::route_image(w, h, nvidia, on);
+    const auto b = fast::route_image(w, h, nvidia, off);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->cols.describe(), b->cols.describe()) << w << "x" << h;
+  }
+  fast::Tuning cl;
+  cl.split_columns_whole_warps = 1;
+  EXPECT_EQ(fast::route_image(4032, 3024, nvidia, fast::cl_tuning(cl))->cols.describe(),
+            fast::route_image(4032, 3024, nvidia, fast::cl_tuning(fast::Tuning{}))->cols.describe());
+  const auto candidates = fast::measure_candidates(on, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.split_columns_whole_warps == 0; }), 1);
+}
+
+// GL's rows of lengths that are not powers of two exchange through half the shared memory from
+// 16 KiB where their whole exchange leaves a multiprocessor under half its invocations and the
+// halves keep the group (Tuning::rows_halves_above): which rows take it, and that nothing else
+// moves.
+TEST(FastPlan, RowsThroughHalvesWhereFewAreResident) {
+  const fast::Tuning on = fast::gl_default_tuning();
+  EXPECT_EQ(on.rows_halves_above, 16u * 1024);
+  fast::Tuning off = on;
+  off.rows_halves_above = 0;
+  // 1000-point rows (two per group in 224 invocations, three groups resident), 2160-, 2400- and
+  // 2560-point (256 invocations, two groups).
+  for (const std::size_t n : {1000u, 2160u, 2400u, 2560u}) {
+    const auto before = fast::route_image(n, n, nvidia, off);
+    const auto after = fast::route_image(n, n, nvidia, on);
+    ASSERT_TRUE(before && after);
+    EXPECT_FALSE(before->rows.plan.local_halves) << before->rows.describe();
+    EXPECT_TRUE(after->rows.plan.local_halves) << after->rows.describe();
+    EXPECT_EQ(after->rows.plan.threads, before->rows.plan.threads) << after->rows.describe();
+    EXPECT_EQ(after->rows.plan.lines_per_group, before->rows.plan.lines_per_group);
+    EXPECT_EQ(after->rows.plan.radices, before->rows.plan.radices);
+    EXPECT_LE(2 * after->rows.plan.local_bytes(), before->rows.plan.local_bytes() + 64) << after->rows.describe();
+    EXPECT_EQ(after->cols.describe(), before->cols.describe());
+  }
+  // Left as they are: rows with half the invocations resident or more (2000: 512 in three groups;
+  // 2401, 2430: 512 in two; 2880: 576 in two), 2187-point rows (736 invocations, which the halves
+  // would take to 512), powers of two (1024, 2048, 4096: their own rule), rows in halves already
+  // (3125, 4000) or split (8192), the real display's rows, OpenCL (off by default), and a device
+  // without a multiprocessor's local memory to count by.
+  for (const std::size_t n : {2000u, 2401u, 2430u, 2880u, 2187u, 1024u, 2048u, 4096u, 3125u, 4000u, 8192u, 1920u, 512u}) {
+    const auto a = fast::route_image(n, n, nvidia, on);
+    const auto b = fast::route_image(n, n, nvidia, off);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->rows.describe(), b->rows.describe()) << n;
+  }
+  EXPECT_EQ(fast::plan_real_display(1000, 1000, nvidia, on)->rows->describe(),
+            fast::plan_real_display(1000, 1000, nvidia, off)->rows->describe());
+  fast::Tuning unknown = on;
+  unknown.unit_local_bytes = 0;
+  EXPECT_FALSE(fast::route_image(1000, 1000, nvidia, unknown)->rows.plan.local_halves);
+  EXPECT_EQ(fast::Tuning{}.rows_halves_above, 0u);
+  const auto candidates = fast::measure_candidates(on, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.rows_halves_above == 0; }), 1);
+}
+
 // GL's measured planning also tries columns of any length split by 3 and 5 and none four by their
 // halves (the rules first_split_odd_min and four_columns_by_halves predate exact split group
 // sizes; H200: 2880-point columns 73.5 -> 72.0 us as 5 x 576, 2430-point 78.0 -> 77.5 as 5 x 486),
