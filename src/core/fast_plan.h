@@ -1638,8 +1638,8 @@ inline std::optional<AxisRoute> route_rows(std::uint32_t n, std::uint32_t lines,
                                            const Tuning& tuning) {
   const Tuning row = row_tuning(tuning, n);
   auto base = route_axis(Axis::rows, n, lines, limits, row);
-  // Half the barriers' worth of exchange for twice the groups: only where the whole exchange
-  // leaves the multiprocessor under half its invocations.
+  // The halves double an exchange's barriers to halve its memory: worth it only where the whole
+  // exchange leaves the multiprocessor under half its invocations.
   const auto thin = [&](const AxisPlan& plan) {
     const std::uint64_t groups = std::min<std::uint64_t>(tuning.unit_threads / plan.threads,
                                                          tuning.unit_local_bytes / std::max<std::uint64_t>(1, plan.local_bytes()));
@@ -1763,7 +1763,9 @@ inline Measuring cl_measuring(Measuring m) {
 /// from 16 KiB, composite radices in split columns and four-step passes of 4 096 elements (each
 /// won at one size on the H200); GL also without the swizzled rows, without the swizzled
 /// columns and without radix 16 in rows that are not powers of two (Tuning::swizzled_rows,
-/// swizzled_columns, rows_radix16); on both, the exact group sizes of split columns undone
+/// swizzled_columns, rows_radix16), and without the fifty-ninth session's split columns in
+/// whole warps and rows through halves (split_columns_whole_warps, rows_halves_above); on both,
+/// the exact group sizes of split columns undone
 /// (Tuning::exact_split_threads: OpenCL's 2187- and 1440-point columns lost with them), and
 /// unsplit columns directly (Tuning::four_step_unsplit_min_bytes 0).
 inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
