@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/plan.h"
+#include "core/timing.h"
 #include "core/types.h"
 
 namespace fftscope {
@@ -1962,15 +1963,45 @@ class PlanningClock {
   std::chrono::steady_clock::time_point start_;
 };
 
-/// How long measured planning kept the GPU busy before timing (GL's warm_until_steady), and the
+/// How long measured planning kept the device busy before timing (warm_until_steady), and the
 /// planned route's time at the end of it.
 inline void log_warming(const std::string& what, double spent_ms, double steady_ms) {
   if (!planning_log_enabled()) return;
   if (steady_ms < 0)
-    std::fprintf(stderr, "planning %s: no warm-up (the GPU timer measures nothing here)\n", what.c_str());
+    std::fprintf(stderr, "planning %s: no warm-up (the device needs none, or its timer measures nothing)\n", what.c_str());
   else
     std::fprintf(stderr, "planning %s: warmed %.0f ms, planned then %.1f us\n", what.c_str(), spent_ms, steady_ms * 1e3);
 }
+
+/// Measured planning's choice among distinct candidates (index 0 the planned one), each timed
+/// beside the planned one after the device was warmed (so that a clock that changes meanwhile
+/// changes both, and none runs on idle clocks): keeps the candidate fastest relative to the
+/// planned, which stands where none is faster or a timing failed. Both backends' measured
+/// planning (GL's queries, OpenCL's events) decide through it.
+class FastestBeside {
+ public:
+  FastestBeside(std::string what, std::string planned_description, const Warming& warming)
+      : what_(std::move(what)), planned_description_(std::move(planned_description)) {
+    log_warming(what_, warming.spent_ms, warming.batch_ms);
+  }
+  /// Candidate `index` (> 0) timed beside the planned one.
+  void record(std::size_t index, const PairedTimes& t, const std::string& description) {
+    if (!t.ok()) return;
+    log_candidate(what_, t.base_ms, planned_description_ + " (planned, beside the next)");
+    log_candidate(what_, t.candidate_ms, description);
+    if (t.candidate_ms < best_ratio_ * t.base_ms) {
+      best_ratio_ = t.candidate_ms / t.base_ms;
+      best_index_ = index;
+    }
+  }
+  std::size_t best() const { return best_index_; }
+
+ private:
+  std::string what_;
+  std::string planned_description_;
+  std::size_t best_index_ = 0;
+  double best_ratio_ = 1;
+};
 
 /// What a wisdom key names of a choice among one axis's distinct routes, and the candidates
 /// (their identities, one per line): "rows 4096x2048", ...

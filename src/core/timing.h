@@ -61,6 +61,14 @@ struct Warming {
 /// (docs/performance.md). min_ms <= 0: no warming.
 Warming warm_until_steady(const std::function<double()>& batch, double min_ms, double max_ms, double tolerance);
 
+/// Two works timed side by side (measured planning: the planned route and a candidate), each the
+/// median of its runs; negative where the timing failed.
+struct PairedTimes {
+  double base_ms = -1;
+  double candidate_ms = -1;
+  bool ok() const { return base_ms >= 0 && candidate_ms >= 0; }
+};
+
 /// The benchmarks' warming (the sweep's entries, the one-size bench): warm_until_steady with
 /// batches within 5 %, for at least `min_ms` and at most 8 x min_ms or min_ms + 3 s.
 Warming warm_device(const std::function<double()>& batch, double min_ms);

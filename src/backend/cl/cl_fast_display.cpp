@@ -149,33 +149,50 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   const fast::PlanningClock clock(what, distinct.size());
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
-  fast::Tuning best = base_;
-  std::size_t best_index = 0;
-  double best_ms = std::numeric_limits<double>::infinity();
+  // Every candidate display built, prepared and run once (the base throws as prepare() would
+  // without measuring; another that fails is passed over); the device then kept busy with the
+  // base until its clocks are steady, and each candidate timed beside it. Where the base cannot
+  // be run or timed (no device memory), it stands.
+  std::vector<std::optional<ClFastDisplay>> displays(distinct.size());
   for (std::size_t i = 0; i < distinct.size(); ++i) {
-    const fast::Tuning& t = distinct[i];
-    const bool first = i == 0;
-    std::optional<ClFastDisplay> candidate;
     try {
-      candidate.emplace(context_, device_, queue_, programs_, t);
-      candidate->prepare(width, height);
+      displays[i].emplace(context_, device_, queue_, programs_, distinct[i]);
+      displays[i]->prepare(width, height);
     } catch (const BackendError&) {
-      if (first) throw;  // as prepare() would without measuring
-      continue;
-    }
-    try {
-      candidate->upload(zeros);
-      const double ms = median_event_ms(queue_, [&] { return candidate->enqueue_display(settings, true); });
-      fast::log_candidate(what, ms, candidate->describe());
-      if (ms < best_ms) {
-        best_ms = ms;
-        best = t;
-        best_index = i;
-      }
-    } catch (const BackendError&) {
-      if (first) return base_;  // no device memory to time with: the base tuning stands
+      if (i == 0) throw;
+      displays[i].reset();
     }
   }
+  const auto work = [&](std::size_t i) -> PlanningWork {
+    return [&, i] { return displays[i]->enqueue_display(settings, true); };
+  };
+  for (std::size_t i = 0; i < displays.size(); ++i) {
+    if (!displays[i]) continue;
+    try {
+      displays[i]->upload(zeros);
+      work(i)();
+      check(clFinish(queue_), "clFinish(display planning)");
+    } catch (const BackendError&) {
+      if (i == 0) return base_;
+      displays[i].reset();
+    }
+  }
+  std::size_t best_index = 0;
+  try {
+    fast::FastestBeside choice(what, displays[0]->describe(), warm_until_steady(queue_, device_, work(0)));
+    for (std::size_t i = 1; i < displays.size(); ++i) {
+      if (!displays[i]) continue;
+      try {
+        choice.record(i, paired_event_ms(queue_, work(0), work(i)), displays[i]->describe());
+      } catch (const BackendError&) {
+        // this candidate could not be timed: passed over
+      }
+    }
+    best_index = choice.best();
+  } catch (const BackendError&) {
+    return base_;
+  }
+  const fast::Tuning best = distinct[best_index];
   if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -24,19 +25,57 @@ std::string fast_build_options(const fast::AxisPlan& plan, const std::string& ex
 std::string mode_option(const char* mode) { return std::string(" -D ") + mode + "=1"; }
 }  // namespace
 
-double median_event_ms(cl_command_queue queue, const std::function<std::vector<FastDispatch>()>& enqueue,
-                       int untimed, int timed) {
-  std::vector<double> ms;
-  for (int run = 0; run < untimed + timed; ++run) {
-    const std::vector<FastDispatch> dispatches = enqueue();
+namespace {
+double summed_event_ms(const std::vector<FastDispatch>& dispatches) {
+  double sum = 0;
+  for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
+  return sum;
+}
+}  // namespace
+
+Warming warm_until_steady(cl_command_queue queue, cl_device_id device, const PlanningWork& work) {
+  constexpr int kBatch = 16;
+  const bool gpu = (device_value<cl_device_type>(device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+  return fftscope::warm_until_steady(
+      [&] {
+        std::vector<std::vector<FastDispatch>> runs;
+        for (int i = 0; i < kBatch; ++i) runs.push_back(work());
+        check(clFinish(queue), "clFinish(fast planning warm-up)");
+        std::vector<double> ms;
+        for (const auto& run : runs) ms.push_back(summed_event_ms(run));
+        return median(std::move(ms));
+      },
+      gpu ? 1000 : 0, 5000, 0.03);
+}
+
+PairedTimes paired_event_ms(cl_command_queue queue, const PlanningWork& base, const PlanningWork& candidate,
+                            int pairs) {
+  constexpr double kWarmMs = 20;
+  const PlanningWork* works[2] = {&base, &candidate};
+  PairedTimes out;
+  if (pairs < 1) return out;
+  const auto warm_start = std::chrono::steady_clock::now();
+  for (int pair = 0;; ++pair) {
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm_start).count();
+    if (pair >= 2 && elapsed >= kWarmMs) break;
+    base();
+    candidate();
     check(clFinish(queue), "clFinish(fast planning)");
-    if (run < untimed) continue;
-    double sum = 0;
-    for (const FastDispatch& d : dispatches) sum += event_milliseconds(d.event.get());
-    ms.push_back(sum);
   }
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
+  std::vector<double> ms[2];
+  for (int pair = 0; pair < pairs; ++pair) {
+    std::vector<FastDispatch> runs[2];
+    for (int k = 0; k < 2; ++k) {
+      const int which = (pair + k) % 2;  // base first in even pairs, the candidate first in odd ones
+      runs[which] = (*works[which])();
+    }
+    check(clFinish(queue), "clFinish(fast planning)");
+    for (int which = 0; which < 2; ++which) ms[which].push_back(summed_event_ms(runs[which]));
+  }
+  out.base_ms = median(std::move(ms[0]));
+  out.candidate_ms = median(std::move(ms[1]));
+  return out;
 }
 
 ProgramKey fast_program_key(const fast::AxisPlan& plan, const std::string& extra) {
@@ -263,43 +302,59 @@ fast::AxisRoute ClFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   if (err != CL_SUCCESS ||
       clEnqueueFillBuffer(device_.queue, data.get(), &zero, sizeof zero, 0, bytes, 0, nullptr, nullptr) != CL_SUCCESS)
     return planned;
-  const auto median_ms = [&](const ClFastAxis& candidate) {
-    Mem scratch;
-    if (const std::uint64_t elements = candidate.route().scratch_elements(lines); elements > 0) {
-      scratch = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, elements * sizeof(Complex), nullptr, &err));
-      check(err, "clCreateBuffer(fast planning scratch)");
-    }
-    return median_event_ms(device_.queue, [&] {
-      std::vector<FastDispatch> dispatches;
-      candidate.enqueue(data.get(), data.get(), scratch.get(), Direction::forward, dispatches, true);
-      return dispatches;
-    });
-  };
-  fast::AxisRoute best = planned;
-  std::size_t best_index = 0;
-  double best_ms = std::numeric_limits<double>::infinity();
+  // Every route built (the planned one throws as prepare() would without measuring; another that
+  // fails is passed over) and run once, all sharing one scratch (they run one after another); the
+  // device then kept busy with the planned route until its clocks are steady, and each candidate
+  // timed beside it. Where the planned route cannot be run or timed, it stands.
+  std::vector<std::optional<ClFastAxis>> axes(distinct.size());
+  std::uint64_t scratch_elements = 0;
   for (std::size_t i = 0; i < distinct.size(); ++i) {
-    const auto& [route, tuning] = distinct[i];
-    const bool first = i == 0;
-    std::optional<ClFastAxis> candidate;
     try {
-      candidate.emplace(device_, route, lines, *tuning, limits_);
+      axes[i].emplace(device_, distinct[i].first, lines, *distinct[i].second, limits_);
     } catch (const BackendError&) {
-      if (first) throw;
+      if (i == 0) throw;
       continue;
     }
+    scratch_elements = std::max(scratch_elements, distinct[i].first.scratch_elements(lines));
+  }
+  Mem scratch;
+  if (scratch_elements > 0) {
+    scratch = Mem(clCreateBuffer(device_.context, CL_MEM_READ_WRITE, scratch_elements * sizeof(Complex), nullptr, &err));
+    if (err != CL_SUCCESS) return planned;
+  }
+  const auto work = [&](std::size_t i) -> PlanningWork {
+    return [&, i] {
+      std::vector<FastDispatch> dispatches;
+      axes[i]->enqueue(data.get(), data.get(), scratch.get(), Direction::forward, dispatches, true);
+      return dispatches;
+    };
+  };
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (!axes[i]) continue;
     try {
-      const double ms = median_ms(*candidate);
-      fast::log_candidate(what, ms, candidate->route().describe());
-      if (ms < best_ms) {
-        best_ms = ms;
-        best = candidate->route();
-        best_index = i;
-      }
+      work(i)();
+      check(clFinish(device_.queue), "clFinish(fast planning)");
     } catch (const BackendError&) {
-      if (first) return planned;
+      if (i == 0) return planned;
+      axes[i].reset();
     }
   }
+  std::size_t best_index = 0;
+  try {
+    fast::FastestBeside choice(what, planned.describe(), warm_until_steady(device_.queue, device_.device, work(0)));
+    for (std::size_t i = 1; i < axes.size(); ++i) {
+      if (!axes[i]) continue;
+      try {
+        choice.record(i, paired_event_ms(device_.queue, work(0), work(i)), distinct[i].first.describe());
+      } catch (const BackendError&) {
+        // this candidate could not be timed: passed over
+      }
+    }
+    best_index = choice.best();
+  } catch (const BackendError&) {
+    return planned;
+  }
+  const fast::AxisRoute best = distinct[best_index].first;
   if (measure_.wisdom) measure_.wisdom->remember(key, best_index);
   return best;
 }

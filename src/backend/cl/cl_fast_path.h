@@ -36,11 +36,21 @@ struct FastDispatch {
   TimingRecord record;
 };
 
-/// For measured planning: the median over `timed` runs (after `untimed`) of the summed
-/// profiling-event times of the dispatches `enqueue` returns, each run finished before the next.
-/// Throws BackendError.
-double median_event_ms(cl_command_queue queue, const std::function<std::vector<FastDispatch>()>& enqueue,
-                       int untimed = 2, int timed = 5);
+/// Work measured planning times on a queue: it enqueues dispatches and returns them with their
+/// profiling events.
+using PlanningWork = std::function<std::vector<FastDispatch>()>;
+
+/// For measured planning, after every candidate has been built and run once: `work` in batches of
+/// 16 runs, each timed by its dispatches' summed events, until two batches in a row have medians
+/// within 3 % and at least a second has passed (at most 5 s; core's warm_until_steady), on GPUs
+/// (on other devices, PoCL's CPU, no warming). Throws BackendError.
+Warming warm_until_steady(cl_command_queue queue, cl_device_id device, const PlanningWork& work);
+
+/// For measured planning, after warm_until_steady: `base` and `candidate` timed side by side (a
+/// pair finished before the next, their order alternating), after untimed pairs for at least 20
+/// ms, each the median of `pairs` runs of its summed events. Throws BackendError.
+PairedTimes paired_event_ms(cl_command_queue queue, const PlanningWork& base, const PlanningWork& candidate,
+                            int pairs = 11);
 
 /// What the device allows one work-group of the fast path (local memory, work-items) and its
 /// compute units.

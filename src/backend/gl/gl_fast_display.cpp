@@ -169,11 +169,13 @@ fast::Tuning GlFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   planned.prepare(width, height);  // throws as prepare() would without measuring
   planned.upload(zeros);
   const auto describe = [](const GlFastDisplay& d) { return d.describe(); };
-  FastestBeside choice(what, [&] { planned.dispatch_display(settings, true); }, describe(planned));
+  const auto planned_run = [&] { planned.dispatch_display(settings, true); };
+  fast::FastestBeside choice(what, describe(planned), warm_until_steady(planned_run));
   for (std::size_t i = 1; i < distinct.size(); ++i) {
     GlFastDisplay candidate(programs_, nullptr, distinct[i]);
     if (compiled[i] && prepared(candidate))
-      choice.time(i, [&] { candidate.dispatch_display(settings, true); }, describe(candidate));
+      choice.record(i, paired_median_ms(planned_run, [&] { candidate.dispatch_display(settings, true); }),
+                    describe(candidate));
   }
   if (measure_.wisdom) measure_.wisdom->remember(key, choice.best());
   return distinct[choice.best()];

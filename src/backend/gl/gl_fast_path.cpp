@@ -133,23 +133,6 @@ unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage
   return id;
 }
 
-FastestBeside::FastestBeside(std::string what, std::function<void()> planned, std::string planned_description)
-    : what_(std::move(what)), planned_(std::move(planned)), planned_description_(std::move(planned_description)) {
-  const Warming warming = warm_until_steady(planned_);
-  fast::log_warming(what_, warming.spent_ms, warming.batch_ms);
-}
-
-void FastestBeside::time(std::size_t index, const std::function<void()>& candidate, const std::string& description) {
-  const PairedTimes t = paired_median_ms(planned_, candidate);
-  if (!t.ok()) return;
-  fast::log_candidate(what_, t.base_ms, planned_description_ + " (planned, beside the next)");
-  fast::log_candidate(what_, t.candidate_ms, description);
-  if (t.candidate_ms < best_ratio_ * t.base_ms) {
-    best_ratio_ = t.candidate_ms / t.base_ms;
-    best_index_ = index;
-  }
-}
-
 unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
   table_bytes_ += table.size() * sizeof(Complex);
   return make_storage_buffer(table.size() * sizeof(Complex), table.data(), GL_STATIC_DRAW);
@@ -293,9 +276,10 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   for (std::size_t i = 1; i < axes.size(); ++i)
     if (axes[i]) run(i);
   glFinish();
-  FastestBeside choice(what, [&] { run(0); }, planned.describe());
+  const auto planned_run = [&] { run(0); };
+  fast::FastestBeside choice(what, planned.describe(), warm_until_steady(planned_run));
   for (std::size_t i = 1; i < axes.size(); ++i)
-    if (axes[i]) choice.time(i, [&] { run(i); }, distinct[i].first.describe());
+    if (axes[i]) choice.record(i, paired_median_ms(planned_run, [&] { run(i); }), distinct[i].first.describe());
   if (measure_.wisdom) measure_.wisdom->remember(key, choice.best());
   return distinct[choice.best()].first;
 }

@@ -31,25 +31,6 @@ unsigned make_storage_buffer(std::size_t bytes, const void* data, unsigned usage
 void dispatch_fast_groups(DispatchTimers* timers, Axis axis, std::uint32_t threads, std::uint64_t groups,
                           const std::string& name, std::uint64_t bytes, const std::string& note, unsigned barriers);
 
-/// Measured planning's choice among candidates (GlFastPath::fastest, GlFastDisplay::
-/// fastest_tuning): the GPU first kept busy with the planned work until its clocks are steady
-/// (warm_until_steady), then each candidate timed beside it (paired_median_ms); the lowest ratio
-/// under 1 wins, else the planned work (index 0). With FFTSCOPE_PLANNING_LOG=1 it logs each step.
-class FastestBeside {
- public:
-  FastestBeside(std::string what, std::function<void()> planned, std::string planned_description);
-  /// Times candidate `index` (> 0) beside the planned work; passed over where GL raised an error.
-  void time(std::size_t index, const std::function<void()>& candidate, const std::string& description);
-  std::size_t best() const { return best_index_; }
-
- private:
-  std::string what_;
-  std::function<void()> planned_;
-  std::string planned_description_;
-  std::size_t best_index_ = 0;
-  double best_ratio_ = 1;
-};
-
 /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE of the current context (0 where it says nothing).
 std::uint64_t max_storage_block();
 

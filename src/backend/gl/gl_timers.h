@@ -56,14 +56,6 @@ class DispatchTimers {
   std::chrono::steady_clock::time_point host_start_{};
 };
 
-/// What paired_median_ms measured: the medians in milliseconds, negative where a GL error was
-/// raised meanwhile (such as no memory for the work's buffers).
-struct PairedTimes {
-  double base_ms = -1;
-  double candidate_ms = -1;
-  bool ok() const { return base_ms >= 0 && candidate_ms >= 0; }
-};
-
 /// For measured planning, after every candidate has been compiled and run once: `work` in
 /// batches of 16 calls queued back to back, each in a GL_TIME_ELAPSED query, until two batches in
 /// a row have medians within 3 % and at least `min_ms` have passed (at most 5 s; core's

@@ -927,6 +927,24 @@ TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
                           [](const fast::Tuning& t) { return t.split_columns_radix16 == 1; }), 0);
 }
 
+// Measured planning's choice (both backends): the candidate fastest relative to the planned route
+// timed beside it, not the fastest in absolute time (the clock may change between pairs); none
+// faster, or timings that failed, leave the planned route.
+TEST(FastPlan, FastestBesideKeepsTheBestRatioToThePlanned) {
+  fast::FastestBeside none("rows 64x64", "planned", Warming{});
+  none.record(1, {1.0, 1.2}, "slower");
+  none.record(2, {1.0, 1.0}, "as fast");
+  EXPECT_EQ(none.best(), 0u);
+
+  fast::FastestBeside choice("rows 64x64", "planned", Warming{});
+  choice.record(1, {0.5, 0.48}, "0.96 of the planned, the least time");  // the clock was faster here
+  choice.record(2, {1.0, 0.85}, "0.85 of the planned");
+  choice.record(3, {1.0, 0.95}, "0.95");
+  choice.record(4, {-1, 0.1}, "the planned route's timing failed");
+  choice.record(5, {1.0, -1}, "the candidate's timing failed");
+  EXPECT_EQ(choice.best(), 2u);
+}
+
 // GL's split columns whose widest stage needs more than one round even of 1 024 invocations take
 // four values of each sub-transform per invocation where that is whole warps and keeps the first
 // stage in the registers (Tuning::split_columns_whole_warps): which columns take it, and that
