@@ -113,6 +113,15 @@ std::string timings_to_json(const std::vector<TimingSummary>& rows) {
   return out.str();
 }
 
+void run_untimed_pairs(const std::function<void()>& pair, double min_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int runs = 0;; ++runs) {
+    const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (runs >= 2 && elapsed >= min_ms) return;
+    pair();
+  }
+}
+
 Warming warm_until_steady(const std::function<double()>& batch, double min_ms, double max_ms, double tolerance) {
   Warming out;
   if (min_ms <= 0) return out;

@@ -69,6 +69,11 @@ struct PairedTimes {
   bool ok() const { return base_ms >= 0 && candidate_ms >= 0; }
 };
 
+/// Measured planning's untimed pairs before paired timing: `pair` (the planned work and a
+/// candidate, one after the other) run at least twice and for at least `min_ms` (host clock), so
+/// that both run in the same state of caches and clocks that the timed pairs will.
+void run_untimed_pairs(const std::function<void()>& pair, double min_ms = 20);
+
 /// The benchmarks' warming (the sweep's entries, the one-size bench): warm_until_steady with
 /// batches within 5 %, for at least `min_ms` and at most 8 x min_ms or min_ms + 3 s.
 Warming warm_device(const std::function<double()>& batch, double min_ms);

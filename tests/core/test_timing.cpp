@@ -89,6 +89,26 @@ TEST(Export, JsonEscapesAndHandlesNonFinite) {
   EXPECT_NE(j3.find("\"last_ms\": 0.3333333333333333,"), std::string::npos) << j3;
 }
 
+// run_untimed_pairs: at least two pairs, and pairs until min_ms has passed.
+TEST(RunUntimedPairs, AtLeastTwoAndForAtLeastTheMinimum) {
+  int calls = 0;
+  run_untimed_pairs([&] { ++calls; }, 0);
+  EXPECT_EQ(calls, 2);
+
+  calls = 0;
+  const auto start = std::chrono::steady_clock::now();
+  run_untimed_pairs(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      },
+      15);
+  const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(elapsed, 15.0);
+  EXPECT_GE(calls, 5);  // 3 ms each
+  EXPECT_LT(elapsed, 1000.0);
+}
+
 // warm_until_steady: batches until two in a row agree and min_ms has passed, at most max_ms,
 // never after a batch that measured nothing.
 TEST(WarmUntilSteady, StopsOnceTwoBatchesAgreeAfterTheMinimum) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -50,19 +49,14 @@ Warming warm_until_steady(cl_command_queue queue, cl_device_id device, const Pla
 
 PairedTimes paired_event_ms(cl_command_queue queue, const PlanningWork& base, const PlanningWork& candidate,
                             int pairs) {
-  constexpr double kWarmMs = 20;
   const PlanningWork* works[2] = {&base, &candidate};
   PairedTimes out;
   if (pairs < 1) return out;
-  const auto warm_start = std::chrono::steady_clock::now();
-  for (int pair = 0;; ++pair) {
-    const double elapsed =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm_start).count();
-    if (pair >= 2 && elapsed >= kWarmMs) break;
+  run_untimed_pairs([&] {
     base();
     candidate();
     check(clFinish(queue), "clFinish(fast planning)");
-  }
+  });
   std::vector<double> ms[2];
   for (int pair = 0; pair < pairs; ++pair) {
     std::vector<FastDispatch> runs[2];

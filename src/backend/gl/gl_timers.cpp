@@ -131,7 +131,6 @@ Warming warm_until_steady(const std::function<void()>& work, double min_ms) {
 }
 
 PairedTimes paired_median_ms(const std::function<void()>& base, const std::function<void()>& candidate, int pairs) {
-  constexpr double kWarmMs = 20;
   constexpr std::size_t kInFlight = 2;
   const std::function<void()>* works[2] = {&base, &candidate};
   PairedTimes out;
@@ -139,11 +138,7 @@ PairedTimes paired_median_ms(const std::function<void()>& base, const std::funct
 
   glFinish();
   std::deque<GLsync> fences;
-  const auto warm_start = std::chrono::steady_clock::now();
-  for (int pair = 0;; ++pair) {
-    const double elapsed =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm_start).count();
-    if (pair >= 2 && elapsed >= kWarmMs) break;
+  run_untimed_pairs([&] {
     base();
     candidate();
     fences.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
@@ -152,7 +147,7 @@ PairedTimes paired_median_ms(const std::function<void()>& base, const std::funct
       glDeleteSync(fences.front());
       fences.pop_front();
     }
-  }
+  });
   for (GLsync f : fences) glDeleteSync(f);
 
   std::vector<GLuint> queries(2 * static_cast<std::size_t>(pairs));
