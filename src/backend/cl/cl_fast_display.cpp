@@ -149,43 +149,46 @@ fast::Tuning ClFastDisplay::fastest_tuning(std::size_t width, std::size_t height
   const fast::PlanningClock clock(what, distinct.size());
   const RealImage zeros(width, height);
   const SpectrumSettings settings = fixed_range_settings(width, height);
-  // Every candidate display built, prepared and run once (the base throws as prepare() would
-  // without measuring; another that fails is passed over); the device then kept busy with the
-  // base until its clocks are steady, and each candidate timed beside it. Where the base cannot
-  // be run or timed (no device memory), it stands.
-  std::vector<std::optional<ClFastDisplay>> displays(distinct.size());
-  for (std::size_t i = 0; i < distinct.size(); ++i) {
+  // As GL's: every candidate display built, prepared and run once (its programs then cached), at
+  // most two displays alive at a time, each a whole display's buffers; the base (which throws as
+  // prepare() would without measuring) then keeps the device busy until its clocks are steady,
+  // and each candidate, made again, is timed beside it. Where the base cannot be run or timed (no
+  // device memory), it stands; a candidate that fails is passed over.
+  const auto ready = [&](ClFastDisplay& display) {
     try {
-      displays[i].emplace(context_, device_, queue_, programs_, distinct[i]);
-      displays[i]->prepare(width, height);
-    } catch (const BackendError&) {
-      if (i == 0) throw;
-      displays[i].reset();
-    }
-  }
-  const auto work = [&](std::size_t i) -> PlanningWork {
-    return [&, i] { return displays[i]->enqueue_display(settings, true); };
-  };
-  for (std::size_t i = 0; i < displays.size(); ++i) {
-    if (!displays[i]) continue;
-    try {
-      displays[i]->upload(zeros);
-      work(i)();
+      display.prepare(width, height);
+      display.upload(zeros);
+      display.enqueue_display(settings, true);
       check(clFinish(queue_), "clFinish(display planning)");
+      return true;
     } catch (const BackendError&) {
-      if (i == 0) return base_;
-      displays[i].reset();
+      return false;
+    }
+  };
+  std::vector<bool> compiled(distinct.size(), false);
+  for (std::size_t i = 1; i < distinct.size(); ++i) {
+    try {
+      ClFastDisplay candidate(context_, device_, queue_, programs_, distinct[i]);
+      compiled[i] = ready(candidate);
+    } catch (const BackendError&) {
     }
   }
+  ClFastDisplay planned(context_, device_, queue_, programs_, base_);
+  planned.prepare(width, height);
+  if (!ready(planned)) return base_;
+  const PlanningWork planned_work = [&] { return planned.enqueue_display(settings, true); };
   std::size_t best_index = 0;
   try {
-    fast::FastestBeside choice(what, displays[0]->describe(), warm_until_steady(queue_, device_, work(0)));
-    for (std::size_t i = 1; i < displays.size(); ++i) {
-      if (!displays[i]) continue;
+    fast::FastestBeside choice(what, planned.describe(), warm_until_steady(queue_, device_, planned_work));
+    for (std::size_t i = 1; i < distinct.size(); ++i) {
+      if (!compiled[i]) continue;
       try {
-        choice.record(i, paired_event_ms(queue_, work(0), work(i)), displays[i]->describe());
+        ClFastDisplay candidate(context_, device_, queue_, programs_, distinct[i]);
+        if (ready(candidate))
+          choice.record(i, paired_event_ms(queue_, planned_work, [&] { return candidate.enqueue_display(settings, true); }),
+                        candidate.describe());
       } catch (const BackendError&) {
-        // this candidate could not be timed: passed over
+        // this candidate could not be made again or timed: passed over
       }
     }
     best_index = choice.best();
