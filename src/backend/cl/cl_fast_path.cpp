@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <string>
 
 #include "core/errors.h"
