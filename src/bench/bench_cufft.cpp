@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <stdexcept>
@@ -104,13 +105,45 @@ void check(const CudaApi& api, cudaError_t code, const char* what) {
                            (name ? std::string(" (") + name + ")" : std::string()));
 }
 
+/// What one cuFFT entry holds on the GPU: its allocations, its plan and its timing events, all
+/// released by the destructor, which also runs where the entry's constructor throws halfway (a
+/// second cudaMalloc out of memory at a large size), so the sweep goes on with nothing left behind.
+struct CudaResources {
+  CudaApi api;
+  std::vector<void*> buffers;
+  std::optional<cufftHandle> plan;
+  std::vector<cudaEvent_t> events;
+
+  CudaResources() = default;
+  CudaResources(const CudaResources&) = delete;
+  CudaResources& operator=(const CudaResources&) = delete;
+  ~CudaResources() {
+    for (cudaEvent_t e : events) api.event_destroy(e);
+    if (plan) api.destroy(*plan);
+    for (void* p : buffers) api.free(p);
+  }
+  void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    check(api, api.malloc(&p, bytes), "cudaMalloc");
+    buffers.push_back(p);
+    return p;
+  }
+  /// A 2D plan of `type` for a width x height image (cufftPlan2d takes the slowest dimension first).
+  cufftHandle plan_2d(BenchSize size, int type, const char* what) {
+    cufftHandle h = 0;
+    check(api.plan_2d(&h, static_cast<int>(size.height), static_cast<int>(size.width), type), what);
+    plan = h;
+    return h;
+  }
+};
+
 /// Times warmup + repeats runs of `timed` between a pair of CUDA events each (`before` runs
 /// ahead of each pair, untimed). All runs are queued before any is read back, so the GPU stays
-/// busy throughout. Returns the repeats' times in microseconds; `events` (the caller's, which
-/// destroys them) grows as needed.
+/// busy throughout. Returns the repeats' times in microseconds; the entry's events grow as needed.
 template <typename Before, typename Timed>
-std::vector<double> time_with_events(CudaApi& api, std::vector<cudaEvent_t>& events, int warmup, int repeats,
-                                     Before before, Timed timed) {
+std::vector<double> time_with_events(CudaResources& cuda, int warmup, int repeats, Before before, Timed timed) {
+  CudaApi& api = cuda.api;
+  std::vector<cudaEvent_t>& events = cuda.events;
   const std::size_t runs = static_cast<std::size_t>(warmup + repeats);
   while (events.size() < 2 * runs) {
     cudaEvent_t e = nullptr;
@@ -135,58 +168,40 @@ std::vector<double> time_with_events(CudaApi& api, std::vector<cudaEvent_t>& eve
 
 class CufftImplementation final : public Implementation {
  public:
-  explicit CufftImplementation(BenchSize size) : size_(size), bytes_(size.width * size.height * sizeof(Complex)) {
-    try {
-      prepare();
-    } catch (...) {
-      release();  // no destructor runs for a constructor that throws, and the sweep goes on
-      throw;
-    }
-  }
-  ~CufftImplementation() override { release(); }
-  std::string device() const override { return api_.device_name; }
+  explicit CufftImplementation(BenchSize size)
+      : size_(size),
+        bytes_(size.width * size.height * sizeof(Complex)),
+        pristine_(cuda_.allocate(bytes_)),
+        buffer_(cuda_.allocate(bytes_)),
+        plan_(cuda_.plan_2d(size, CUFFT_C2C, "cufftPlan2d")) {}
+  std::string device() const override { return cuda_.api.device_name; }
   std::string timer() const override { return "cuda events around cufftExecC2C"; }
   void upload(const ComplexImage& input) override {
-    check(api_, api_.memcpy(pristine_, input.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cuda_.api, cuda_.api.memcpy(pristine_, input.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
-    return time_with_events(
-        api_, events_, warmup, repeats,
-        [&] { check(api_, api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy"); },
-        [&] { check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C"); });
+    return time_with_events(cuda_, warmup, repeats, [&] { restore(); }, [&] { transform(); });
   }
   ComplexImage result() override {
-    check(api_, api_.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-    check(api_.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C");
+    restore();
+    transform();
     ComplexImage out(size_.width, size_.height);
-    check(api_, api_.memcpy(out.data.data(), buffer_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cuda_.api, cuda_.api.memcpy(out.data.data(), buffer_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy");
     return out;
   }
 
  private:
-  void prepare() {
-    check(api_, api_.malloc(&pristine_, bytes_), "cudaMalloc");
-    check(api_, api_.malloc(&buffer_, bytes_), "cudaMalloc");
-    // cufftPlan2d takes the slowest dimension first.
-    check(api_.plan_2d(&plan_, static_cast<int>(size_.height), static_cast<int>(size_.width), CUFFT_C2C), "cufftPlan2d");
-    planned_ = true;
+  void restore() {
+    check(cuda_.api, cuda_.api.memcpy(buffer_, pristine_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy");
   }
-  void release() {
-    for (cudaEvent_t e : events_) api_.event_destroy(e);
-    events_.clear();
-    if (planned_) api_.destroy(plan_);
-    for (void* p : {buffer_, pristine_})
-      if (p) api_.free(p);
-  }
+  void transform() { check(cuda_.api.exec_c2c(plan_, buffer_, buffer_, CUFFT_FORWARD), "cufftExecC2C"); }
 
-  CudaApi api_;
+  CudaResources cuda_;  // first: what follows is allocated from it, and it outlives them
   BenchSize size_;
-  std::size_t bytes_ = 0;
-  void* pristine_ = nullptr;
-  void* buffer_ = nullptr;
-  cufftHandle plan_ = 0;
-  bool planned_ = false;
-  std::vector<cudaEvent_t> events_;
+  std::size_t bytes_;
+  void* pristine_;
+  void* buffer_;
+  cufftHandle plan_;
 };
 
 // The display pass of the cuFFT baseline (issue 6), compiled at run time by NVRTC: display pixel
@@ -271,66 +286,68 @@ struct RtcApi {
 
 constexpr int CUFFT_R2C = 0x2a;
 
+/// A module the driver loaded, unloaded when its owner goes (also where the owner's constructor
+/// throws after loading it).
+class LoadedModule {
+ public:
+  LoadedModule(const RtcApi& rtc, const std::string& ptx) : rtc_(rtc) {
+    check(rtc_.module_load(&module_, ptx.data()), "cuModuleLoadData");
+  }
+  LoadedModule(const LoadedModule&) = delete;
+  LoadedModule& operator=(const LoadedModule&) = delete;
+  ~LoadedModule() { rtc_.module_unload(module_); }
+  CUfunction function(const char* name) const {
+    CUfunction f = nullptr;
+    check(rtc_.module_function(&f, module_, name), "cuModuleGetFunction");
+    return f;
+  }
+
+ private:
+  const RtcApi& rtc_;
+  CUmodule module_ = nullptr;
+};
+
 class CufftR2cDisplay final : public Implementation {
  public:
-  explicit CufftR2cDisplay(BenchSize size) : size_(size), settings_(fixed_range_settings(size.width, size.height)) {
-    try {
-      prepare();
-    } catch (...) {
-      release();  // no destructor runs for a constructor that throws, and the sweep goes on
-      throw;
-    }
+  explicit CufftR2cDisplay(BenchSize size)
+      : size_(size),
+        settings_(fixed_range_settings(size.width, size.height)),
+        real_(cuda_.allocate(size.width * size.height * sizeof(float))),
+        half_(cuda_.allocate((size.width / 2 + 1) * size.height * sizeof(Complex))),
+        rgba_(cuda_.allocate(size.width * size.height * 4)),
+        lut_(cuda_.allocate(256 * 4)),
+        plan_(cuda_.plan_2d(size, CUFFT_R2C, "cufftPlan2d(R2C)")),
+        // cudaMalloc made the runtime's primary context current: the driver calls use it.
+        module_(rtc_, rtc_.compile_ptx(display_kernel_source, "r2c_display.cu")),
+        function_(module_.function("r2c_display")) {
+    std::vector<std::uint8_t> lut(256 * 4, 255);
+    const auto& table = colormap_table(settings_.colormap);
+    for (std::size_t i = 0; i < 256; ++i)
+      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
+    check(cuda_.api, cuda_.api.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
-  ~CufftR2cDisplay() override { release(); }
-  std::string device() const override { return api_.device_name; }
+  std::string device() const override { return cuda_.api.device_name; }
   std::string timer() const override { return "cuda events around cufftExecR2C + display kernel"; }
   void upload(const ComplexImage& input) override {
     const RealImage real = crop_real(input, input.width, input.height);
-    check(api_, api_.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cuda_.api, cuda_.api.memcpy(real_, real.data.data(), real.data.size() * sizeof(float), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
   }
   std::vector<double> time_runs(int warmup, int repeats) override {
     // R2C out of place leaves the real input as it was: nothing to restore between runs.
-    return time_with_events(api_, events_, warmup, repeats, [] {}, [&] { run_once(); });
+    return time_with_events(cuda_, warmup, repeats, [] {}, [&] { run_once(); });
   }
   ComplexImage result() override { throw std::logic_error("cuFFT display: no complex result (use self_check)"); }
   std::optional<double> self_check(const ComplexImage& input) override {
     run_once();
     RgbaImage got(size_.width, size_.height);
-    check(api_, api_.memcpy(got.data.data(), rgba_, got.data.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cuda_.api, cuda_.api.memcpy(got.data.data(), rgba_, got.data.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
     return display_error(got, input, settings_);
   }
 
  private:
-  void prepare() {
-    const std::size_t pixels = size_.width * size_.height;
-    check(api_, api_.malloc(&real_, pixels * sizeof(float)), "cudaMalloc");
-    check(api_, api_.malloc(&half_, (size_.width / 2 + 1) * size_.height * sizeof(Complex)), "cudaMalloc");
-    check(api_, api_.malloc(&rgba_, pixels * 4), "cudaMalloc");
-    check(api_, api_.malloc(&lut_, 256 * 4), "cudaMalloc");
-    std::vector<std::uint8_t> lut(256 * 4, 255);
-    const auto& table = colormap_table(settings_.colormap);
-    for (std::size_t i = 0; i < 256; ++i)
-      for (std::size_t c = 0; c < 3; ++c) lut[4 * i + c] = table[i][c];
-    check(api_, api_.memcpy(lut_, lut.data(), lut.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-    check(api_.plan_2d(&plan_, static_cast<int>(size_.height), static_cast<int>(size_.width), CUFFT_R2C),
-          "cufftPlan2d(R2C)");
-    planned_ = true;
-    // cudaMalloc made the runtime's primary context current: the driver calls below use it.
-    const std::string ptx = rtc_.compile_ptx(display_kernel_source, "r2c_display.cu");
-    check(rtc_.module_load(&module_, ptx.data()), "cuModuleLoadData");
-    check(rtc_.module_function(&function_, module_, "r2c_display"), "cuModuleGetFunction");
-  }
-  void release() {
-    for (cudaEvent_t e : events_) api_.event_destroy(e);
-    events_.clear();
-    if (module_) rtc_.module_unload(module_);
-    if (planned_) api_.destroy(plan_);
-    for (void* p : {real_, half_, rgba_, lut_})
-      if (p) api_.free(p);
-  }
-
   void run_once() {
-    check(api_.exec_r2c(plan_, real_, half_), "cufftExecR2C");
+    check(cuda_.api.exec_r2c(plan_, real_, half_), "cufftExecR2C");
     int w = static_cast<int>(size_.width), h = static_cast<int>(size_.height);
     float lo = settings_.range_min, hi = settings_.range_max;
     void* args[] = {&half_, &lut_, &rgba_, &w, &h, &lo, &hi};
@@ -341,16 +358,18 @@ class CufftR2cDisplay final : public Implementation {
           "cuLaunchKernel(r2c_display)");
   }
 
-  CudaApi api_;
-  RtcApi rtc_{api_.driver};  // after api_, whose driver it uses
+  // In this order: each member is made from those above it, and goes before them.
+  CudaResources cuda_;
+  RtcApi rtc_{cuda_.api.driver};
   BenchSize size_;
   SpectrumSettings settings_;
-  void *real_ = nullptr, *half_ = nullptr, *rgba_ = nullptr, *lut_ = nullptr;
-  cufftHandle plan_ = 0;
-  bool planned_ = false;
-  CUmodule module_ = nullptr;
-  CUfunction function_ = nullptr;
-  std::vector<cudaEvent_t> events_;
+  void* real_;
+  void* half_;
+  void* rgba_;
+  void* lut_;
+  cufftHandle plan_;
+  LoadedModule module_;
+  CUfunction function_;
 };
 
 }  // namespace
