@@ -12,19 +12,16 @@
 #include "backend/backend.h"
 #include "bench/bench.h"
 #include "support/gpu_skip.h"
+#include "support/quick_sweep.h"
 #include "support/reference.h"
 
 namespace fftscope::bench {
 namespace {
 
 TEST(Bench, EveryImplementationIsCheckedAgainstFftw) {
-  SweepOptions options;
-  options.sizes = {{16, 8}, {30, 12}};
-  options.implementations = {"fftscope-cpu-fused", "fftscope-gl-fused", "fftscope-cl-fast", "fftw", "vkfft-opencl",
-                             "clfft", "cufft", copy_reference};
-  options.warmup = 1;
-  options.warmup_ms = 0;  // the warm-up by time is for GPU clocks; these runs only check results
-  options.repeats = 3;
+  const SweepOptions options =
+      test::quick_sweep({{16, 8}, {30, 12}}, {"fftscope-cpu-fused", "fftscope-gl-fused", "fftscope-cl-fast", "fftw",
+                                              "vkfft-opencl", "clfft", "cufft", copy_reference});
   std::size_t seen = 0;
   const auto entries = run_sweep(options, [&](const std::vector<BenchEntry>& finished) { EXPECT_EQ(finished.size(), ++seen); });
   ASSERT_EQ(entries.size(), options.sizes.size() * options.implementations.size());
@@ -173,11 +170,7 @@ TEST(Bench, RoundsKeepTheMedianRound) {
 // plans 12 x 10 whole, and the entry says nothing of a limit. Every result matches the
 // double-precision reference.
 TEST(Bench, FftwEntrySaysWhereItsPlanningReachedTheLimit) {
-  SweepOptions options;
-  options.implementations = {"fftw"};
-  options.warmup = 1;
-  options.warmup_ms = 0;
-  options.repeats = 3;
+  SweepOptions options = test::quick_sweep({}, {"fftw"});
   for (const auto& [size, planning_ms] : {std::pair{BenchSize{320, 200}, 1}, std::pair{BenchSize{320, 200}, 1},
                                           std::pair{BenchSize{12, 10}, 60'000}}) {
     options.sizes = {size};
@@ -195,12 +188,7 @@ TEST(Bench, FftwEntrySaysWhereItsPlanningReachedTheLimit) {
 }
 
 TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
-  SweepOptions options;
-  options.sizes = {{16, 8}};
-  options.implementations = {"fftw", "fftscope-cl-fast"};
-  options.warmup = 1;
-  options.warmup_ms = 0;
-  options.repeats = 3;
+  SweepOptions options = test::quick_sweep({{16, 8}}, {"fftw", "fftscope-cl-fast"});
   options.rounds = 3;
   std::size_t seen = 0;
   const auto entries = run_sweep(options, [&](const std::vector<BenchEntry>& finished) { EXPECT_EQ(finished.size(), ++seen); });
@@ -231,12 +219,8 @@ TEST(Bench, SweepRoundsMeasureEachEntryAgain) {
 // is under 3 (2 x 8), each timed as one span; each picture against render_spectrum of FFTW's
 // spectrum (the error: the fraction of pixels more than one colour step off).
 TEST(Bench, DisplayEntriesTimeTheFusedRoutedAndFallbackPaths) {
-  SweepOptions options;
-  options.sizes = {{16, 8}, {15, 8}, {17, 8}, {2, 8}};
-  options.implementations = {"fftscope-gl-display", "fftscope-cl-display"};
-  options.warmup = 1;
-  options.warmup_ms = 0;
-  options.repeats = 3;
+  const SweepOptions options =
+      test::quick_sweep({{16, 8}, {15, 8}, {17, 8}, {2, 8}}, {"fftscope-gl-display", "fftscope-cl-display"});
   const auto entries = run_sweep(options);
   ASSERT_EQ(entries.size(), 8u);
   for (const BenchEntry& e : entries) {
@@ -279,12 +263,7 @@ TEST(Bench, CufftSaysWhatIsMissing) {
   };
   const bool runtime = loads(detail::cudart_names) && loads(detail::cufft_names);
   const bool driver = loads(detail::cuda_driver_names);
-  SweepOptions options;
-  options.sizes = {{16, 8}};
-  options.implementations = {"cufft", "cufft-r2c-display"};
-  options.warmup = 1;
-  options.warmup_ms = 0;
-  options.repeats = 2;
+  const SweepOptions options = test::quick_sweep({{16, 8}}, {"cufft", "cufft-r2c-display"}, 2);
   for (const BenchEntry& e : run_sweep(options)) {
     SCOPED_TRACE(e.implementation + ": " + e.reason);
     EXPECT_EQ(e.reason.find('\n'), std::string::npos);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bench/bench.h"
+#include "support/quick_sweep.h"
 #include "support/reference.h"
 
 namespace fftscope::bench {
@@ -29,13 +30,7 @@ FakeCuda fake_cuda() {
 }
 
 SweepOptions options_for(const std::string& implementation) {
-  SweepOptions options;
-  options.sizes = {{16, 8}, {12, 10}};
-  options.implementations = {implementation};
-  options.warmup = 1;
-  options.warmup_ms = 0;
-  options.repeats = 3;
-  return options;
+  return test::quick_sweep({{16, 8}, {12, 10}}, {implementation});
 }
 
 class BenchCudaFake : public ::testing::Test {
