@@ -21,6 +21,7 @@ namespace {
 
 std::mutex guard;
 std::set<void*> live;    // what cudaMalloc handed out and cudaFree has not taken back
+std::set<void*> events, modules, programs;  // created and not yet destroyed or unloaded
 int malloc_calls = 0;
 int fail_at_call = 0;    // 0: never; n: the n-th cudaMalloc from now fails
 struct Plan {
@@ -39,14 +40,26 @@ constexpr int cuda_error_not_supported = 801;
 
 using Clock = std::chrono::steady_clock;
 
+// Created, destroyed, loaded and unloaded objects are tracked in a set each: taking back one that
+// is not there (twice, or never made) fails, as the real calls do.
+void* made(std::set<void*>& held, void* object) {
+  std::lock_guard<std::mutex> lock(guard);
+  held.insert(object);
+  return object;
+}
+bool taken_back(std::set<void*>& held, void* object) {
+  std::lock_guard<std::mutex> lock(guard);
+  return held.erase(object) == 1;
+}
+
 }  // namespace
 
 extern "C" {
 
-// Test hooks.
-int fake_cuda_live_allocations() {
+// Test hooks. What the caller still holds: allocations, events, plans, modules, NVRTC programs.
+int fake_cuda_live_objects() {
   std::lock_guard<std::mutex> lock(guard);
-  return static_cast<int>(live.size());
+  return static_cast<int>(live.size() + events.size() + plans.size() + modules.size() + programs.size());
 }
 void fake_cuda_fail_malloc(int nth) {
   std::lock_guard<std::mutex> lock(guard);
@@ -74,7 +87,7 @@ int cudaMemcpy(void* dst, const void* src, std::size_t bytes, int) {
   return cuda_success;
 }
 int cudaEventCreate(void** e) {
-  *e = new Clock::time_point();
+  *e = made(events, new Clock::time_point());
   return cuda_success;
 }
 int cudaEventRecord(void* e, void*) {
@@ -89,6 +102,7 @@ int cudaEventElapsedTime(float* ms, void* start, void* end) {
   return cuda_success;
 }
 int cudaEventDestroy(void* e) {
+  if (!taken_back(events, e)) return cuda_error_invalid_value;
   delete static_cast<Clock::time_point*>(e);
   return cuda_success;
 }
@@ -165,7 +179,7 @@ int cuDeviceGetName(char* name, int length, int) {
   return 0;
 }
 int cuModuleLoadData(void** module, const void*) {
-  *module = new int(0);
+  *module = made(modules, new int(0));
   return 0;
 }
 int cuModuleGetFunction(void** function, void* module, const char*) {
@@ -173,6 +187,7 @@ int cuModuleGetFunction(void** function, void* module, const char*) {
   return 0;
 }
 int cuModuleUnload(void* module) {
+  if (!taken_back(modules, module)) return cuda_error_invalid_value;
   delete static_cast<int*>(module);
   return 0;
 }
@@ -183,7 +198,7 @@ int cuLaunchKernel(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsi
 
 // NVRTC: "compiles" to a placeholder that only cuModuleLoadData above accepts.
 int nvrtcCreateProgram(void** program, const char*, const char*, int, const char* const*, const char* const*) {
-  *program = new int(0);
+  *program = made(programs, new int(0));
   return 0;
 }
 int nvrtcCompileProgram(void*, int, const char* const*) { return 0; }
@@ -204,6 +219,7 @@ int nvrtcGetProgramLog(void*, char* log) {
   return 0;
 }
 int nvrtcDestroyProgram(void** program) {
+  if (!taken_back(programs, *program)) return cuda_error_invalid_value;
   delete static_cast<int*>(*program);
   *program = nullptr;
   return 0;

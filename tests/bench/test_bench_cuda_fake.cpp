@@ -1,7 +1,7 @@
 // bench_cufft.cpp's own code on CI, which has no NVIDIA GPU: run through fake_cuda.cpp, a
 // stand-in runtime that ctest puts first on LD_LIBRARY_PATH under the real libraries' names. The
 // entry's result is still checked against FFTW by the sweep (the stand-in computes a DFT), and
-// what it allocates must all come back, including when an allocation fails halfway through.
+// what it allocates or creates must all come back, including when an allocation fails halfway through.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ namespace fftscope::bench {
 namespace {
 
 struct FakeCuda {
-  int (*live_allocations)() = nullptr;
+  int (*live_objects)() = nullptr;  // allocations, events, plans, modules, NVRTC programs
   void (*fail_malloc)(int) = nullptr;
 };
 
@@ -24,7 +24,7 @@ FakeCuda fake_cuda() {
   FakeCuda fake;
   void* runtime = dlopen("libcudart.so", RTLD_NOW | RTLD_LOCAL);
   if (!runtime) return fake;
-  fake.live_allocations = reinterpret_cast<int (*)()>(dlsym(runtime, "fake_cuda_live_allocations"));
+  fake.live_objects = reinterpret_cast<int (*)()>(dlsym(runtime, "fake_cuda_live_objects"));
   fake.fail_malloc = reinterpret_cast<void (*)(int)>(dlsym(runtime, "fake_cuda_fail_malloc"));
   return fake;
 }
@@ -38,7 +38,7 @@ class BenchCudaFake : public ::testing::Test {
   void SetUp() override {
     fake_ = fake_cuda();
     // Not a skip: this binary only ever runs with the stand-in first on the library path.
-    ASSERT_TRUE(fake_.live_allocations && fake_.fail_malloc)
+    ASSERT_TRUE(fake_.live_objects && fake_.fail_malloc)
         << "libcudart.so is not fake_cuda (run through ctest, which sets LD_LIBRARY_PATH)";
     fake_.fail_malloc(0);
   }
@@ -60,7 +60,7 @@ TEST_F(BenchCudaFake, CufftEntryTimesAndChecksWhatTheRuntimeComputes) {
     // The stand-in's DFT in double, stored as float, against FFTW's transform of the same input.
     EXPECT_LT(e.rel_error, test::float_fft_tolerance(e.size.width * e.size.height));
   }
-  EXPECT_EQ(fake_.live_allocations(), 0);
+  EXPECT_EQ(fake_.live_objects(), 0);
 }
 
 TEST_F(BenchCudaFake, CufftEntryThatFailsToAllocateFreesWhatItHadAndSaysWhy) {
@@ -70,7 +70,7 @@ TEST_F(BenchCudaFake, CufftEntryThatFailsToAllocateFreesWhatItHadAndSaysWhy) {
   EXPECT_FALSE(entries[0].available);
   EXPECT_EQ(entries[0].reason, "cuFFT: cudaMalloc failed with code 2 (out of memory)");
   EXPECT_TRUE(entries[1].available) << entries[1].reason;
-  EXPECT_EQ(fake_.live_allocations(), 0);
+  EXPECT_EQ(fake_.live_objects(), 0);
 }
 
 TEST_F(BenchCudaFake, DisplayEntryFreesEverythingWhetherItFailsEarlyOrLate) {
@@ -83,7 +83,7 @@ TEST_F(BenchCudaFake, DisplayEntryFreesEverythingWhetherItFailsEarlyOrLate) {
   EXPECT_FALSE(entries[1].available);
   EXPECT_NE(entries[1].reason.find("cuLaunchKernel(r2c_display) failed with code 801"), std::string::npos)
       << entries[1].reason;
-  EXPECT_EQ(fake_.live_allocations(), 0);
+  EXPECT_EQ(fake_.live_objects(), 0);
 }
 
 }  // namespace
