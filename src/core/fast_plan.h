@@ -155,9 +155,21 @@ struct Tuning {
   /// The planner's first round takes no split or a power-of-two split up to this (see plan_axis).
   std::uint32_t first_split_max = 4;
   /// The first round also takes an odd split up to this: 2187-point columns (3^7) ran 13% faster
-  /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; a split by 7 (2401)
-  /// ran 1.8x slower, and GL lost with the split by 3 too (docs/fast_path.md).
+  /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; GL lost with the split
+  /// by 3 (docs/fast_path.md). Splits by 5 and 7: odd_splits_past_four_columns.
   std::uint32_t first_split_odd_max = 3;
+  /// 1: columns whose four lines unsplit exceed the local memory (48 KiB: longer than 1 536
+  /// points) may also split by 5 and 7 in the first round (first_split_odd_max then counts as at
+  /// least 7, unless it is 1: no odd split). H100, OpenCL (sixtieth session, run424, run425, per pass): 2401-point columns 78.1
+  /// -> 59.5 us (4 split 7 x 343 for four steps of 49; 2401^2 117.3 -> 98.7 in the sweep beside
+  /// cuFFT's 117.7, its display 75.8 -> 69.1), 1715-point 45.4 -> 30.0 (8 split 5 x 343 for 2
+  /// unsplit), 1750-point 37.8 -> 28.8 (8 split 5 x 350 for 4 split 2 x 875), 3430^2 529 -> 218
+  /// (4 split 5 x 686 for 2 split 2 x 1 715, whose rows went into tiles); real display 1715^2 47.5
+  /// -> 39.5, 1750^2 45.6 -> 41.8, 3430^2 202 -> 148. Where four lines fit unsplit it lost or tied:
+  /// 1225-point columns 19.4 -> 20.7 (8 split 5 x 245 for 4 unsplit), 875^2's display 18.9 ->
+  /// 20.9. The first split by 7 on OpenCL (second session) had run 1.8x slower than 2 lines
+  /// unsplit. GL keeps its own rules (first_split_odd_min, odd_length_splits): 0.
+  std::uint32_t odd_splits_past_four_columns = 1;
   /// Above 1: the first round's odd splits are by at least this radix (GL: 7 alone), of columns
   /// only, in groups of the full col_lines columns, and at least min_groups_per_unit groups per
   /// compute unit where the units are known (one group per multiprocessor holds a split's
@@ -542,6 +554,7 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.four_columns_by_halves = 1;      // GL 2401^2's display columns, even lengths (H100: 2401-point 109 -> 98 us)
   t.odd_length_splits = 1;           // GL 2187-point columns: 57.2 -> 51.8 us (H200), 1875-point 45.1 -> 34.0
+  t.odd_splits_past_four_columns = 0;  // OpenCL's rule; GL's splits by 7 keep first_split_odd_min's conditions
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
@@ -612,6 +625,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"local_halves_above", &Tuning::local_halves_above},
       {"four_columns_by_halves", &Tuning::four_columns_by_halves},
       {"odd_length_splits", &Tuning::odd_length_splits},
+      {"odd_splits_past_four_columns", &Tuning::odd_splits_past_four_columns},
       {"pow2_rows_radix16", &Tuning::pow2_rows_radix16},
       {"rows_radix16", &Tuning::rows_radix16},
       {"split_dit", &Tuning::split_dit},
@@ -1014,11 +1028,10 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   std::vector<std::uint32_t> line_options;
   for (std::uint32_t x = most_lines; x >= 1; x /= 2) line_options.push_back(x);
   // Two rounds: first no split, a power-of-two split up to first_split_max or an odd one up to
-  // first_split_odd_max (from first_split_odd_min), and for columns at least 2 lines (16-byte row
-  // segments); then anything. On OpenCL fewer lines unsplit beat more lines with a split by 7
-  // (2401-point columns 1.8x faster on the H100 as 2 lines unsplit than as 4 split by 7); GL's
-  // looped splits by 7 in groups of 8 beat its unsplit 4. Tuning::first_split_fewer_stages: the
-  // first round's column split at a width may give way to one with fewer stages.
+  // first_split_odd_max (from first_split_odd_min; up to 7 where Tuning::odd_splits_past_four_columns
+  // says), and for columns at least 2 lines (16-byte row segments); then anything.
+  // Tuning::first_split_fewer_stages: the first round's column split at a width may give way to
+  // one with fewer stages.
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
   const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
@@ -1028,6 +1041,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   const bool odd_length_splits = tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 &&
                                  (n % 3 == 0 || n % 5 == 0) && four_columns_bytes > local_cap &&
                                  four_columns_bytes / 2 <= local_cap;
+  // Tuning::odd_splits_past_four_columns (a first_split_odd_max of 1 still allows no odd split).
+  const std::uint32_t odd_max = tuning.odd_splits_past_four_columns != 0 && tuning.first_split_odd_max > 1 &&
+                                        axis == Axis::cols && live == 0 && four_columns_bytes > local_cap
+                                    ? std::max(7u, tuning.first_split_odd_max)
+                                    : tuning.first_split_odd_max;
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
@@ -1037,7 +1055,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       const bool power_of_two = (p & (p - 1)) == 0;
       const bool odd_length_split = odd_length_splits && (p == 3 || p == 5) && b >= 4;
       const bool by_rule =
-          !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > tuning.first_split_odd_max)) &&
+          !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > odd_max)) &&
           !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split &&
             (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
              (lines + b - 1) / b < wanted_groups));
@@ -1757,8 +1775,9 @@ inline Measuring cl_measuring(Measuring m) {
 /// session: 64 won on the rows with a radix-10 or radix-25 stage, since their default, and 128 on
 /// some split columns: 3125^2, 4000^2, 1080-point), split columns bounded for a second group
 /// (Tuning::second_group_columns; forty-first session: won at five lengths, lost at four), 512
-/// work-items within 128 registers, and the composite rows without their bound
-/// (Tuning::composite_rows_max_registers); GL's split columns in radix 16
+/// work-items within 128 registers, the composite rows without their bound
+/// (Tuning::composite_rows_max_registers) and the columns' splits by 5 and 7 toggled
+/// (Tuning::odd_splits_past_four_columns); GL's split columns in radix 16
 /// (Tuning::split_columns_radix16) and split by 3 and 5 (first_split_odd_min, four_columns_by_halves
 /// undone) and odd lengths' not (odd_length_splits undone), rows through half the shared memory
 /// from 16 KiB, composite radices in split columns and four-step passes of 4 096 elements (each
@@ -1857,6 +1876,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     wide.max_threads = 512;
     wide.max_registers = 128;
     out.push_back(wide);
+    // Splits by 5 and 7 of columns past four lines unsplit (sixtieth session, H100), toggled.
+    with(&Tuning::odd_splits_past_four_columns, base.odd_splits_past_four_columns ? 0 : 1);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),

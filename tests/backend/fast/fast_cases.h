@@ -160,6 +160,11 @@ inline constexpr FastSize fast_exact_split_threads_cases[] = {{16, 3125}, {8, 10
 /// 3456 points, 8 split 8 x 432 (4 4 9 3) in 864 invocations, the sub-transforms unrolled.
 inline constexpr FastSize fast_whole_warp_split_cases[] = {{8, 3456}};
 
+/// OpenCL's columns split by 5 and 7 where four lines unsplit exceed the local memory
+/// (Tuning::odd_splits_past_four_columns; the local memory capped at 48 KiB, NVIDIA's, so that
+/// every device takes them): 1715 points (8 split 5 x 343), 2401 (4 split 7 x 343).
+inline constexpr FastSize fast_odd_splits_past_four_columns_cases[] = {{8, 1715}, {8, 2401}};
+
 /// Rows through half the local memory where few are resident (Tuning::rows_halves_above): 1000
 /// points (10 10 10), two per group in 224 invocations (600 rows: enough groups for two per group
 /// on the H100); 2560 (16 16 10) in 256.
@@ -976,6 +981,23 @@ void expect_rows_halves_match_fftw(const fast::Tuning& base, MakePath make_path,
       73, "rows through halves", make_path, run);
 }
 
+/// OpenCL's columns split by 5 or 7 in groups of 4 or more where four lines unsplit exceed the
+/// local memory (Tuning::odd_splits_past_four_columns, the default), both directions; fails
+/// where a case planned another split or fewer lines.
+template <class MakePath, class Run>
+void expect_odd_splits_past_four_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.odd_splits_past_four_columns = 1;
+  tuning.local_bytes_cap = 48 * 1024;
+  expect_cases_planned_and_matching(
+      fast_odd_splits_past_four_columns_cases, tuning,
+      [](auto& probe, std::size_t, std::size_t) {
+        const fast::AxisPlan& plan = probe.plan(Axis::cols);
+        EXPECT_TRUE((plan.pre_radix == 5 || plan.pre_radix == 7) && plan.lines_per_group >= 4) << plan.describe();
+      },
+      79, "columns split by 5 and 7", make_path, run);
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -994,6 +1016,7 @@ enum class ScheduleCheck {
   columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
   whole_warp_split_columns,  // GL only, as the next: rules of GL's defaults
   rows_halves,
+  odd_splits_past_four_columns,  // OpenCL only: a rule of its defaults
   exact_split_threads,
   balanced_groups,
   four_step_columns,
@@ -1012,12 +1035,14 @@ inline bool gl_only(ScheduleCheck check) {
          check == ScheduleCheck::rows_halves;
 }
 
+inline bool opencl_only(ScheduleCheck check) { return check == ScheduleCheck::odd_splits_past_four_columns; }
+
 /// Every check the API's suite runs.
 inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
   std::vector<ScheduleCheck> out;
   for (int i = 0; i <= static_cast<int>(ScheduleCheck::bluestein_beside_a_split_axis); ++i) {
     const auto check = static_cast<ScheduleCheck>(i);
-    if (!opencl || !gl_only(check)) out.push_back(check);
+    if (opencl ? !gl_only(check) : !opencl_only(check)) out.push_back(check);
   }
   return out;
 }
@@ -1026,8 +1051,8 @@ inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
 /// base its suite uses.
 template <class MakePath, class Run>
 void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Run run) {
-  if (opencl && gl_only(check)) {
-    ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is GL's alone";
+  if (opencl ? gl_only(check) : opencl_only(check)) {
+    ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is " << (opencl ? "GL's" : "OpenCL's") << " alone";
     return;
   }
   const fast::Tuning api = opencl ? fast::Tuning{} : fast::gl_default_tuning();
@@ -1051,6 +1076,8 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::whole_warp_split_columns:
       return expect_whole_warp_split_columns_match_fftw(api, make_path, run);
     case ScheduleCheck::rows_halves: return expect_rows_halves_match_fftw(api, make_path, run);
+    case ScheduleCheck::odd_splits_past_four_columns:
+      return expect_odd_splits_past_four_columns_match_fftw(api, make_path, run);
     case ScheduleCheck::exact_split_threads: return expect_exact_split_threads_match_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);

@@ -210,6 +210,15 @@ TEST(ClFastSchedule, RowsRadix16MatchesFftw) {
   test::run_schedule_check(test::ScheduleCheck::rows_radix16, true, make_path(*env), runner(*env));
 }
 
+// Columns split by 5 and 7 where four lines unsplit exceed 48 KiB of local memory
+// (Tuning::odd_splits_past_four_columns: 1715 points 8 split 5 x 343, 2401 points 4 split 7 x 343).
+TEST(ClFastSchedule, OddSplitsPastFourColumnsMatchFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::odd_splits_past_four_columns, true, make_path(*env), runner(*env));
+}
+
 // Split columns in groups that are not whole warps, their first stage from the registers
 // (Tuning::exact_split_threads: 3125-point columns in 1 000 invocations on the H200's GL).
 TEST(ClFastSchedule, ExactSplitThreadsMatchFftw) {
@@ -518,20 +527,15 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
-// The display's columns split in groups that are not whole warps, their first stage from the
-// registers (Tuning::exact_split_threads, the default; local memory capped so that PoCL splits
-// them too); the pictures are render_spectrum's.
-TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
-  std::string why;
-  ClEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  for (const auto& [w, h] : test::fast_exact_split_threads_cases) {
-    fast::Tuning tuning;
-    tuning.local_bytes_cap = 32 * 1024;
-    ClFastDisplay display(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
+// Each case's display under `tuning`, its column plan checked by `planned`, against
+// render_spectrum's picture in every display setting.
+template <class Planned>
+void expect_displays_match_render_spectrum(ClEnv& env, std::span<const test::FastSize> cases,
+                                           const fast::Tuning& tuning, Planned planned) {
+  for (const auto& [w, h] : cases) {
+    ClFastDisplay display(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
     display.prepare(w, h);
-    const fast::AxisPlan& cols = display.column_route().plan;
-    EXPECT_TRUE(test::at_exact_split_threads(cols)) << cols.describe();
+    planned(display.column_route().plan);
     const RealImage image = test::random_real_image(w, h, w + 11 * h);
     display.upload(image);
     const ComplexImage spectrum = test::full_spectrum(image);
@@ -542,6 +546,36 @@ TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
                                  settings.component == SpectrumComponent::phase);
     }
   }
+}
+
+// The display's columns split in groups that are not whole warps, their first stage from the
+// registers (Tuning::exact_split_threads, the default; local memory capped so that PoCL splits
+// them too); the pictures are render_spectrum's.
+TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = 32 * 1024;
+  expect_displays_match_render_spectrum(*env, test::fast_exact_split_threads_cases, tuning,
+                                        [](const fast::AxisPlan& cols) {
+                                          EXPECT_TRUE(test::at_exact_split_threads(cols)) << cols.describe();
+                                        });
+}
+
+// The display's columns split by 5 and 7 where four lines unsplit exceed 48 KiB
+// (Tuning::odd_splits_past_four_columns, the default; NVIDIA's 48 KiB as the cap, so that PoCL
+// splits them too).
+TEST(ClFastDisplay, OddSplitsPastFourColumnsMatchRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = 48 * 1024;
+  expect_displays_match_render_spectrum(*env, test::fast_odd_splits_past_four_columns_cases, tuning,
+                                        [](const fast::AxisPlan& cols) {
+                                          EXPECT_TRUE(cols.pre_radix == 5 || cols.pre_radix == 7) << cols.describe();
+                                        });
 }
 
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.

@@ -277,8 +277,8 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 }
 
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
-// splits 3^7-point columns by 3 to get 4 neighbouring columns, but keeps 7^4-point columns
-// unsplit in pairs; GL splits odd lengths by 3 and 5 where four columns fit only by their halves
+// splits 3^7-point columns by 3 to get 4 neighbouring columns, and 7^4-point ones by 7 in groups
+// of 4 (Tuning::odd_splits_past_four_columns; without it, unsplit in pairs); GL splits odd lengths by 3 and 5 where four columns fit only by their halves
 // (Tuning::odd_length_splits, H200), by 7 only where that leaves at least two groups per
 // multiprocessor (Tuning::first_split_odd_min), and even lengths by neither.
 TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
@@ -288,8 +288,14 @@ TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   EXPECT_EQ(cl_2187->pre_radix, 3u) << cl_2187->describe();
   const auto cl_2401 = fast::plan_axis(Axis::cols, 2401, 2401, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2401.has_value());
-  EXPECT_EQ(cl_2401->lines_per_group, 2u) << cl_2401->describe();
-  EXPECT_EQ(cl_2401->pre_radix, 1u) << cl_2401->describe();
+  EXPECT_EQ(cl_2401->lines_per_group, 4u) << cl_2401->describe();
+  EXPECT_EQ(cl_2401->pre_radix, 7u) << cl_2401->describe();
+  fast::Tuning cl_no_past_four;
+  cl_no_past_four.odd_splits_past_four_columns = 0;
+  const auto cl_2401_unsplit = fast::plan_axis(Axis::cols, 2401, 2401, nvidia, cl_no_past_four);
+  ASSERT_TRUE(cl_2401_unsplit.has_value());
+  EXPECT_EQ(cl_2401_unsplit->lines_per_group, 2u) << cl_2401_unsplit->describe();
+  EXPECT_EQ(cl_2401_unsplit->pre_radix, 1u) << cl_2401_unsplit->describe();
   // GL splits 3^7 by 3 too, ahead of 4 lines unsplit by their halves, and 1875 = 3 x 5^4 by 3 in
   // groups of 8; without odd_length_splits both keep 4 lines by their halves. Even 1458 = 2 x
   // 3^6 and 3000 take no split by 3 or 5 (they lost there).
@@ -792,9 +798,10 @@ TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
     EXPECT_EQ(fast::route_image(w, h, nvidia, gl)->cols.plan.max_registers, 0u);
   }
   EXPECT_EQ(fast::route_image(2187, 2187, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 192 work-items
+  EXPECT_EQ(fast::route_image(2401, 2401, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 4 split 7 x 343 in 192
   EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia_registers, cl)->plan.max_registers, 128u);
   EXPECT_EQ(fast::route_real_columns(1920, 1080, nvidia_registers, cl)->plan.max_registers, 0u);
-  for (const std::size_t n : {1000u, 1024u, 2048u, 4096u, 2401u, 8192u, 4099u, 512u}) {
+  for (const std::size_t n : {1000u, 1024u, 2048u, 4096u, 8192u, 4099u, 512u}) {
     const auto image = fast::route_image(n, n, nvidia_registers, cl);
     ASSERT_TRUE(image);
     EXPECT_EQ(image->cols.plan.max_registers, 0u) << image->cols.describe();
@@ -995,6 +1002,55 @@ TEST(FastPlan, SplitColumnsInWholeWarpsPastTheGroupBound) {
   const auto candidates = fast::measure_candidates(on, true);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.split_columns_whole_warps == 0; }), 1);
+}
+
+// OpenCL's columns split by 5 and 7 where four lines unsplit exceed the local memory
+// (Tuning::odd_splits_past_four_columns): which lengths take it on NVIDIA's 48 KiB, complex and
+// real display, and which keep their plans (four lines fit unsplit; rows; GL).
+TEST(FastPlan, OpenClSplitsColumnsBy5And7PastFourLines) {
+  EXPECT_EQ(fast::Tuning{}.odd_splits_past_four_columns, 1u);
+  EXPECT_EQ(fast::gl_default_tuning().odd_splits_past_four_columns, 0u);
+  const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
+  fast::Tuning off = on;
+  off.odd_splits_past_four_columns = 0;
+  struct Moved {
+    std::size_t n;
+    std::uint32_t pre_radix, lines;
+  };
+  // 2401: four steps of 49 before; 1715: 2 lines unsplit; 1750: 4 split 2 x 875; 3430: 2 split 2 x 1 715.
+  for (const Moved& m : {Moved{2401, 7, 4}, Moved{1715, 5, 8}, Moved{1750, 5, 8}, Moved{3430, 5, 4}}) {
+    SCOPED_TRACE(m.n);
+    const auto before = fast::route_image(m.n, m.n, nvidia, off);
+    const auto after = fast::route_image(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(before && after);
+    EXPECT_NE(before->cols.plan.pre_radix, m.pre_radix) << before->cols.describe();
+    EXPECT_EQ(after->cols.plan.pre_radix, m.pre_radix) << after->cols.describe();
+    EXPECT_EQ(after->cols.plan.lines_per_group, m.lines) << after->cols.describe();
+    EXPECT_FALSE(after->cols.four_step()) << after->cols.describe();
+    const auto display = fast::plan_real_display(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(display);
+    EXPECT_EQ(display->cols.plan.pre_radix, m.pre_radix) << display->cols.describe();
+  }
+  EXPECT_TRUE(fast::route_image(2401, 2401, nvidia, off)->cols.four_step());
+  // Four lines fit unsplit at 1225 and 875 (there the split lost or tied); the sweep's other
+  // sizes; every row.
+  for (const std::size_t n : {1225, 875, 1000, 1024, 2048, 2187, 3125, 3200, 4000, 4096, 8192}) {
+    SCOPED_TRACE(n);
+    const auto a = fast::route_image(n, n, nvidia, on);
+    const auto b = fast::route_image(n, n, nvidia, off);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->cols.describe(), b->cols.describe());
+    EXPECT_EQ(a->rows.describe(), b->rows.describe());
+    EXPECT_EQ(fast::plan_real_display(n, n, nvidia, on)->cols.describe(),
+              fast::plan_real_display(n, n, nvidia, off)->cols.describe());
+  }
+  EXPECT_EQ(fast::route_image(1920, 1080, nvidia, on)->cols.describe(),
+            fast::route_image(1920, 1080, nvidia, off)->cols.describe());
+  EXPECT_EQ(fast::route_image(2401, 7, nvidia, on)->rows.describe(),
+            fast::route_image(2401, 7, nvidia, off)->rows.describe());
+  const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.odd_splits_past_four_columns == 0; }), 1);
 }
 
 // GL's rows of lengths that are not powers of two exchange through half the shared memory from
@@ -1412,8 +1468,10 @@ TEST(FastPlan, InPlaceFourStepLeavesRowsSwappedInPairs) {
 // 3125^2 (25 x 125: 25) stay direct, and so does 2401^2 under 32 MiB or with the knob at 0.
 TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
   fast::Tuning gl_unsplit = fast::gl_default_tuning();  // GL's own 2401-point columns split by 7
-  gl_unsplit.first_split_odd_max = 1;                   // (FirstRoundOddSplitsFollowEachApisMeasurements)
-  for (const fast::Tuning& t : {fast::Tuning{}, gl_unsplit}) {
+  gl_unsplit.first_split_odd_max = 1;                   // (FirstRoundOddSplitsFollowEachApisMeasurements),
+  fast::Tuning cl_unsplit;                              // and OpenCL's since the sixtieth session
+  cl_unsplit.odd_splits_past_four_columns = 0;
+  for (const fast::Tuning& t : {cl_unsplit, gl_unsplit}) {
     const bool gl = t.max_threads == fast::gl_default_tuning().max_threads;
     const fast::AxisRoute route = cols(2401, 2401, t);
     ASSERT_TRUE(route.four_step()) << gl << " " << route.describe();
@@ -1434,8 +1492,8 @@ TEST(FastPlan, UnsplitNarrowColumnsInTwoPassesOfDivisorGroups) {
   }
   // The real display's pair columns by the image's bytes, not Z's (half of them): 2401^2's 1 204
   // (Z 23 MB) in two passes, 2401 x 1000's (Z 9.6 MB: the image 19 MB) directly.
-  EXPECT_TRUE(fast::route_real_columns(2401, 2401, nvidia, fast::Tuning{})->four_step());
-  EXPECT_FALSE(fast::route_real_columns(1000, 2401, nvidia, fast::Tuning{})->four_step());
+  EXPECT_TRUE(fast::route_real_columns(2401, 2401, nvidia, cl_unsplit)->four_step());
+  EXPECT_FALSE(fast::route_real_columns(1000, 2401, nvidia, cl_unsplit)->four_step());
   // GL's 49-point passes are not swizzled, so they are sized by four_step_unswizzled_elements
   // (2 048), not four_step_elements (4 096): 2401^2's 1 204 pairs then find groups of 28 (< 32)
   // and stay direct; by 4 096 they would find 86.
