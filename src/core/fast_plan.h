@@ -160,8 +160,9 @@ struct Tuning {
   std::uint32_t first_split_odd_max = 3;
   /// 1: columns whose four lines unsplit exceed the local memory (48 KiB: longer than 1 536
   /// points) may also split by 5 and 7 in the first round (first_split_odd_max then counts as at
-  /// least 7, unless it is 1: no odd split). H100, OpenCL (sixtieth session, run424, run425, per pass): 2401-point columns 78.1
-  /// -> 59.5 us (4 split 7 x 343 for four steps of 49; 2401^2 117.3 -> 98.7 in the sweep beside
+  /// least 7, unless it is 1: no odd split). H100, OpenCL (sixtieth session, run424, run425, per
+  /// pass): 2401-point columns 78.1 -> 59.5 us (4 split 7 x 343 for four steps of 49; 2401^2
+  /// 117.3 -> 98.7 in the sweep beside
   /// cuFFT's 117.7, its display 75.8 -> 69.1), 1715-point 45.4 -> 30.0 (8 split 5 x 343 for 2
   /// unsplit), 1750-point 37.8 -> 28.8 (8 split 5 x 350 for 4 split 2 x 875), 3430^2 529 -> 218
   /// (4 split 5 x 686 for 2 split 2 x 1 715, whose rows went into tiles); real display 1715^2 47.5

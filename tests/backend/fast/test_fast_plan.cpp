@@ -278,9 +278,10 @@ TEST(FastPlan, LayoutsFitNvidiaLocalMemory) {
 
 // The first planning round's odd-split rule (measured on the H100, docs/fast_path.md): OpenCL
 // splits 3^7-point columns by 3 to get 4 neighbouring columns, and 7^4-point ones by 7 in groups
-// of 4 (Tuning::odd_splits_past_four_columns; without it, unsplit in pairs); GL splits odd lengths by 3 and 5 where four columns fit only by their halves
-// (Tuning::odd_length_splits, H200), by 7 only where that leaves at least two groups per
-// multiprocessor (Tuning::first_split_odd_min), and even lengths by neither.
+// of 4 (Tuning::odd_splits_past_four_columns; without it, unsplit in pairs); GL splits odd
+// lengths by 3 and 5 where four columns fit only by their halves (Tuning::odd_length_splits,
+// H200), by 7 only where that leaves at least two groups per multiprocessor
+// (Tuning::first_split_odd_min), and even lengths by neither.
 TEST(FastPlan, FirstRoundOddSplitsFollowEachApisMeasurements) {
   const auto cl_2187 = fast::plan_axis(Axis::cols, 2187, 2187, nvidia, fast::Tuning{});
   ASSERT_TRUE(cl_2187.has_value());
