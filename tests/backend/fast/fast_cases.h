@@ -1052,7 +1052,8 @@ inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
 template <class MakePath, class Run>
 void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Run run) {
   if (opencl ? gl_only(check) : opencl_only(check)) {
-    ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is " << (opencl ? "GL's" : "OpenCL's") << " alone";
+    ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is " << (opencl ? "GL's" : "OpenCL's")
+                  << " alone";
     return;
   }
   const fast::Tuning api = opencl ? fast::Tuning{} : fast::gl_default_tuning();

@@ -799,7 +799,7 @@ TEST(FastPlan, SecondGroupForSplitColumnsInMoreThanOneWave) {
     EXPECT_EQ(fast::route_image(w, h, nvidia, gl)->cols.plan.max_registers, 0u);
   }
   EXPECT_EQ(fast::route_image(2187, 2187, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 192 work-items
-  EXPECT_EQ(fast::route_image(2401, 2401, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 4 split 7 x 343 in 192
+  EXPECT_EQ(fast::route_image(2401, 2401, nvidia_registers, cl)->cols.plan.max_registers, 168u);  // 7 x 343 in 192
   EXPECT_EQ(fast::route_real_columns(4000, 4000, nvidia_registers, cl)->plan.max_registers, 128u);
   EXPECT_EQ(fast::route_real_columns(1920, 1080, nvidia_registers, cl)->plan.max_registers, 0u);
   for (const std::size_t n : {1000u, 1024u, 2048u, 4096u, 8192u, 4099u, 512u}) {
