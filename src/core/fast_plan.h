@@ -158,15 +158,17 @@ struct Tuning {
   /// on the H100 (OpenCL) as 4 lines split 3 x 729 than as 2 lines unsplit; GL lost with the split
   /// by 3 (docs/fast_path.md). Splits by 5 and 7: odd_splits_past_four_columns.
   std::uint32_t first_split_odd_max = 3;
-  /// 1: columns whose four lines unsplit exceed the local memory (48 KiB: longer than 1 536 points) may also split by 5
-  /// and 7 in the first round (first_split_odd_max then counts as at least 7, unless it is 1: no odd split). H100,
-  /// OpenCL (sixtieth session, run424, run425, per pass): 2401-point columns 78.1 -> 59.5 us (4 split 7 x 343 for four
-  /// steps of 49; 2401^2 117.3 -> 98.7 in the sweep beside cuFFT's 117.7, its display 75.8 -> 69.1), 1715-point 45.4 ->
-  /// 30.0 (8 split 5 x 343 for 2 unsplit), 1750-point 37.8 -> 28.8 (8 split 5 x 350 for 4 split 2 x 875), 3430^2 529 ->
-  /// 218 (4 split 5 x 686 for 2 split 2 x 1 715, whose rows went into tiles); real display 1715^2 47.5 -> 39.5, 1750^2
-  /// 45.6 -> 41.8, 3430^2 202 -> 148. Where four lines fit unsplit it lost or tied: 1225-point columns 19.4 -> 20.7 (8
-  /// split 5 x 245 for 4 unsplit), 875^2's display 18.9 -> 20.9. The first split by 7 on OpenCL (second session) had
-  /// run 1.8x slower than 2 lines unsplit. GL keeps its own rules (first_split_odd_min, odd_length_splits): 0.
+  /// 1: columns whose four lines unsplit exceed the local memory (48 KiB: longer than 1 536 points)
+  /// may also split by 5 and 7 in the first round (first_split_odd_max then counts as at least 7,
+  /// unless it is 1: no odd split). H100, OpenCL (sixtieth session, run424, run425, per pass):
+  /// 2401-point columns 78.1 -> 59.5 us (4 split 7 x 343 for four steps of 49; 2401^2 117.3 -> 98.7
+  /// in the sweep beside cuFFT's 117.7, its display 75.8 -> 69.1), 1715-point 45.4 -> 30.0 (8 split 5
+  /// x 343 for 2 unsplit), 1750-point 37.8 -> 28.8 (8 split 5 x 350 for 4 split 2 x 875), 3430^2 529
+  /// -> 218 (4 split 5 x 686 for 2 split 2 x 1 715, whose rows went into tiles); real display 1715^2
+  /// 47.5 -> 39.5, 1750^2 45.6 -> 41.8, 3430^2 202 -> 148. Where four lines fit unsplit it lost or
+  /// tied: 1225-point columns 19.4 -> 20.7 (8 split 5 x 245 for 4 unsplit), 875^2's display 18.9 ->
+  /// 20.9. The first split by 7 on OpenCL (second session) had run 1.8x slower than 2 lines unsplit.
+  /// GL keeps its own rules (first_split_odd_min, odd_length_splits): 0.
   std::uint32_t odd_splits_past_four_columns = 1;
   /// Above 1: the first round's odd splits are by at least this radix (GL: 7 alone), of columns
   /// only, in groups of the full col_lines columns, and at least min_groups_per_unit groups per
