@@ -1035,17 +1035,18 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
   const bool weigh_splits = tuning.first_split_fewer_stages != 0 && axis == Axis::cols;
   // Fewest stages, then a power-of-two sub-length; p ascends, so ties keep the smaller split.
   const auto weighed_rank = [](const AxisPlan& a) { return std::pair{a.radices.size(), (a.m & (a.m - 1)) != 0}; };
-  // Tuning::odd_length_splits: odd lengths with a factor 3 or 5 whose four columns exceed the
-  // local memory as complex values and fit it as floats (unpadded).
-  const std::uint64_t four_columns_bytes = std::uint64_t{4} * n * sizeof(Complex);
-  const bool odd_length_splits = tuning.odd_length_splits != 0 && axis == Axis::cols && n % 2 == 1 && live == 0 &&
-                                 (n % 3 == 0 || n % 5 == 0) && four_columns_bytes > local_cap &&
-                                 four_columns_bytes / 2 <= local_cap;
+  // Columns whose four lines exceed the local memory as complex values (Bluestein's live-input
+  // passes aside), where two rules allow more odd splits: Tuning::odd_length_splits (odd lengths
+  // with a factor 3 or 5 whose four columns fit as floats, unpadded) and
   // Tuning::odd_splits_past_four_columns (a first_split_odd_max of 1 still allows no odd split).
-  const std::uint32_t odd_max = tuning.odd_splits_past_four_columns != 0 && tuning.first_split_odd_max > 1 &&
-                                        axis == Axis::cols && live == 0 && four_columns_bytes > local_cap
-                                    ? std::max(7u, tuning.first_split_odd_max)
-                                    : tuning.first_split_odd_max;
+  const std::uint64_t four_columns_bytes = std::uint64_t{4} * n * sizeof(Complex);
+  const bool past_four_columns = axis == Axis::cols && live == 0 && four_columns_bytes > local_cap;
+  const bool odd_length_splits = tuning.odd_length_splits != 0 && past_four_columns && n % 2 == 1 &&
+                                 (n % 3 == 0 || n % 5 == 0) && four_columns_bytes / 2 <= local_cap;
+  const std::uint32_t odd_max =
+      tuning.odd_splits_past_four_columns != 0 && tuning.first_split_odd_max > 1 && past_four_columns
+          ? std::max(7u, tuning.first_split_odd_max)
+          : tuning.first_split_odd_max;
   for (int round = 0; round < 2; ++round)
   for (const std::uint32_t b : line_options) {
     if (round == 0 && axis == Axis::cols && b < 2 && lines >= 2) continue;
