@@ -167,7 +167,7 @@ struct Tuning {
   /// -> 218 (4 split 5 x 686 for 2 split 2 x 1 715, whose rows went into tiles); real display 1715^2
   /// 47.5 -> 39.5, 1750^2 45.6 -> 41.8, 3430^2 202 -> 148. Where four lines fit unsplit it lost or
   /// tied: 1225-point columns 19.4 -> 20.7 (8 split 5 x 245 for 4 unsplit), 875^2's display 18.9 ->
-  /// 20.9. The first split by 7 on OpenCL (second session) had run 1.8x slower than 2 lines unsplit.
+  /// 20.9. The first split by 7 on OpenCL (first sessions) had run 1.8x slower than 2 lines unsplit.
   /// GL keeps its own rules (first_split_odd_min, odd_length_splits): 0.
   std::uint32_t odd_splits_past_four_columns = 1;
   /// Above 1: the first round's odd splits are by at least this radix (GL: 7 alone), of columns
