@@ -140,4 +140,21 @@ inline std::vector<std::pair<std::string, SpectrumSettings>> display_settings_ca
   return cases;
 }
 
+/// A random w x h image's display under every display setting (display_settings_cases) against
+/// render_spectrum of its FFTW spectrum. `display` is either API's, prepared for w x h: it takes
+/// the image by upload(), draws one setting by `draw(settings)` and gives its pixels by
+/// download_rgba().
+template <class Display, class Draw>
+void expect_every_setting_matches(Display& display, std::size_t w, std::size_t h, std::uint64_t seed, Draw draw) {
+  const RealImage image = random_real_image(w, h, seed);
+  display.upload(image);
+  const ComplexImage spectrum = full_spectrum(image);
+  for (const auto& [name, settings] : display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
+    draw(settings);
+    expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
+                         std::to_string(w) + "x" + std::to_string(h) + " " + name + " " + display.describe(),
+                         settings.component == SpectrumComponent::phase);
+  }
+}
+
 }  // namespace fftscope::test

@@ -1028,21 +1028,27 @@ enum class ScheduleCheck {
   bluestein_beside_a_split_axis,  // the last (schedule_checks counts up to it)
 };
 
-inline bool gl_only(ScheduleCheck check) {
-  return check == ScheduleCheck::sub_transform_loop || check == ScheduleCheck::one_round_split_columns ||
-         check == ScheduleCheck::one_round_bluestein_rows || check == ScheduleCheck::one_round_rows ||
-         check == ScheduleCheck::columns_radix16 || check == ScheduleCheck::whole_warp_split_columns ||
-         check == ScheduleCheck::rows_halves;
+/// Whether the API's suite runs `check`: the rules of one API's defaults are checked on it alone.
+inline bool runs_on(ScheduleCheck check, bool opencl) {
+  switch (check) {
+    case ScheduleCheck::sub_transform_loop:
+    case ScheduleCheck::one_round_split_columns:
+    case ScheduleCheck::one_round_bluestein_rows:
+    case ScheduleCheck::one_round_rows:
+    case ScheduleCheck::columns_radix16:
+    case ScheduleCheck::whole_warp_split_columns:
+    case ScheduleCheck::rows_halves: return !opencl;
+    case ScheduleCheck::odd_splits_past_four_columns: return opencl;
+    default: return true;
+  }
 }
-
-inline bool opencl_only(ScheduleCheck check) { return check == ScheduleCheck::odd_splits_past_four_columns; }
 
 /// Every check the API's suite runs.
 inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
   std::vector<ScheduleCheck> out;
   for (int i = 0; i <= static_cast<int>(ScheduleCheck::bluestein_beside_a_split_axis); ++i) {
     const auto check = static_cast<ScheduleCheck>(i);
-    if (opencl ? !gl_only(check) : !opencl_only(check)) out.push_back(check);
+    if (runs_on(check, opencl)) out.push_back(check);
   }
   return out;
 }
@@ -1051,7 +1057,7 @@ inline std::vector<ScheduleCheck> schedule_checks(bool opencl) {
 /// base its suite uses.
 template <class MakePath, class Run>
 void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Run run) {
-  if (opencl ? gl_only(check) : opencl_only(check)) {
+  if (!runs_on(check, opencl)) {
     ADD_FAILURE() << "schedule check " << static_cast<int>(check) << " is " << (opencl ? "GL's" : "OpenCL's")
                   << " alone";
     return;

@@ -527,8 +527,8 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
-// Each case's display under `tuning`, its column plan checked by `planned`, against
-// render_spectrum's picture in every display setting.
+// Each case's display under `tuning`, its column plan checked by `planned`, then
+// test::expect_every_setting_matches.
 template <class Planned>
 void expect_displays_match_render_spectrum(ClEnv& env, std::span<const test::FastSize> cases,
                                            const fast::Tuning& tuning, Planned planned) {
@@ -536,15 +536,8 @@ void expect_displays_match_render_spectrum(ClEnv& env, std::span<const test::Fas
     ClFastDisplay display(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
     display.prepare(w, h);
     planned(display.column_route().plan);
-    const RealImage image = test::random_real_image(w, h, w + 11 * h);
-    display.upload(image);
-    const ComplexImage spectrum = test::full_spectrum(image);
-    for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
-      display.enqueue_display(settings);
-      test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
-                                 std::to_string(w) + "x" + std::to_string(h) + " " + name,
-                                 settings.component == SpectrumComponent::phase);
-    }
+    test::expect_every_setting_matches(display, w, h, w + 11 * h,
+                                       [&](const SpectrumSettings& settings) { display.enqueue_display(settings); });
   }
 }
 

@@ -660,18 +660,10 @@ TEST(GlFastDisplay, CopyToTextureDeliversTheDownloadedPixels) {
   }
 }
 
-// A random w x h image's display under every display setting (test::display_settings_cases)
-// against render_spectrum of its FFTW spectrum; `display` prepared for w x h.
+// test::expect_every_setting_matches, GL's display drawing each setting.
 void expect_every_setting_matches(GlFastDisplay& display, std::size_t w, std::size_t h, std::uint64_t seed) {
-  const RealImage image = test::random_real_image(w, h, seed);
-  display.upload(image);
-  const ComplexImage spectrum = test::full_spectrum(image);
-  for (const auto& [name, settings] : test::display_settings_cases(0.25f * std::abs(spectrum.data[0]))) {
-    display.dispatch_display(settings);
-    test::expect_display_close(display.download_rgba(), render_spectrum(spectrum, settings), settings.colormap,
-                               std::to_string(w) + "x" + std::to_string(h) + " " + name + " " + display.describe(),
-                               settings.component == SpectrumComponent::phase);
-  }
+  test::expect_every_setting_matches(display, w, h, seed,
+                                     [&](const SpectrumSettings& settings) { display.dispatch_display(settings); });
 }
 
 // The display with GL's own defaults (gl_default_tuning: halves, colours from the registers,
