@@ -82,8 +82,23 @@ struct Tuning {
   /// 157.6 -> 158.5; OpenCL 3125-point (256 -> 250 work-items) 106.8 -> 93.0, 2160-point (256 ->
   /// 180) 68.9 -> 59.6, 3000-point (256 -> 200) 74.0 -> 66.8, 1080-point 17.1 -> 17.2, 1440-point
   /// (256 -> 240) 18.5 -> 19.2, 2187-point (192 -> 162) 44.8 -> 46.6. Not where the count would
-  /// hold more than max_pre_hold values (OpenCL's 4000-point columns), nor Bluestein's passes.
+  /// hold more than max_pre_hold values (exact_split_max_pre_hold), nor Bluestein's passes.
   std::uint32_t exact_split_threads = 1;
+  /// Direct split columns of 4 lines per group whose first stage reads the registers (an exact
+  /// group size) in at least 192 work-items (detail::exact_hold_min_threads) may hold up to this
+  /// many values per work-item where max_pre_hold allows fewer (0: max_pre_hold for all). H100,
+  /// OpenCL, columns per pass (run426-run428): 4000-point 145 -> 128 us (4 x 1000 in 200
+  /// work-items for 256; 4000^2 in the sweep 249 -> 232), 3430-point 138 -> 125 (5 x 686 in 196),
+  /// 3850-point 170 -> 154, 4200-point 245 -> 169 (4 split 4 x 1050 for 2 split 2 x 2100),
+  /// 4500-point 283 -> 191, 5000-point 344 -> 260, 4320-, 4800-, 5040-, 5120-point 237 -> 183,
+  /// 266 -> 191, 301 -> 227, 398 -> 199 (4 lines for four steps); 3528-point 117 -> 118. It lost
+  /// with 84 to 96 values (3600-point 112 -> 301 as 3 x 1200 in 150, 5625-point 431 -> 754,
+  /// 7875-point 1004 -> 2497), with 72 in groups of 143 and 180 (2574-point 70 -> 79, 3240-point
+  /// 85 -> 96: one group per multiprocessor, so a small one leaves it few warps), and in groups of
+  /// 2 lines (8100-point 916 -> 1056, 7560-point 765 -> 791). Where the plan allowed was not exact
+  /// (2401-point 60 -> 85, 4802-point 328 -> 533), held 8 lines (2160-point 63 -> 79) or was
+  /// Bluestein's (4099^2 1359 -> 2243), it lost too (run426: max_pre_hold 96 for every plan).
+  std::uint32_t exact_split_max_pre_hold = 80;
   /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
   /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
   /// 247 -> 237 us (columns (16 16 4) 153 -> 146 us), 1024^2 20.4 -> 19.8; 3125-point rows 77 ->
@@ -405,8 +420,11 @@ struct Tuning {
   /// Square images of at most this many bytes (complex float32) whose columns are one unsplit
   /// pass run both axes in one dispatch (fused_route; OpenCL only; 0: never). H100, OpenCL, the
   /// span of a transform between markers with the queue held: 256^2 18.5 -> 12.5 us, 512^2
-  /// 19-25 -> 12.5; GL (the same protocol, measured and not kept): 256^2 13.6 -> 14.7 us.
-  std::uint64_t fused_max_bytes = 8ull << 20;
+  /// 19-25 -> 12.5; GL (the same protocol, measured and not kept): 256^2 13.6 -> 14.7 us. Past
+  /// 512^2 (2 MiB) one dispatch lost to two (run426, the axes' kernels per transform, two
+  /// rounds: 640^2 18.6 -> 14.7-15.1 us, 700^2 18.4 -> 17.4, 875^2 29.2 -> 21.1-22.2, 1001^2
+  /// 28.8 -> 23.4; 512^2 12.0-13.2 against 12.6-12.8): each phase has only n / col_lines groups.
+  std::uint64_t fused_max_bytes = 2ull << 20;
   /// 1: also where those columns are split through registers (in frequency; not through the
   /// buffer), as 1000^2's and 1024^2's are on NVIDIA (8 columns of 1 024 in 64 KiB), the rows
   /// then taking the split column plan too; 0: unsplit columns only. OpenCL 1000^2 and 1024^2 are
@@ -555,6 +573,7 @@ inline Tuning gl_default_tuning() {
   t.four_columns_by_halves = 1;      // GL 2401^2's display columns, even lengths (H100: 2401-point 109 -> 98 us)
   t.odd_length_splits = 1;           // GL 2187-point columns: 57.2 -> 51.8 us (H200), 1875-point 45.1 -> 34.0
   t.odd_splits_past_four_columns = 0;  // OpenCL's rule; GL's splits by 7 keep first_split_odd_min's conditions
+  t.exact_split_max_pre_hold = 0;      // measured on OpenCL only (GL's 512 invocations hold fewer)
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
   t.rows_radix16 = 1;                // GL 3840-point rows (16 16 15): 57.6 -> 46.9 us (H200)
   t.prune_padding = 1;               // GL 4099-point rows' second pass: 367 us as DIF, 432-453 accumulated
@@ -622,6 +641,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"max_threads", &Tuning::max_threads},
       {"local_bytes_cap", &Tuning::local_bytes_cap},
       {"max_pre_hold", &Tuning::max_pre_hold},
+      {"exact_split_max_pre_hold", &Tuning::exact_split_max_pre_hold},
       {"local_halves_above", &Tuning::local_halves_above},
       {"four_columns_by_halves", &Tuning::four_columns_by_halves},
       {"odd_length_splits", &Tuning::odd_length_splits},
@@ -1011,6 +1031,8 @@ inline void swizzle_where_more_resident(AxisPlan& plan, const Tuning& tuning) {
 }
 
 namespace detail {
+/// Tuning::exact_split_max_pre_hold's smallest group: 6 warps (H100: groups of 143 and 180 lost).
+inline constexpr std::uint64_t exact_hold_min_threads = 192;
 /// plan_axis's search; live_inputs: Bluestein's first pass holds only its live inputs.
 inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std::uint32_t lines,
                                                  const DeviceLimits& limits, const Tuning& tuning, std::uint32_t live,
@@ -1139,14 +1161,19 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
           plan.threads = static_cast<std::uint32_t>(whole);
       }
       // Where a multiple of 32 does not fit, a size between half the group and max_threads may
-      // (Tuning::exact_split_threads; columns, not Bluestein's).
+      // (Tuning::exact_split_threads; columns, not Bluestein's), holding up to hold_limit values.
+      const auto hold_limit = [&](std::uint64_t threads) {
+        return axis == Axis::cols && live == 0 && b == 4 && threads >= exact_hold_min_threads
+                   ? std::max(tuning.max_pre_hold, tuning.exact_split_max_pre_hold)
+                   : tuning.max_pre_hold;
+      };
       if (tuning.exact_split_threads != 0 && stage0_layout && axis == Axis::cols && live == 0 &&
           !stage0_fits(plan.threads)) {
         const std::uint64_t common = std::gcd(stage0_step, elements);
         for (std::uint64_t d = std::min<std::uint64_t>(std::max(plan.threads, max_threads), common);
              2 * d >= plan.threads && d >= 32; --d)
           if (common % d == 0) {
-            if (elements / d * p <= tuning.max_pre_hold) plan.threads = static_cast<std::uint32_t>(d);
+            if (elements / d * p <= hold_limit(d)) plan.threads = static_cast<std::uint32_t>(d);
             break;
           }
       }
@@ -1179,8 +1206,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       }
       plan.pre_hold = static_cast<std::uint32_t>((elements + plan.threads - 1) / plan.threads *
                                                  (plan.live_inputs ? plan.live_blocks : p));
-      if (p > 1 && plan.pre_hold > tuning.max_pre_hold) continue;
       plan.stage0_from_registers = stage0_fits(plan.threads);
+      if (p > 1 && plan.pre_hold > (plan.stage0_from_registers ? hold_limit(plan.threads) : tuning.max_pre_hold)) continue;
       // A split in time stores contiguous runs (its combine's X[k + m M]) where one in frequency
       // stores each sub-transform's outputs P apart: rows, and Bluestein's padded lines (the
       // scratch lies line after line on both axes).
@@ -1710,9 +1737,12 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
 /// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
-/// buffer), the tiles at least 2 columns wide and whole across the image. A column pass that
+/// buffer), the tiles at least 4 columns wide and whole across the image. A column pass that
 /// reads row segments of a few columns over every row ran slower than one that reads its lines
-/// whole (H100, run207). Called again after measured planning has chosen each axis on its own.
+/// whole (H100, run207). Tiles of 2 columns (16-byte row segments for the rows' stores) lost
+/// everywhere (H100, OpenCL, run426, per transform: 3146^2 379 -> 218 us without them, the rows
+/// 215 -> 67; 4050^2 704 -> 340, 4802^2 956 -> 473, 5000^2 1096 -> 518). Called again after
+/// measured planning has chosen each axis on its own.
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
@@ -1723,7 +1753,7 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   const std::uint32_t group = image.cols.plan.lines_per_group;
   const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
   if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
-      direct(image.cols) && t >= 2 && image.rows.n % t == 0)
+      direct(image.cols) && t >= 4 && image.rows.n % t == 0)
     image.rows.tile_lines = image.cols.tile_lines = t;
 }
 
@@ -1879,6 +1909,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     out.push_back(wide);
     // Splits by 5 and 7 of columns past four lines unsplit (sixtieth session, H100), toggled.
     with(&Tuning::odd_splits_past_four_columns, base.odd_splits_past_four_columns ? 0 : 1);
+    // Exact split columns of 4 lines holding up to 80 values (sixty-first session, H100),
+    // toggled.
+    with(&Tuning::exact_split_max_pre_hold, base.exact_split_max_pre_hold ? 0 : 80);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),

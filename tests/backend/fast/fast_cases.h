@@ -165,6 +165,18 @@ inline constexpr FastSize fast_whole_warp_split_cases[] = {{8, 3456}};
 /// every device takes them): 1715 points (8 split 5 x 343), 2401 (4 split 7 x 343).
 inline constexpr FastSize fast_odd_splits_past_four_columns_cases[] = {{8, 1715}, {8, 2401}};
 
+/// OpenCL's exact split columns holding more than max_pre_hold values
+/// (Tuning::exact_split_max_pre_hold; the local memory capped at 48 KiB, NVIDIA's): 4000 points
+/// (4 split 4 x 1000 in 200 work-items, 80 values each), 3430 (4 split 5 x 686 in 196, 70).
+inline constexpr FastSize fast_exact_split_hold_cases[] = {{4, 4000}, {4, 3430}};
+
+/// A split-column plan that takes exact_split_max_pre_hold: its first stage from the registers,
+/// more values per work-item than max_pre_hold, 4 lines.
+inline bool holds_past_max_pre_hold(const fast::AxisPlan& plan, const fast::Tuning& tuning) {
+  return plan.pre_radix > 1 && plan.stage0_from_registers && plan.pre_hold > tuning.max_pre_hold &&
+         plan.lines_per_group == 4;
+}
+
 /// Rows through half the local memory where few are resident (Tuning::rows_halves_above): 1000
 /// points (10 10 10), two per group in 224 invocations (600 rows: enough groups for two per group
 /// on the H100); 2560 (16 16 10) in 256.
@@ -998,6 +1010,22 @@ void expect_odd_splits_past_four_columns_match_fftw(const fast::Tuning& base, Ma
       79, "columns split by 5 and 7", make_path, run);
 }
 
+/// OpenCL's exact split columns holding up to exact_split_max_pre_hold values (the default),
+/// both directions; fails where a case planned fewer values, another group size or more lines.
+template <class MakePath, class Run>
+void expect_exact_split_hold_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  fast::Tuning tuning = base;
+  tuning.exact_split_max_pre_hold = 80;
+  tuning.local_bytes_cap = 48 * 1024;
+  expect_cases_planned_and_matching(
+      fast_exact_split_hold_cases, tuning,
+      [tuning](auto& probe, std::size_t, std::size_t) {
+        const fast::AxisPlan& plan = probe.plan(Axis::cols);
+        EXPECT_TRUE(holds_past_max_pre_hold(plan, tuning)) << plan.describe();
+      },
+      83, "exact split columns past max_pre_hold", make_path, run);
+}
+
 /// The schedule checks above as the GPU suites run them, each from the base its API's suite
 /// passes: one list and one pairing of check and base, so that the planner's test
 /// (FastPlan.ScheduleChecksFindTheirCasesOnAnyDevice) plans exactly what test_fast_gl and
@@ -1016,7 +1044,8 @@ enum class ScheduleCheck {
   columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
   whole_warp_split_columns,  // GL only, as the next: rules of GL's defaults
   rows_halves,
-  odd_splits_past_four_columns,  // OpenCL only: a rule of its defaults
+  odd_splits_past_four_columns,  // OpenCL only, as the next: rules of its defaults
+  exact_split_hold,
   exact_split_threads,
   balanced_groups,
   four_step_columns,
@@ -1038,7 +1067,8 @@ inline bool runs_on(ScheduleCheck check, bool opencl) {
     case ScheduleCheck::columns_radix16:
     case ScheduleCheck::whole_warp_split_columns:
     case ScheduleCheck::rows_halves: return !opencl;
-    case ScheduleCheck::odd_splits_past_four_columns: return opencl;
+    case ScheduleCheck::odd_splits_past_four_columns:
+    case ScheduleCheck::exact_split_hold: return opencl;
     default: return true;
   }
 }
@@ -1085,6 +1115,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::rows_halves: return expect_rows_halves_match_fftw(api, make_path, run);
     case ScheduleCheck::odd_splits_past_four_columns:
       return expect_odd_splits_past_four_columns_match_fftw(api, make_path, run);
+    case ScheduleCheck::exact_split_hold: return expect_exact_split_hold_matches_fftw(api, make_path, run);
     case ScheduleCheck::exact_split_threads: return expect_exact_split_threads_match_fftw(api, make_path, run);
     case ScheduleCheck::balanced_groups:
       return expect_balanced_groups_match_fftw(opencl ? api : gl_balanced_base(), make_path, run);

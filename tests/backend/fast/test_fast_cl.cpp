@@ -219,6 +219,15 @@ TEST(ClFastSchedule, OddSplitsPastFourColumnsMatchFftw) {
   test::run_schedule_check(test::ScheduleCheck::odd_splits_past_four_columns, true, make_path(*env), runner(*env));
 }
 
+// Exact split columns holding more values than max_pre_hold (Tuning::exact_split_max_pre_hold:
+// 4000 points 4 split 4 x 1000 in 200 work-items, 3430 points 4 split 5 x 686 in 196).
+TEST(ClFastSchedule, ExactSplitHoldMatchesFftw) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::exact_split_hold, true, make_path(*env), runner(*env));
+}
+
 // Split columns in groups that are not whole warps, their first stage from the registers
 // (Tuning::exact_split_threads: 3125-point columns in 1 000 invocations on the H200's GL).
 TEST(ClFastSchedule, ExactSplitThreadsMatchFftw) {
@@ -279,8 +288,9 @@ TEST(ClFastSchedule, InPlaceFourStepKnobKeepsTheScratch) {
 // 512 and 8 x 8 fused, each run after 3 forward and inverse round trips on the same path (the
 // groups' counters must be back at zero for every dispatch); 96 x 96 without fusing
 // (fused_max_bytes 0), 96 x 64 (not square) and 1024 x 1024 (its columns split) in two
-// dispatches; with Tuning::fused_split_columns, 1024 x 1024 and 1000 x 1000 fused with their split
-// columns (where PoCL's limits split them as NVIDIA's do). Every result against FFTW.
+// dispatches; with Tuning::fused_split_columns (and fused_max_bytes 8 MiB), 1024 x 1024 and 1000 x
+// 1000 fused with their split columns (where PoCL's limits split them as NVIDIA's do). Every result
+// against FFTW.
 TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
   std::string why;
   ClEnv* env = env_or_null(why);
@@ -296,6 +306,7 @@ TEST(ClFastSchedule, BothAxesInOneDispatchMatchFftw) {
     fast::Tuning tuning;
     if (!c.fuse_allowed) tuning.fused_max_bytes = 0;
     tuning.fused_split_columns = c.split ? 1 : 0;
+    if (c.split) tuning.fused_max_bytes = 8ull << 20;  // 1000^2, 1024^2: over the default 2 MiB
     ClFastPath probe(env->context.get(), env->device.device, env->queue.get(), *env->programs, tuning);
     probe.prepare(c.width, c.height);
     EXPECT_EQ(probe.fused(), c.fused) << c.width << "x" << c.height;
@@ -568,6 +579,21 @@ TEST(ClFastDisplay, OddSplitsPastFourColumnsMatchRenderSpectrum) {
   expect_displays_match_render_spectrum(*env, test::fast_odd_splits_past_four_columns_cases, tuning,
                                         [](const fast::AxisPlan& cols) {
                                           EXPECT_TRUE(cols.pre_radix == 5 || cols.pre_radix == 7) << cols.describe();
+                                        });
+}
+
+// The display's exact split columns holding more values than max_pre_hold
+// (Tuning::exact_split_max_pre_hold, the default; NVIDIA's 48 KiB as the cap, so that PoCL
+// plans them so too).
+TEST(ClFastDisplay, ExactSplitHoldMatchesRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  fast::Tuning tuning;
+  tuning.local_bytes_cap = 48 * 1024;
+  expect_displays_match_render_spectrum(*env, test::fast_exact_split_hold_cases, tuning,
+                                        [tuning](const fast::AxisPlan& cols) {
+                                          EXPECT_TRUE(test::holds_past_max_pre_hold(cols, tuning)) << cols.describe();
                                         });
 }
 

@@ -479,9 +479,12 @@ TEST(FastPlan, SchedulingOptionsFollowTheirLayoutRules) {
     }
   }
   // 4096-point columns (4 lines split 4 x 1024, (8 8 4 4), 256 threads: step 512) do; 4000-point
-  // columns (4 lines split 4 x 1000, (10 10 10): step 400) do not.
+  // columns (4 lines split 4 x 1000, (10 10 10): step 400) do not in 256 work-items (their 200,
+  // 80 values each, need Tuning::exact_split_max_pre_hold).
   EXPECT_TRUE(fast::plan_axis(Axis::cols, 4096, 4096, nvidia, tuning)->stage0_from_registers);
-  EXPECT_FALSE(fast::plan_axis(Axis::cols, 4000, 4000, nvidia, tuning)->stage0_from_registers);
+  fast::Tuning at_most_64 = tuning;
+  at_most_64.exact_split_max_pre_hold = 0;
+  EXPECT_FALSE(fast::plan_axis(Axis::cols, 4000, 4000, nvidia, at_most_64)->stage0_from_registers);
   fast::Tuning off = tuning;
   off.stage0_from_registers = 0;
   off.prefetch_twiddles = 0;
@@ -855,11 +858,13 @@ TEST(FastPlan, ExactSplitThreadsLetTheFirstStageReadTheRegisters) {
     EXPECT_EQ(cols.radices, b->cols.plan.radices);
     EXPECT_EQ(a->rows.describe(), b->rows.describe());
   }
-  // Left: OpenCL's 4000-point columns (200 work-items would hold 80 values, over max_pre_hold),
-  // GL's 1000-point (below), splits whose first stage already reads the registers (powers of
-  // two), Bluestein (4099^2), unsplit columns (512^2), four steps (8192^2).
+  // Left: OpenCL's 4000-point columns where only max_pre_hold counts (200 work-items would hold
+  // 80 values; Tuning::exact_split_max_pre_hold allows them), GL's 1000-point (below), splits
+  // whose first stage already reads the registers (powers of two), Bluestein (4099^2), unsplit
+  // columns (512^2), four steps (8192^2).
   for (const bool gl : {false, true}) {
     fast::Tuning on = gl ? fast::gl_default_tuning() : fast::Tuning{};
+    on.exact_split_max_pre_hold = 0;
     fast::Tuning off = on;
     off.exact_split_threads = 0;
     for (const std::size_t n : {2048u, 4096u, 4099u, 512u, 8192u}) {
@@ -874,7 +879,7 @@ TEST(FastPlan, ExactSplitThreadsLetTheFirstStageReadTheRegisters) {
       EXPECT_EQ(fast::route_image(1000, 1000, nvidia, on)->cols.describe(),
                 fast::route_image(1000, 1000, nvidia, off)->cols.describe());
     }
-    const auto candidates = fast::measure_candidates(on, gl);
+    const auto candidates = fast::measure_candidates(gl ? fast::gl_default_tuning() : fast::Tuning{}, gl);
     EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                             [](const fast::Tuning& t) { return t.exact_split_threads == 0; }), 1);
   }
@@ -1052,6 +1057,62 @@ TEST(FastPlan, OpenClSplitsColumnsBy5And7PastFourLines) {
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.odd_splits_past_four_columns == 0; }), 1);
+}
+
+// OpenCL's split columns of 4 lines whose exact group size (at least 192 work-items) reads the
+// first stage from the registers hold up to 80 values per work-item
+// (Tuning::exact_split_max_pre_hold): which lengths take it on NVIDIA's limits, complex and
+// display, and which keep their plans (not exact, 2 or 8 lines, more values, smaller groups,
+// Bluestein; GL's default is 0).
+TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
+  EXPECT_EQ(fast::Tuning{}.exact_split_max_pre_hold, 80u);
+  EXPECT_EQ(fast::gl_default_tuning().exact_split_max_pre_hold, 0u);
+  const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
+  fast::Tuning off = on;
+  off.exact_split_max_pre_hold = 0;
+  struct Moved {
+    std::size_t n;
+    std::uint32_t pre_radix, lines, threads, lines_before;
+  };
+  // 4000: 4 x 1000 in 256 work-items before (64 values, first stage through local memory);
+  // 3430: 5 x 686 in 256; 5000, 4410: 2 lines split by 2 before.
+  for (const Moved& m : {Moved{4000, 4, 4, 200, 4}, Moved{3430, 5, 4, 196, 4}, Moved{5000, 4, 4, 250, 2},
+                         Moved{4410, 5, 4, 252, 2}}) {
+    SCOPED_TRACE(m.n);
+    const auto before = fast::route_image(m.n, m.n, nvidia, off);
+    const auto after = fast::route_image(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(before && after);
+    EXPECT_EQ(before->cols.plan.lines_per_group, m.lines_before) << before->cols.describe();
+    EXPECT_LE(before->cols.plan.pre_hold, 64u) << before->cols.describe();
+    const fast::AxisPlan& plan = after->cols.plan;
+    EXPECT_EQ(plan.pre_radix, m.pre_radix) << plan.describe();
+    EXPECT_EQ(plan.lines_per_group, m.lines) << plan.describe();
+    EXPECT_EQ(plan.threads, m.threads) << plan.describe();
+    EXPECT_TRUE(plan.stage0_from_registers) << plan.describe();
+    EXPECT_GT(plan.pre_hold, 64u) << plan.describe();
+    EXPECT_LE(plan.pre_hold, 80u) << plan.describe();
+    const auto display = fast::plan_real_display(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(display);
+    EXPECT_GT(display->cols.plan.pre_hold, 64u) << display->cols.describe();
+  }
+  // Where more values would allow a plan that is not exact (2401, 4802), 8 lines (2160), 2
+  // lines (7560, 8100, 8190: they lost), more than 80 values (3600, 4032, 5625, 7875: 3 x 1 200
+  // in 150 holds 96, ...), a group under 192 (2574: 143 work-items, 3240: 180), or Bluestein's
+  // padded columns (4099), and at the sweep's other sizes: as before.
+  for (const auto& [w, h] : {std::pair{2401, 2401}, {4802, 4802}, {3840, 2160}, {7560, 7560}, {8100, 8100},
+                             {8190, 8190}, {3600, 3600}, {4032, 4032}, {5625, 5625}, {7875, 7875}, {2574, 2574},
+                             {3240, 3240}, {4099, 4099}, {4096, 4096}, {3125, 3125}, {3200, 3200}, {8192, 8192},
+                             {1920, 1080}, {1000, 1000}}) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    const auto a = fast::route_image(w, h, nvidia, on);
+    const auto b = fast::route_image(w, h, nvidia, off);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->cols.describe(), b->cols.describe());
+    EXPECT_EQ(a->rows.describe(), b->rows.describe());
+  }
+  const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.exact_split_max_pre_hold == 0; }), 1);
 }
 
 // GL's rows of lengths that are not powers of two exchange through half the shared memory from
@@ -1994,7 +2055,19 @@ TEST(FastPlan, BluesteinColumnsOfFewPerGroupSplitInTime) {
 TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
   fast::Tuning tuning = fast::gl_default_tuning();
   EXPECT_EQ(fast::route_image(4096, 4096, nvidia, tuning)->cols.tile_lines, 0u);  // GL's 0: never
-  EXPECT_GE(fast::route_image(4096, 4096, nvidia, fast::Tuning{})->cols.tile_lines, 2u);  // OpenCL's 48 MiB
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, fast::Tuning{})->cols.tile_lines, 4u);  // OpenCL's 48 MiB
+  // Not in tiles of 2 columns (run426: 3146^2 379 -> 218 us without them); two groups of 2 fill
+  // a tile of 4 where tile_min_lines asks.
+  for (const std::size_t n : {3146u, 4802u, 5400u, 7500u}) {
+    SCOPED_TRACE(n);
+    const auto pairs = fast::route_image(n, n, nvidia, fast::Tuning{});
+    ASSERT_TRUE(pairs.has_value());
+    EXPECT_EQ(pairs->cols.plan.lines_per_group, 2u) << pairs->cols.describe();
+    EXPECT_EQ(pairs->rows.tile_lines + pairs->cols.tile_lines, 0u) << pairs->cols.describe();
+    fast::Tuning four{};
+    four.tile_min_lines = 4;
+    EXPECT_EQ(fast::route_image(n, n, nvidia, four)->cols.tile_lines, n % 4 == 0 ? 4u : 0u);
+  }
   tuning.tiled_columns_min_bytes = 64ull << 20;
   const auto image = fast::route_image(4096, 4096, nvidia, tuning);
   ASSERT_TRUE(image.has_value());
@@ -2031,7 +2104,7 @@ TEST(FastPlan, TiledColumnsOnlyWhereBothAxesAreDirect) {
   cl.tiled_columns_min_bytes = 1;
   const auto small = fast::route_image(256, 256, nvidia, cl);
   ASSERT_TRUE(small.has_value());
-  EXPECT_GE(small->cols.tile_lines, 2u);
+  EXPECT_GE(small->cols.tile_lines, 4u);
   const auto fused = fast::fused_route(*small, cl);
   ASSERT_TRUE(fused.has_value());
   EXPECT_EQ(fused->tile_lines, 0u);
@@ -2103,11 +2176,21 @@ TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) 
     EXPECT_EQ(inverse.conj_sign, -1.0f);
   }
   EXPECT_FALSE(fused(1024, 1024, cl));  // its columns split (8 x 1024 x 8 B > 48 KiB)
-  // With Tuning::fused_split_columns, columns split through registers fuse too (1000^2, 1024^2 on
-  // NVIDIA), the pass as the split column plan's; not a split through the buffer, not 2048^2
-  // (over fused_max_bytes).
+  // Unsplit columns past 2 MiB (run426: one dispatch lost to two from 640^2 on); under 8 MiB
+  // they fuse, as before.
+  for (const std::size_t n : {520u, 640u, 875u, 1001u}) {
+    ASSERT_TRUE(fast::route_image(n, n, nvidia, cl)) << n;
+    EXPECT_FALSE(fused(n, n, cl)) << n;
+    fast::Tuning eight = cl;
+    eight.fused_max_bytes = 8ull << 20;
+    EXPECT_TRUE(fused(n, n, eight)) << n;
+  }
+  // With Tuning::fused_split_columns and 8 MiB, columns split through registers fuse too (1000^2,
+  // 1024^2 on NVIDIA), the pass as the split column plan's; not a split through the buffer, not
+  // 2048^2 (over fused_max_bytes).
   fast::Tuning split = cl;
   split.fused_split_columns = 1;
+  split.fused_max_bytes = 8ull << 20;
   for (const std::size_t n : {1000u, 1024u}) {
     const auto route = fused(n, n, split);
     ASSERT_TRUE(route) << n;
