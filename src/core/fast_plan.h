@@ -379,6 +379,14 @@ struct Tuning {
   /// fifty-first session; out of place in the fifty-second: 4096 x 8192 612-632 -> 595).
   std::uint32_t four_step_elements = 4096;
   std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_bytes
+  /// 1: where four_step_min_bytes asks for four steps but no power-of-two group divides the width
+  /// (plan_four_step finds none), direct split columns of one line per group (8-byte row
+  /// segments) go in four steps through groups of the width's nearest divisor instead; 0: they
+  /// stay direct. H100, OpenCL: 8190^2's direct columns (1 line split 2 x 4095) took 1 514 us
+  /// against its rows' 628, where its display's four-step columns (4 096 pair columns in groups
+  /// of 32) took 381 (run428, run427); the complex four steps in divisor groups are unmeasured,
+  /// so 0 until they are (a measured-planning candidate). OpenCL 7865, 8085, 8125, 8190 points.
+  std::uint32_t four_step_divisor_groups = 0;
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
@@ -684,6 +692,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"four_step_max_direct_lines", &Tuning::four_step_max_direct_lines},
       {"four_step_halves", &Tuning::four_step_halves},
       {"four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes},
+      {"four_step_divisor_groups", &Tuning::four_step_divisor_groups},
       {"four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes},
       {"four_step_unswizzled_elements", &Tuning::four_step_unswizzled_elements},
       {"bluestein_length", &Tuning::bluestein_length},
@@ -1604,8 +1613,11 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     const bool narrow = direct->lines_per_group <= tuning.four_step_max_direct_lines;
     const bool fits_index = std::uint64_t{n} * lines < (std::uint64_t{1} << 31);
     if (axis == Axis::cols && fits_index && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
-        image_bytes >= tuning.four_step_min_bytes && (narrow || wide_rows || uneven))
+        image_bytes >= tuning.four_step_min_bytes && (narrow || wide_rows || uneven)) {
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
+      if (tuning.four_step_divisor_groups != 0 && direct->lines_per_group == 1)
+        if (auto four_step = plan_four_step(n, lines, limits, tuning, 2)) return four_step;
+    }
     if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
         tuning.four_step_unsplit_min_bytes != 0 && image_bytes >= tuning.four_step_unsplit_min_bytes)
       if (auto four_step = plan_four_step(n, lines, limits, tuning, 32)) return four_step;
@@ -1912,6 +1924,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Exact split columns of 4 lines holding up to 80 values (sixty-first session, H100),
     // toggled.
     with(&Tuning::exact_split_max_pre_hold, base.exact_split_max_pre_hold ? 0 : 80);
+    // One-line split columns in four steps through divisor groups (sixty-first session, not yet
+    // measured), toggled.
+    with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups ? 0 : 1);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),

@@ -196,6 +196,20 @@ inline constexpr std::uint64_t fast_four_step_local_bytes = 4096;
 /// group divides: the groups are the width (45 = 3^2 5, 49 = 7^2), 1715 = 35 x 49, 1225 = 35 x 35
 /// (direct columns unsplit within llvmpipe's 32 KiB too).
 inline constexpr FastSize fast_four_step_divisor_cases[] = {{45, 1715}, {49, 1225}};
+/// Split columns of one line per group in two passes of divisor groups
+/// (Tuning::four_step_divisor_groups; fast_four_step_one_line_tuning makes the direct plan hold
+/// one line): 1014 = 26 x 39 on a width of 45, which no power-of-two group divides.
+inline constexpr FastSize fast_four_step_one_line_cases[] = {{45, 1014}};
+inline fast::Tuning fast_four_step_one_line_tuning(fast::Tuning tuning) {
+  tuning.local_bytes_cap = fast_four_step_local_bytes;
+  tuning.max_pre_hold = 8;  // no split of 2 lines fits
+  tuning.exact_split_max_pre_hold = 0;
+  tuning.four_step_min_bytes = 1;
+  tuning.four_step_max_direct_lines = 64;
+  tuning.four_step_elements = 256;  // divisor groups of 9 and 5 columns under the 4 KiB cap
+  tuning.four_step_divisor_groups = 1;
+  return tuning;
+}
 
 /// Both directions of a w x h image through `run` (as the schedule checks below take it) under
 /// `tuning`, each within the error bound of the routes it ran (fast_tolerance); `what` names the
@@ -572,8 +586,10 @@ void expect_sub_transform_loop_matches_fftw(const fast::Tuning& base, MakePath m
 }
 
 /// Columns in two passes through the scratch (four-step, AxisRoute::second) where the direct
-/// columns would split (fast_four_step_cases), and where they are unsplit, in groups as wide as
-/// the image (fast_four_step_divisor_cases), both directions; each case must take that route.
+/// columns would split (fast_four_step_cases), where they are unsplit, in groups as wide as
+/// the image (fast_four_step_divisor_cases), and where they would split one line per group, in
+/// groups of divisors of the width (fast_four_step_one_line_cases), both directions; each case
+/// must take that route.
 template <class MakePath, class Run>
 void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
   std::vector<std::pair<FastSize, fast::Tuning>> cases;
@@ -591,6 +607,15 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
     tuning.four_step_max_direct_lines = 64;
     cases.emplace_back(size, tuning);
   }
+  for (const FastSize size : fast_four_step_one_line_cases) {
+    const fast::Tuning tuning = fast_four_step_one_line_tuning(base);
+    fast::Tuning direct = tuning;
+    direct.four_step_divisor_groups = 0;
+    auto path = make_path(direct);
+    path.prepare(size.width, size.height);
+    EXPECT_EQ(path.route(Axis::cols).plan.lines_per_group, 1u) << path.route(Axis::cols).describe();
+    cases.emplace_back(size, tuning);
+  }
   for (const auto& [size, tuning] : cases) {
     const auto [w, h] = size;
     auto path = make_path(tuning);
@@ -600,6 +625,12 @@ void expect_four_step_columns_match_fftw(const fast::Tuning& base, MakePath make
     if (tuning.local_bytes_cap != fast_four_step_local_bytes && cols.four_step()) {
       EXPECT_EQ(cols.plan.lines_per_group, w) << cols.describe();
       EXPECT_EQ(cols.second->lines_per_group, w) << cols.describe();
+    }
+    if (tuning.four_step_divisor_groups != 0 && cols.four_step()) {
+      for (const std::uint32_t group : {cols.plan.lines_per_group, cols.second->lines_per_group}) {
+        EXPECT_EQ(w % group, 0u) << cols.describe();
+        EXPECT_GE(group, 2u) << cols.describe();
+      }
     }
     expect_both_directions_match(run, w, h, tuning, 61 + w + h, cols.describe());
   }

@@ -1115,6 +1115,40 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
                           [](const fast::Tuning& t) { return t.exact_split_max_pre_hold == 0; }), 1);
 }
 
+// OpenCL's split columns of one line per group (8190: 8-byte row segments), which no
+// power-of-two four-step group divides, in four steps through groups of divisors of the width
+// (Tuning::four_step_divisor_groups; 0 by default, unmeasured): which sizes move with it on, and
+// that nothing moves by default.
+TEST(FastPlan, OneLineColumnsMayGoInFourStepsThroughDivisorGroups) {
+  EXPECT_EQ(fast::Tuning{}.four_step_divisor_groups, 0u);
+  EXPECT_EQ(fast::gl_default_tuning().four_step_divisor_groups, 0u);
+  const fast::Tuning off = fast::cl_tuning(fast::Tuning{});
+  fast::Tuning on = off;
+  on.four_step_divisor_groups = 1;
+  for (const std::size_t n : {7865u, 8085u, 8125u, 8190u}) {
+    SCOPED_TRACE(n);
+    const auto direct = fast::route_image(n, n, nvidia, off);
+    const auto divided = fast::route_image(n, n, nvidia, on);
+    ASSERT_TRUE(direct && divided);
+    EXPECT_FALSE(direct->cols.four_step()) << direct->cols.describe();
+    EXPECT_EQ(direct->cols.plan.lines_per_group, 1u) << direct->cols.describe();
+    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
+    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
+      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
+      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
+    }
+    EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
+  }
+  // Columns of more lines per group, or four steps of power-of-two groups already: as before.
+  for (const std::size_t n : {4096u, 8192u, 8100u, 6000u, 2401u}) {
+    EXPECT_EQ(fast::route_image(n, n, nvidia, on)->cols.describe(), fast::route_image(n, n, nvidia, off)->cols.describe())
+        << n;
+  }
+  const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.four_step_divisor_groups == 1; }), 1);
+}
+
 // GL's rows of lengths that are not powers of two exchange through half the shared memory from
 // 16 KiB where their whole exchange leaves a multiprocessor under half its invocations and the
 // halves keep the group (Tuning::rows_halves_above): which rows take it, and that nothing else
