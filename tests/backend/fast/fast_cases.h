@@ -155,6 +155,11 @@ inline constexpr FastSize fast_columns_radix16_cases[] = {{16, 2048}, {8, 2160}}
 /// 32 (Tuning::exact_split_threads; local memory capped at 32 KiB so that every device splits
 /// them): 3125 (5 x 625) and 1080.
 inline constexpr FastSize fast_exact_split_threads_cases[] = {{16, 3125}, {8, 1080}};
+inline fast::Tuning exact_split_threads_tuning(fast::Tuning tuning) {
+  tuning.exact_split_threads = 1;
+  tuning.local_bytes_cap = 32 * 1024;
+  return tuning;
+}
 
 /// Split columns in whole warps past GL's 512 invocations (Tuning::split_columns_whole_warps):
 /// 3456 points, 8 split 8 x 432 (4 4 9 3) in 864 invocations, the sub-transforms unrolled.
@@ -164,16 +169,29 @@ inline constexpr FastSize fast_whole_warp_split_cases[] = {{8, 3456}};
 /// (Tuning::odd_splits_past_four_columns; the local memory capped at 48 KiB, NVIDIA's, so that
 /// every device takes them): 1715 points (8 split 5 x 343), 2401 (4 split 7 x 343).
 inline constexpr FastSize fast_odd_splits_past_four_columns_cases[] = {{8, 1715}, {8, 2401}};
+inline fast::Tuning odd_splits_past_four_columns_tuning(fast::Tuning tuning) {
+  tuning.odd_splits_past_four_columns = 1;
+  tuning.local_bytes_cap = 48 * 1024;
+  return tuning;
+}
+/// A column plan that takes odd_splits_past_four_columns: split by 5 or 7, at least 4 lines.
+inline bool splits_by_5_or_7(const fast::AxisPlan& plan) {
+  return (plan.pre_radix == 5 || plan.pre_radix == 7) && plan.lines_per_group >= 4;
+}
 
 /// OpenCL's exact split columns holding more than max_pre_hold values
 /// (Tuning::exact_split_max_pre_hold; the local memory capped at 48 KiB, NVIDIA's): 4000 points
 /// (4 split 4 x 1000 in 200 work-items, 80 values each), 3430 (4 split 5 x 686 in 196, 70).
 inline constexpr FastSize fast_exact_split_hold_cases[] = {{4, 4000}, {4, 3430}};
-
+inline fast::Tuning exact_split_hold_tuning(fast::Tuning tuning) {
+  tuning.exact_split_max_pre_hold = 80;
+  tuning.local_bytes_cap = 48 * 1024;
+  return tuning;
+}
 /// A split-column plan that takes exact_split_max_pre_hold: its first stage from the registers,
-/// more values per work-item than max_pre_hold, 4 lines.
-inline bool holds_past_max_pre_hold(const fast::AxisPlan& plan, const fast::Tuning& tuning) {
-  return plan.pre_radix > 1 && plan.stage0_from_registers && plan.pre_hold > tuning.max_pre_hold &&
+/// more values per work-item than max_pre_hold (64 in exact_split_hold_tuning's base), 4 lines.
+inline bool holds_past_max_pre_hold(const fast::AxisPlan& plan) {
+  return plan.pre_radix > 1 && plan.stage0_from_registers && plan.pre_hold > fast::Tuning{}.max_pre_hold &&
          plan.lines_per_group == 4;
 }
 
@@ -981,11 +999,8 @@ void expect_columns_radix16_matches_fftw(const fast::Tuning& base, MakePath make
 /// planned another group size or no such first stage.
 template <class MakePath, class Run>
 void expect_exact_split_threads_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  fast::Tuning tuning = base;
-  tuning.exact_split_threads = 1;
-  tuning.local_bytes_cap = 32 * 1024;
   expect_cases_planned_and_matching(
-      fast_exact_split_threads_cases, tuning,
+      fast_exact_split_threads_cases, exact_split_threads_tuning(base),
       [](auto& probe, std::size_t, std::size_t) {
         EXPECT_TRUE(at_exact_split_threads(probe.plan(Axis::cols))) << probe.plan(Axis::cols).describe();
       },
@@ -1029,14 +1044,10 @@ void expect_rows_halves_match_fftw(const fast::Tuning& base, MakePath make_path,
 /// where a case planned another split or fewer lines.
 template <class MakePath, class Run>
 void expect_odd_splits_past_four_columns_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  fast::Tuning tuning = base;
-  tuning.odd_splits_past_four_columns = 1;
-  tuning.local_bytes_cap = 48 * 1024;
   expect_cases_planned_and_matching(
-      fast_odd_splits_past_four_columns_cases, tuning,
+      fast_odd_splits_past_four_columns_cases, odd_splits_past_four_columns_tuning(base),
       [](auto& probe, std::size_t, std::size_t) {
-        const fast::AxisPlan& plan = probe.plan(Axis::cols);
-        EXPECT_TRUE((plan.pre_radix == 5 || plan.pre_radix == 7) && plan.lines_per_group >= 4) << plan.describe();
+        EXPECT_TRUE(splits_by_5_or_7(probe.plan(Axis::cols))) << probe.plan(Axis::cols).describe();
       },
       79, "columns split by 5 and 7", make_path, run);
 }
@@ -1045,14 +1056,10 @@ void expect_odd_splits_past_four_columns_match_fftw(const fast::Tuning& base, Ma
 /// both directions; fails where a case planned fewer values, another group size or more lines.
 template <class MakePath, class Run>
 void expect_exact_split_hold_matches_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
-  fast::Tuning tuning = base;
-  tuning.exact_split_max_pre_hold = 80;
-  tuning.local_bytes_cap = 48 * 1024;
   expect_cases_planned_and_matching(
-      fast_exact_split_hold_cases, tuning,
-      [tuning](auto& probe, std::size_t, std::size_t) {
-        const fast::AxisPlan& plan = probe.plan(Axis::cols);
-        EXPECT_TRUE(holds_past_max_pre_hold(plan, tuning)) << plan.describe();
+      fast_exact_split_hold_cases, exact_split_hold_tuning(base),
+      [](auto& probe, std::size_t, std::size_t) {
+        EXPECT_TRUE(holds_past_max_pre_hold(probe.plan(Axis::cols))) << probe.plan(Axis::cols).describe();
       },
       83, "exact split columns past max_pre_hold", make_path, run);
 }

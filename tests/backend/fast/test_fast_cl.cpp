@@ -538,63 +538,48 @@ TEST(ClFastDisplay, FusedDisplayMatchesRenderSpectrum) {
   }
 }
 
-// Each case's display under `tuning`, its column plan checked by `planned`, then
-// test::expect_every_setting_matches.
-template <class Planned>
+// Each case's display under `tuning` (the schedule check's, so that PoCL plans the columns as
+// NVIDIA does), its column plan passing `planned`, then test::expect_every_setting_matches.
 void expect_displays_match_render_spectrum(ClEnv& env, std::span<const test::FastSize> cases,
-                                           const fast::Tuning& tuning, Planned planned) {
+                                           const fast::Tuning& tuning, bool (*planned)(const fast::AxisPlan&)) {
   for (const auto& [w, h] : cases) {
     ClFastDisplay display(env.context.get(), env.device.device, env.queue.get(), *env.programs, tuning);
     display.prepare(w, h);
-    planned(display.column_route().plan);
+    EXPECT_TRUE(planned(display.column_route().plan)) << display.column_route().describe();
     test::expect_every_setting_matches(display, w, h, w + 11 * h,
                                        [&](const SpectrumSettings& settings) { display.enqueue_display(settings); });
   }
 }
 
 // The display's columns split in groups that are not whole warps, their first stage from the
-// registers (Tuning::exact_split_threads, the default; local memory capped so that PoCL splits
-// them too); the pictures are render_spectrum's.
+// registers (Tuning::exact_split_threads, the default); the pictures are render_spectrum's.
 TEST(ClFastDisplay, ExactSplitThreadsMatchRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = 32 * 1024;
-  expect_displays_match_render_spectrum(*env, test::fast_exact_split_threads_cases, tuning,
-                                        [](const fast::AxisPlan& cols) {
-                                          EXPECT_TRUE(test::at_exact_split_threads(cols)) << cols.describe();
-                                        });
+  expect_displays_match_render_spectrum(*env, test::fast_exact_split_threads_cases,
+                                        test::exact_split_threads_tuning(fast::Tuning{}), test::at_exact_split_threads);
 }
 
 // The display's columns split by 5 and 7 where four lines unsplit exceed 48 KiB
-// (Tuning::odd_splits_past_four_columns, the default; NVIDIA's 48 KiB as the cap, so that PoCL
-// splits them too).
+// (Tuning::odd_splits_past_four_columns, the default).
 TEST(ClFastDisplay, OddSplitsPastFourColumnsMatchRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = 48 * 1024;
-  expect_displays_match_render_spectrum(*env, test::fast_odd_splits_past_four_columns_cases, tuning,
-                                        [](const fast::AxisPlan& cols) {
-                                          EXPECT_TRUE(cols.pre_radix == 5 || cols.pre_radix == 7) << cols.describe();
-                                        });
+  expect_displays_match_render_spectrum(*env, test::fast_odd_splits_past_four_columns_cases,
+                                        test::odd_splits_past_four_columns_tuning(fast::Tuning{}),
+                                        test::splits_by_5_or_7);
 }
 
 // The display's exact split columns holding more values than max_pre_hold
-// (Tuning::exact_split_max_pre_hold, the default; NVIDIA's 48 KiB as the cap, so that PoCL
-// plans them so too).
+// (Tuning::exact_split_max_pre_hold, the default).
 TEST(ClFastDisplay, ExactSplitHoldMatchesRenderSpectrum) {
   std::string why;
   ClEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
-  fast::Tuning tuning;
-  tuning.local_bytes_cap = 48 * 1024;
-  expect_displays_match_render_spectrum(*env, test::fast_exact_split_hold_cases, tuning,
-                                        [tuning](const fast::AxisPlan& cols) {
-                                          EXPECT_TRUE(test::holds_past_max_pre_hold(cols, tuning)) << cols.describe();
-                                        });
+  expect_displays_match_render_spectrum(*env, test::fast_exact_split_hold_cases,
+                                        test::exact_split_hold_tuning(fast::Tuning{}), test::holds_past_max_pre_hold);
 }
 
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.

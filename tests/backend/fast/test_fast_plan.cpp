@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <numbers>
 #include <numeric>
 #include <set>
 #include <span>
+#include <string>
 #include <utility>
 
 #include "core/fast_plan.h"
@@ -22,6 +24,24 @@ namespace {
 // The H100's limits as NVIDIA's drivers report them (48 KiB of local memory per group, 1 024
 // invocations, 132 multiprocessors): the machine the defaults were tuned on.
 const fast::DeviceLimits nvidia{48 * 1024, 1024, 132};
+
+// Where a rule must leave plans alone: each w x h image's rows, columns and real-display
+// columns planned the same under `a` and `b` (the NVIDIA limits).
+void expect_same_routes(std::initializer_list<std::pair<std::size_t, std::size_t>> sizes, const fast::Tuning& a,
+                        const fast::Tuning& b) {
+  for (const auto& [w, h] : sizes) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    const auto ra = fast::route_image(w, h, nvidia, a);
+    const auto rb = fast::route_image(w, h, nvidia, b);
+    ASSERT_TRUE(ra && rb);
+    EXPECT_EQ(ra->rows.describe(), rb->rows.describe());
+    EXPECT_EQ(ra->cols.describe(), rb->cols.describe());
+    const auto da = fast::plan_real_display(w, h, nvidia, a);
+    const auto db = fast::plan_real_display(w, h, nvidia, b);
+    ASSERT_EQ(da.has_value(), db.has_value());
+    if (da) EXPECT_EQ(da->cols.describe(), db->cols.describe());
+  }
+}
 
 std::uint32_t product(const std::vector<std::uint32_t>& v) {
   return std::accumulate(v.begin(), v.end(), 1u, std::multiplies<>());
@@ -1039,21 +1059,10 @@ TEST(FastPlan, OpenClSplitsColumnsBy5And7PastFourLines) {
   }
   EXPECT_TRUE(fast::route_image(2401, 2401, nvidia, off)->cols.four_step());
   // Four lines fit unsplit at 1225 and 875 (there the split lost or tied); the sweep's other
-  // sizes; every row.
-  for (const std::size_t n : {1225, 875, 1000, 1024, 2048, 2187, 3125, 3200, 4000, 4096, 8192}) {
-    SCOPED_TRACE(n);
-    const auto a = fast::route_image(n, n, nvidia, on);
-    const auto b = fast::route_image(n, n, nvidia, off);
-    ASSERT_TRUE(a && b);
-    EXPECT_EQ(a->cols.describe(), b->cols.describe());
-    EXPECT_EQ(a->rows.describe(), b->rows.describe());
-    EXPECT_EQ(fast::plan_real_display(n, n, nvidia, on)->cols.describe(),
-              fast::plan_real_display(n, n, nvidia, off)->cols.describe());
-  }
-  EXPECT_EQ(fast::route_image(1920, 1080, nvidia, on)->cols.describe(),
-            fast::route_image(1920, 1080, nvidia, off)->cols.describe());
-  EXPECT_EQ(fast::route_image(2401, 7, nvidia, on)->rows.describe(),
-            fast::route_image(2401, 7, nvidia, off)->rows.describe());
+  // sizes; 2401-point rows.
+  expect_same_routes({{1225, 1225}, {875, 875}, {1000, 1000}, {1024, 1024}, {2048, 2048}, {2187, 2187}, {3125, 3125},
+                      {3200, 3200}, {4000, 4000}, {4096, 4096}, {8192, 8192}, {1920, 1080}, {2401, 7}},
+                     on, off);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.odd_splits_past_four_columns == 0; }), 1);
@@ -1099,17 +1108,10 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
   // lines (7560, 8100, 8190: they lost), more than 80 values (3600, 4032, 5625, 7875: 3 x 1 200
   // in 150 holds 96, ...), a group under 192 (2574: 143 work-items, 3240: 180), or Bluestein's
   // padded columns (4099), and at the sweep's other sizes: as before.
-  for (const auto& [w, h] : {std::pair{2401, 2401}, {4802, 4802}, {3840, 2160}, {7560, 7560}, {8100, 8100},
-                             {8190, 8190}, {3600, 3600}, {4032, 4032}, {5625, 5625}, {7875, 7875}, {2574, 2574},
-                             {3240, 3240}, {4099, 4099}, {4096, 4096}, {3125, 3125}, {3200, 3200}, {8192, 8192},
-                             {1920, 1080}, {1000, 1000}}) {
-    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
-    const auto a = fast::route_image(w, h, nvidia, on);
-    const auto b = fast::route_image(w, h, nvidia, off);
-    ASSERT_TRUE(a && b);
-    EXPECT_EQ(a->cols.describe(), b->cols.describe());
-    EXPECT_EQ(a->rows.describe(), b->rows.describe());
-  }
+  expect_same_routes({{2401, 2401}, {4802, 4802}, {3840, 2160}, {7560, 7560}, {8100, 8100}, {8190, 8190}, {3600, 3600},
+                      {4032, 4032}, {5625, 5625}, {7875, 7875}, {2574, 2574}, {3240, 3240}, {4099, 4099}, {4096, 4096},
+                      {3125, 3125}, {3200, 3200}, {8192, 8192}, {1920, 1080}, {1000, 1000}},
+                     on, off);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.exact_split_max_pre_hold == 0; }), 1);
@@ -1140,10 +1142,7 @@ TEST(FastPlan, OneLineColumnsMayGoInFourStepsThroughDivisorGroups) {
     EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
   }
   // Columns of more lines per group, or four steps of power-of-two groups already: as before.
-  for (const std::size_t n : {4096u, 8192u, 8100u, 6000u, 2401u}) {
-    EXPECT_EQ(fast::route_image(n, n, nvidia, on)->cols.describe(), fast::route_image(n, n, nvidia, off)->cols.describe())
-        << n;
-  }
+  expect_same_routes({{4096, 4096}, {8192, 8192}, {8100, 8100}, {6000, 6000}, {2401, 2401}}, on, off);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.four_step_divisor_groups == 1; }), 1);
