@@ -84,9 +84,10 @@ struct Tuning {
   /// (256 -> 240) 18.5 -> 19.2, 2187-point (192 -> 162) 44.8 -> 46.6. Not where the count would
   /// hold more than max_pre_hold values (exact_split_max_pre_hold), nor Bluestein's passes.
   std::uint32_t exact_split_threads = 1;
-  /// Direct split columns of 4 lines per group whose first stage reads the registers (an exact
-  /// group size) in at least 192 work-items (detail::exact_hold_min_threads) may hold up to this
-  /// many values per work-item where max_pre_hold allows fewer (0: max_pre_hold for all). H100,
+  /// Direct split columns of 4 lines per group, split by other radices than 3, whose first stage
+  /// reads the registers (an exact group size) in at least 192 work-items
+  /// (detail::exact_hold_min_threads) may hold up to this many values per work-item where
+  /// max_pre_hold allows fewer (0: max_pre_hold for all). H100,
   /// OpenCL, columns per pass (run426-run428): 4000-point 145 -> 128 us (4 x 1000 in 200
   /// work-items for 256; 4000^2 in the sweep 249 -> 232), 3430-point 138 -> 125 (5 x 686 in 196),
   /// 3850-point 170 -> 154, 4200-point 245 -> 169 (4 split 4 x 1050 for 2 split 2 x 2100),
@@ -98,6 +99,10 @@ struct Tuning {
   /// 2 lines (8100-point 916 -> 1056, 7560-point 765 -> 791). Where the plan allowed was not exact
   /// (2401-point 60 -> 85, 4802-point 328 -> 533), held 8 lines (2160-point 63 -> 79) or was
   /// Bluestein's (4099^2 1359 -> 2243), it lost too (run426: max_pre_hold 96 for every plan).
+  /// Splits by 3 (66 to 78 values in 196 to 242 work-items) mostly lost (run432: 3234-point 124.7
+  /// -> 131.6, 3564-point 111.1 -> 127.3, 3744-point 119.4 -> 128.3, 3822-point 171.7 -> 186.2;
+  /// 3960-point 139.1 -> 140.0, 3528-point tied; 3993-point 175.2 -> 164.7 won), so they hold
+  /// max_pre_hold.
   std::uint32_t exact_split_max_pre_hold = 80;
   /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
   /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
@@ -241,6 +246,21 @@ struct Tuning {
   /// for 8 x 375, 2430-point 78.0 -> 77.5). The real display's 2187-point columns lost a little
   /// (35.1 -> 35.9).
   std::uint32_t odd_length_splits = 0;
+  /// 1: columns of even length with a factor 7, 11 or 13 that would go four by their halves,
+  /// unsplit (four_columns_by_halves, local_halves_above), may split by 5 or 7 in the first round
+  /// instead, in groups of the full col_lines columns, at least one group per compute unit,
+  /// whatever first_split_odd_min says (measured only against those plans and the four steps
+  /// route_axis takes for some of them). H100, GL, columns per pass (run426, run433, run434), 8
+  /// split by 5 or 7 for 4 by their halves: 1430-point 30.0 -> 28.9 us, 1638-point 40.0 -> 38.5,
+  /// 1650-point 36.9 -> 34.1, 1690-point 38.8 -> 33.6, 1694-point 42.1 -> 39.6, 1750-point 42.1 ->
+  /// 37.8, 1890-point 47.2 -> 37.7, 1950-point 49.5 -> 46.4, 2002-point 54.5 -> 46.3, 2750-point
+  /// 112.5 -> 93.6, 2860-point 126.0 -> 96.9, 1470-point 30.8 -> 30.3; 2058-point 72.0 -> 44.9 (7
+  /// x 294 for four steps 42 x 49). The 5-smooth lengths lost a little (2250-point 69.0 -> 69.6,
+  /// 2430-point 80.5 -> 82.5: their halves' stages are radix 10, 9, 5 and 3), hence the factor.
+  /// Not the real display's columns (route_real_columns), half as many, which lost. Splits by 3
+  /// there won and lost (1890-point 47.5 -> 40.0, 2106-point 58.2 -> 54.0; 1470-point 30.7 ->
+  /// 31.9, 1782-point 45.0 -> 49.6, 1950-point 49.6 -> 54.9), so they keep first_split_odd_min's.
+  std::uint32_t even_columns_odd_splits = 0;
   /// 1: the complex path's power-of-two rows of 2048 points and more take radix-16 stages in
   /// groups of at most 256 whatever max_radix and max_threads say (row_tuning). H100, GL (whose
   /// columns lost with radix 16: 4096-point 185 -> 207 us, and whose other rows lost with 256
@@ -382,11 +402,10 @@ struct Tuning {
   /// 1: where four_step_min_bytes asks for four steps but no power-of-two group divides the width
   /// (plan_four_step finds none), direct split columns of one line per group (8-byte row
   /// segments) go in four steps through groups of the width's nearest divisor instead; 0: they
-  /// stay direct. H100, OpenCL: 8190^2's direct columns (1 line split 2 x 4095) took 1 514 us
-  /// against its rows' 628, where its display's four-step columns (4 096 pair columns in groups
-  /// of 32) took 381 (run428, run427); the complex four steps in divisor groups are unmeasured,
-  /// so 0 until they are (a measured-planning candidate). OpenCL 7865, 8085, 8125, 8190 points.
-  std::uint32_t four_step_divisor_groups = 0;
+  /// stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 -> 1 029 us,
+  /// 8085-point 1 637 -> 954, 8125-point 1 586 -> 958, 8190-point 1 513 -> 889 (8190 = 90 x 91
+  /// in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797.
+  std::uint32_t four_step_divisor_groups = 1;
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
@@ -580,6 +599,7 @@ inline Tuning gl_default_tuning() {
   t.local_halves_above = 24 * 1024;  // more than half of GL's 48 KiB: one group per multiprocessor
   t.four_columns_by_halves = 1;      // GL 2401^2's display columns, even lengths (H100: 2401-point 109 -> 98 us)
   t.odd_length_splits = 1;           // GL 2187-point columns: 57.2 -> 51.8 us (H200), 1875-point 45.1 -> 34.0
+  t.even_columns_odd_splits = 1;     // GL 2860-point columns: 126.0 -> 96.9 us, 1690-point 38.8 -> 33.6
   t.odd_splits_past_four_columns = 0;  // OpenCL's rule; GL's splits by 7 keep first_split_odd_min's conditions
   t.exact_split_max_pre_hold = 0;      // measured on OpenCL only (GL's 512 invocations hold fewer)
   t.pow2_rows_radix16 = 1;           // GL 8192-point rows: 491.6 -> 428.2 us
@@ -653,6 +673,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"local_halves_above", &Tuning::local_halves_above},
       {"four_columns_by_halves", &Tuning::four_columns_by_halves},
       {"odd_length_splits", &Tuning::odd_length_splits},
+      {"even_columns_odd_splits", &Tuning::even_columns_odd_splits},
       {"odd_splits_past_four_columns", &Tuning::odd_splits_past_four_columns},
       {"pow2_rows_radix16", &Tuning::pow2_rows_radix16},
       {"rows_radix16", &Tuning::rows_radix16},
@@ -1047,6 +1068,15 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                                                  const DeviceLimits& limits, const Tuning& tuning, std::uint32_t live,
                                                  bool live_inputs) {
   if (n == 0 || lines == 0) return std::nullopt;
+  if (tuning.even_columns_odd_splits != 0) {
+    Tuning without = tuning;
+    without.even_columns_odd_splits = 0;
+    auto plan = plan_axis_holding(axis, n, lines, limits, without, live, live_inputs);
+    const bool radix_7_to_13 = n % 7 == 0 || n % 11 == 0 || n % 13 == 0;
+    if (!plan || axis != Axis::cols || n % 2 != 0 || !radix_7_to_13 || plan->pre_radix != 1 ||
+        plan->lines_per_group != 4 || !plan->local_halves)
+      return plan;
+  }
   const std::uint64_t local_cap = std::min<std::uint64_t>(limits.local_bytes, tuning.local_bytes_cap);
   const std::uint32_t max_threads = std::max<std::uint32_t>(32, std::min(limits.max_threads, tuning.max_threads));
   const auto round32 = [](std::uint64_t v) { return static_cast<std::uint32_t>((v + 31) / 32 * 32); };
@@ -1086,9 +1116,11 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       if (n % p != 0 || (p > 1 && n / p < 2)) continue;
       const bool power_of_two = (p & (p - 1)) == 0;
       const bool odd_length_split = odd_length_splits && (p == 3 || p == 5) && b >= 4;
+      const bool even_length_split = tuning.even_columns_odd_splits != 0 && (p == 5 || p == 7) && b == most_lines &&
+                                     (lines + b - 1) / b >= limits.compute_units;
       const bool by_rule =
           !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > odd_max)) &&
-          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split &&
+          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split && !even_length_split &&
             (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
              (lines + b - 1) / b < wanted_groups));
       const bool weighed = weigh_splits && round == 0 && p > 1 && p <= 8 && (power_of_two || b == most_lines);
@@ -1172,7 +1204,7 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
       // Where a multiple of 32 does not fit, a size between half the group and max_threads may
       // (Tuning::exact_split_threads; columns, not Bluestein's), holding up to hold_limit values.
       const auto hold_limit = [&](std::uint64_t threads) {
-        return axis == Axis::cols && live == 0 && b == 4 && threads >= exact_hold_min_threads
+        return axis == Axis::cols && live == 0 && b == 4 && p != 3 && threads >= exact_hold_min_threads
                    ? std::max(tuning.max_pre_hold, tuning.exact_split_max_pre_hold)
                    : tuning.max_pre_hold;
       };
@@ -1891,6 +1923,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     out.push_back(odd_splits);
     // The forty-seventh session's odd-length splits, undone (measured on the H200 alone).
     with(&Tuning::odd_length_splits, 0);
+    // The sixty-second session's even columns split by 5 and 7 (H100; 2250- and 2430-point
+    // columns lost 1-2 % with it), toggled.
+    with(&Tuning::even_columns_odd_splits, base.even_columns_odd_splits ? 0 : 1);
     // Each a win at one sweep size and a loss at others (H200, GL, run364: every GL rule undone
     // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
@@ -1924,8 +1959,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Exact split columns of 4 lines holding up to 80 values (sixty-first session, H100),
     // toggled.
     with(&Tuning::exact_split_max_pre_hold, base.exact_split_max_pre_hold ? 0 : 80);
-    // One-line split columns in four steps through divisor groups (sixty-first session, not yet
-    // measured), toggled.
+    // One-line split columns in four steps through divisor groups (sixty-first session, measured
+    // in the sixty-second on the H100), toggled.
     with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups ? 0 : 1);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
@@ -2092,6 +2127,9 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // half its bytes). H100, OpenCL: 2401^2's 1 204 pair columns (Z 23 MB) 62.3 -> 27.3 + 18.5 us.
   tuning.four_step_unsplit_min_bytes /= 2;
   if (tuning.four_step_uneven_split == 2) tuning.four_step_uneven_split = 1;
+  // Half the complex columns' groups: the splits by 5 and 7 lost here (H100, GL, run434: 2250^2's
+  // display 74.2 -> 83.1 us, 2430^2 85.9 -> 194, 2366^2 86.3 -> 232, 2750^2 99.2 -> 107.1).
+  tuning.even_columns_odd_splits = 0;
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;

@@ -174,7 +174,19 @@ inline fast::Tuning odd_splits_past_four_columns_tuning(fast::Tuning tuning) {
   tuning.local_bytes_cap = 48 * 1024;
   return tuning;
 }
-/// A column plan that takes odd_splits_past_four_columns: split by 5 or 7, at least 4 lines.
+/// GL's even columns split by 5 or 7 in groups of 8 where they would go four by their halves
+/// (Tuning::even_columns_odd_splits; the local memory capped at 8 KiB, so that 330 and 390 points
+/// go four by halves without it): 330 (8 split 5 x 66), 390 (8 split 5 x 78), lengths 7 does not
+/// divide, so that first_split_odd_min's own splits by 7 take none of them where the device's
+/// units are few or unknown; 1056 columns, a group of 8 for each of the H100's 132 units.
+inline constexpr FastSize fast_even_columns_odd_splits_cases[] = {{1056, 330}, {1056, 390}};
+inline fast::Tuning even_columns_odd_splits_tuning(fast::Tuning tuning) {
+  tuning.even_columns_odd_splits = 1;
+  tuning.local_bytes_cap = 8 * 1024;
+  return tuning;
+}
+/// A column plan that takes odd_splits_past_four_columns or even_columns_odd_splits: split by 5
+/// or 7, at least 4 lines.
 inline bool splits_by_5_or_7(const fast::AxisPlan& plan) {
   return (plan.pre_radix == 5 || plan.pre_radix == 7) && plan.lines_per_group >= 4;
 }
@@ -1052,6 +1064,20 @@ void expect_odd_splits_past_four_columns_match_fftw(const fast::Tuning& base, Ma
       79, "columns split by 5 and 7", make_path, run);
 }
 
+/// GL's even columns split by 5 or 7 where they would go four by their halves
+/// (Tuning::even_columns_odd_splits, the default), both directions; fails where a case planned
+/// four columns or another split.
+template <class MakePath, class Run>
+void expect_even_columns_odd_splits_match_fftw(const fast::Tuning& base, MakePath make_path, Run run) {
+  expect_cases_planned_and_matching(
+      fast_even_columns_odd_splits_cases, even_columns_odd_splits_tuning(base),
+      [](auto& probe, std::size_t, std::size_t) {
+        const fast::AxisPlan& plan = probe.plan(Axis::cols);
+        EXPECT_TRUE(splits_by_5_or_7(plan) && plan.lines_per_group == 8) << plan.describe();
+      },
+      89, "even columns split by 5 and 7", make_path, run);
+}
+
 /// OpenCL's exact split columns holding up to exact_split_max_pre_hold values (the default),
 /// both directions; fails where a case planned fewer values, another group size or more lines.
 template <class MakePath, class Run>
@@ -1080,8 +1106,9 @@ enum class ScheduleCheck {
   composite_radices,
   rows_radix16,
   columns_radix16,  // GL only: OpenCL's radix bound is past 16 already
-  whole_warp_split_columns,  // GL only, as the next: rules of GL's defaults
+  whole_warp_split_columns,  // GL only, as the next two: rules of GL's defaults
   rows_halves,
+  even_columns_odd_splits,
   odd_splits_past_four_columns,  // OpenCL only, as the next: rules of its defaults
   exact_split_hold,
   exact_split_threads,
@@ -1104,7 +1131,8 @@ inline bool runs_on(ScheduleCheck check, bool opencl) {
     case ScheduleCheck::one_round_rows:
     case ScheduleCheck::columns_radix16:
     case ScheduleCheck::whole_warp_split_columns:
-    case ScheduleCheck::rows_halves: return !opencl;
+    case ScheduleCheck::rows_halves:
+    case ScheduleCheck::even_columns_odd_splits: return !opencl;
     case ScheduleCheck::odd_splits_past_four_columns:
     case ScheduleCheck::exact_split_hold: return opencl;
     default: return true;
@@ -1151,6 +1179,7 @@ void run_schedule_check(ScheduleCheck check, bool opencl, MakePath make_path, Ru
     case ScheduleCheck::whole_warp_split_columns:
       return expect_whole_warp_split_columns_match_fftw(api, make_path, run);
     case ScheduleCheck::rows_halves: return expect_rows_halves_match_fftw(api, make_path, run);
+    case ScheduleCheck::even_columns_odd_splits: return expect_even_columns_odd_splits_match_fftw(api, make_path, run);
     case ScheduleCheck::odd_splits_past_four_columns:
       return expect_odd_splits_past_four_columns_match_fftw(api, make_path, run);
     case ScheduleCheck::exact_split_hold: return expect_exact_split_hold_matches_fftw(api, make_path, run);

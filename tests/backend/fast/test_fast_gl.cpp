@@ -298,6 +298,15 @@ TEST(GlFastSchedule, RowsThroughHalvesMatchFftw) {
   test::run_schedule_check(test::ScheduleCheck::rows_halves, false, make_path(*env), runner(*env));
 }
 
+// Even columns split by 5 in groups of 8 where they would go four by their halves
+// (Tuning::even_columns_odd_splits: 2860-point columns on the H100, 8 split 5 x 572).
+TEST(GlFastSchedule, EvenColumnsOddSplitsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  test::run_schedule_check(test::ScheduleCheck::even_columns_odd_splits, false, make_path(*env), runner(*env));
+}
+
 // Work-groups balanced to the widest stage's rounds, and four-step columns (fast_cases.h).
 TEST(GlFastSchedule, BalancedGroupsMatchFftw) {
   std::string why;

@@ -1105,11 +1105,13 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
     EXPECT_GT(display->cols.plan.pre_hold, 64u) << display->cols.describe();
   }
   // Where more values would allow a plan that is not exact (2401, 4802), 8 lines (2160), 2
-  // lines (7560, 8100, 8190: they lost), more than 80 values (3600, 4032, 5625, 7875: 3 x 1 200
-  // in 150 holds 96, ...), a group under 192 (2574: 143 work-items, 3240: 180), or Bluestein's
-  // padded columns (4099), and at the sweep's other sizes: as before.
-  expect_same_routes({{2401, 2401}, {4802, 4802}, {3840, 2160}, {7560, 7560}, {8100, 8100}, {8190, 8190}, {3600, 3600},
-                      {4032, 4032}, {5625, 5625}, {7875, 7875}, {2574, 2574}, {3240, 3240}, {4099, 4099}, {4096, 4096},
+  // lines (7560, 8100), more than 80 values (3600, 4032, 5625, 7875: 3 x 1 200 in 150 holds 96,
+  // ...), a group under 192 (2574: 143 work-items, 3240: 180), a split by 3 (3234, 3528, 3564,
+  // 3744, 3822, 3960, 3993: 66 to 78 values in 196 to 242, they lost), or Bluestein's padded
+  // columns (4099), and at the sweep's other sizes: as before.
+  expect_same_routes({{2401, 2401}, {4802, 4802}, {3840, 2160}, {7560, 7560}, {8100, 8100}, {3600, 3600},
+                      {4032, 4032}, {5625, 5625}, {7875, 7875}, {2574, 2574}, {3240, 3240}, {3234, 3234}, {3528, 3528},
+                      {3564, 3564}, {3744, 3744}, {3822, 3822}, {3960, 3960}, {3993, 3993}, {4099, 4099}, {4096, 4096},
                       {3125, 3125}, {3200, 3200}, {8192, 8192}, {1920, 1080}, {1000, 1000}},
                      on, off);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
@@ -1119,14 +1121,14 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
 
 // OpenCL's split columns of one line per group (8190: 8-byte row segments), which no
 // power-of-two four-step group divides, in four steps through groups of divisors of the width
-// (Tuning::four_step_divisor_groups; 0 by default, unmeasured): which sizes move with it on, and
-// that nothing moves by default.
-TEST(FastPlan, OneLineColumnsMayGoInFourStepsThroughDivisorGroups) {
-  EXPECT_EQ(fast::Tuning{}.four_step_divisor_groups, 0u);
-  EXPECT_EQ(fast::gl_default_tuning().four_step_divisor_groups, 0u);
-  const fast::Tuning off = fast::cl_tuning(fast::Tuning{});
-  fast::Tuning on = off;
-  on.four_step_divisor_groups = 1;
+// (Tuning::four_step_divisor_groups, the default): which sizes move with it, and that GL's plans
+// (whose default has it too) and the other sizes do not.
+TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
+  EXPECT_EQ(fast::Tuning{}.four_step_divisor_groups, 1u);
+  EXPECT_EQ(fast::gl_default_tuning().four_step_divisor_groups, 1u);
+  const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
+  fast::Tuning off = on;
+  off.four_step_divisor_groups = 0;
   for (const std::size_t n : {7865u, 8085u, 8125u, 8190u}) {
     SCOPED_TRACE(n);
     const auto direct = fast::route_image(n, n, nvidia, off);
@@ -1143,9 +1145,77 @@ TEST(FastPlan, OneLineColumnsMayGoInFourStepsThroughDivisorGroups) {
   }
   // Columns of more lines per group, or four steps of power-of-two groups already: as before.
   expect_same_routes({{4096, 4096}, {8192, 8192}, {8100, 8100}, {6000, 6000}, {2401, 2401}}, on, off);
+  // GL: its direct columns at these sizes hold more lines, so none moves.
+  fast::Tuning gl_off = fast::gl_default_tuning();
+  gl_off.four_step_divisor_groups = 0;
+  for (const std::size_t n : {7865u, 8085u, 8125u, 8190u}) {
+    SCOPED_TRACE(n);
+    EXPECT_EQ(fast::route_image(n, n, nvidia, fast::gl_default_tuning())->cols.describe(),
+              fast::route_image(n, n, nvidia, gl_off)->cols.describe());
+  }
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
-                          [](const fast::Tuning& t) { return t.four_step_divisor_groups == 1; }), 1);
+                          [](const fast::Tuning& t) { return t.four_step_divisor_groups == 0; }), 1);
+}
+
+// GL's even columns that would go four by their halves, split by 5 or 7 in groups of 8 instead
+// (Tuning::even_columns_odd_splits, GL's default; a measured-planning candidate): which sizes move
+// and from what, and that the real display's columns (which lost with it), odd lengths, lengths
+// already split in 8 and the sweep's sizes keep their plans; OpenCL has no such rule.
+TEST(FastPlan, GlEvenColumnsSplitBy5Or7WhereTheyWouldGoFourByHalves) {
+  const fast::Tuning on = fast::gl_default_tuning();
+  EXPECT_EQ(on.even_columns_odd_splits, 1u);
+  EXPECT_EQ(fast::Tuning{}.even_columns_odd_splits, 0u);
+  fast::Tuning off = on;
+  off.even_columns_odd_splits = 0;
+  struct Moved {
+    std::size_t n;
+    std::uint32_t pre_radix;
+  };
+  for (const Moved m : {Moved{1430, 5}, Moved{1470, 5}, Moved{1638, 7}, Moved{1650, 5}, Moved{1690, 5}, Moved{1694, 7},
+                        Moved{1750, 5}, Moved{1890, 5}, Moved{1950, 5}, Moved{2002, 7}, Moved{2058, 7}, Moved{2750, 5},
+                        Moved{2860, 5}}) {
+    SCOPED_TRACE(m.n);
+    const auto before = fast::route_image(m.n, m.n, nvidia, off);
+    const auto after = fast::route_image(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(before && after);
+    if (m.n == 2058) {
+      EXPECT_TRUE(before->cols.four_step()) << before->cols.describe();  // 42 x 49: its direct plan went by halves
+    } else {
+      EXPECT_FALSE(before->cols.four_step()) << before->cols.describe();
+      EXPECT_EQ(before->cols.plan.pre_radix, 1u) << before->cols.describe();
+      EXPECT_EQ(before->cols.plan.lines_per_group, 4u) << before->cols.describe();
+      EXPECT_TRUE(before->cols.plan.local_halves) << before->cols.describe();
+    }
+    ASSERT_FALSE(after->cols.four_step()) << after->cols.describe();
+    EXPECT_EQ(after->cols.plan.pre_radix, m.pre_radix) << after->cols.describe();
+    EXPECT_EQ(after->cols.plan.lines_per_group, 8u) << after->cols.describe();
+    EXPECT_FALSE(after->cols.plan.local_halves) << after->cols.describe();
+    EXPECT_EQ(after->rows.describe(), before->rows.describe());
+    const auto display_before = fast::plan_real_display(m.n, m.n, nvidia, off);
+    const auto display_after = fast::plan_real_display(m.n, m.n, nvidia, on);
+    ASSERT_TRUE(display_before && display_after);
+    EXPECT_EQ(display_after->cols.describe(), display_before->cols.describe());
+  }
+  // Odd lengths (1575, 1715, 2187, 2401), 5-smooth even ones (2250, 2430: they lost), even ones
+  // already split in 8 (2310 and 2450 by 7 under first_split_odd_min, 2880 and 3000 by 8), and
+  // the sweep's sizes: as before.
+  expect_same_routes({{1575, 1575}, {1715, 1715}, {2187, 2187}, {2401, 2401}, {2250, 2250}, {2430, 2430},
+                      {2310, 2310}, {2450, 2450}, {2880, 2880},
+                      {3000, 3000}, {1000, 1000}, {1024, 1024}, {1920, 1080}, {2048, 2048}, {3125, 3125}, {3200, 3200},
+                      {4032, 3024}, {4000, 4000}, {4096, 4096}, {8192, 8192}},
+                     on, off);
+  // OpenCL: the rule's own tuning on its defaults moves nothing.
+  fast::Tuning cl_on = fast::cl_tuning(fast::Tuning{});
+  cl_on.even_columns_odd_splits = 1;
+  for (const std::size_t n : {1430u, 1690u, 2860u}) {
+    SCOPED_TRACE(n);
+    EXPECT_EQ(fast::route_image(n, n, nvidia, cl_on)->cols.describe(),
+              fast::route_image(n, n, nvidia, fast::cl_tuning(fast::Tuning{}))->cols.describe());
+  }
+  const auto candidates = fast::measure_candidates(on, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.even_columns_odd_splits == 0; }), 1);
 }
 
 // GL's rows of lengths that are not powers of two exchange through half the shared memory from
