@@ -399,10 +399,10 @@ struct Tuning {
   /// fifty-first session; out of place in the fifty-second: 4096 x 8192 612-632 -> 595).
   std::uint32_t four_step_elements = 4096;
   std::uint32_t four_step_max_direct_lines = 2;  ///< see four_step_min_bytes
-  /// 1: where four_step_min_bytes asks for four steps but no power-of-two group divides the width
-  /// (plan_four_step finds none), direct split columns of one line per group (8-byte row
-  /// segments) go in four steps through groups of the width's nearest divisor instead; 0: they
-  /// stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 -> 1 029 us,
+  /// Where four_step_min_bytes asks for four steps but no power-of-two group divides the width
+  /// (plan_four_step finds none), direct split columns of at most this many lines per group (1:
+  /// 8-byte row segments) go in four steps through groups of the width's nearest divisor
+  /// instead; 0: they stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 -> 1 029 us,
   /// 8085-point 1 637 -> 954, 8125-point 1 586 -> 958, 8190-point 1 513 -> 889 (8190 = 90 x 91
   /// in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797.
   std::uint32_t four_step_divisor_groups = 1;
@@ -1647,7 +1647,7 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     if (axis == Axis::cols && fits_index && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
         image_bytes >= tuning.four_step_min_bytes && (narrow || wide_rows || uneven)) {
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
-      if (tuning.four_step_divisor_groups != 0 && direct->lines_per_group == 1)
+      if (direct->lines_per_group <= tuning.four_step_divisor_groups)
         if (auto four_step = plan_four_step(n, lines, limits, tuning, 2)) return four_step;
     }
     if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
