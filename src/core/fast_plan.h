@@ -102,7 +102,9 @@ struct Tuning {
   /// Splits by 3 (66 to 78 values in 196 to 242 work-items) mostly lost (run432: 3234-point 124.7
   /// -> 131.6, 3564-point 111.1 -> 127.3, 3744-point 119.4 -> 128.3, 3822-point 171.7 -> 186.2;
   /// 3960-point 139.1 -> 140.0, 3528-point tied; 3993-point 175.2 -> 164.7 won), so they hold
-  /// max_pre_hold.
+  /// max_pre_hold. run435, the rule's other sizes (against 0): 4356-, 4400-, 4410-, 4480-, 4536-,
+  /// 4680-, 4840-, 4860-, 4900-point columns 227-332 -> 156-223 us, all won; 4620-point (5 x 924
+  /// (4 3 7 11) in 231) lost, 301.6 -> 411.4.
   std::uint32_t exact_split_max_pre_hold = 80;
   /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
   /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
@@ -404,7 +406,11 @@ struct Tuning {
   /// 8-byte row segments) go in four steps through groups of the width's nearest divisor
   /// instead; 0: they stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 -> 1 029 us,
   /// 8085-point 1 637 -> 954, 8125-point 1 586 -> 958, 8190-point 1 513 -> 889 (8190 = 90 x 91
-  /// in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797.
+  /// in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797;
+  /// 8085^2's real display 1 638 -> 925 (run435). Two lines per group (2) won and lost (run435,
+  /// per pass): 4290-point 275 -> 262, 4802-point 325 -> 308, 7500-point 839 -> 777; 5625-point
+  /// 431 -> 473, 6250-point 491 -> 549, 7560-point 767 -> 799; 5400, 7000, 8100 tied. So 1, and
+  /// 2 a measured-planning candidate.
   std::uint32_t four_step_divisor_groups = 1;
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
@@ -1960,8 +1966,10 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // toggled.
     with(&Tuning::exact_split_max_pre_hold, base.exact_split_max_pre_hold ? 0 : 80);
     // One-line split columns in four steps through divisor groups (sixty-first session, measured
-    // in the sixty-second on the H100), toggled.
+    // in the sixty-second on the H100), toggled; and two-line ones too, which won and lost there
+    // (4290-, 4802-, 7500-point columns 5-7 % faster, 5625-, 6250-, 7560-point 4-12 % slower).
     with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups ? 0 : 1);
+    with(&Tuning::four_step_divisor_groups, 2);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),

@@ -1156,6 +1156,14 @@ TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.four_step_divisor_groups == 0; }), 1);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.four_step_divisor_groups == 2; }), 1);
+  // Two lines per group through divisor groups as well (the candidate): 7500 (2 split 3 x 2 500
+  // direct) goes in four steps of 75 x 100.
+  fast::Tuning two_lines = on;
+  two_lines.four_step_divisor_groups = 2;
+  EXPECT_FALSE(fast::route_image(7500, 7500, nvidia, on)->cols.four_step());
+  EXPECT_TRUE(fast::route_image(7500, 7500, nvidia, two_lines)->cols.four_step());
 }
 
 // GL's even columns that would go four by their halves, split by 5 or 7 in groups of 8 instead
