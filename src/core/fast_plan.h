@@ -404,9 +404,9 @@ struct Tuning {
   /// Where four_step_min_bytes asks for four steps but no power-of-two group divides the width
   /// (plan_four_step finds none), direct split columns of at most this many lines per group (1:
   /// 8-byte row segments) go in four steps through groups of the width's nearest divisor
-  /// instead; 0: they stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 -> 1 029 us,
-  /// 8085-point 1 637 -> 954, 8125-point 1 586 -> 958, 8190-point 1 513 -> 889 (8190 = 90 x 91
-  /// in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797;
+  /// instead; 0: they stay direct. H100, OpenCL, columns per pass (run432): 7865-point 1 376 ->
+  /// 1 029 us, 8085-point 1 637 -> 954, 8125-point 1 586 -> 958, 8190-point 1 513 -> 889 (8190 =
+  /// 90 x 91 in groups of 30); 8190^2 in the sweep 2 142 -> 1 526 beside cuFFT's 2 384 and VkFFT's 1 797;
   /// 8085^2's real display 1 638 -> 925 (run435). Two lines per group (2) won and lost (run435,
   /// per pass): 4290-point 275 -> 262, 4802-point 325 -> 308, 7500-point 839 -> 777; 5625-point
   /// 431 -> 473, 6250-point 491 -> 549, 7560-point 767 -> 799; 5400, 7000, 8100 tied. So 1, and
@@ -1074,6 +1074,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                                                  const DeviceLimits& limits, const Tuning& tuning, std::uint32_t live,
                                                  bool live_inputs) {
   if (n == 0 || lines == 0) return std::nullopt;
+  // Tuning::even_columns_odd_splits takes only the place of the plans it was measured against:
+  // planned without it first, and kept unless those columns went four by their halves.
   if (tuning.even_columns_odd_splits != 0) {
     Tuning without = tuning;
     without.even_columns_odd_splits = 0;
@@ -1126,7 +1128,8 @@ inline std::optional<AxisPlan> plan_axis_holding(Axis axis, std::uint32_t n, std
                                      (lines + b - 1) / b >= limits.compute_units;
       const bool by_rule =
           !(round == 0 && p > 1 && (power_of_two ? p > tuning.first_split_max : p > odd_max)) &&
-          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split && !even_length_split &&
+          !(round == 0 && p > 1 && !power_of_two && tuning.first_split_odd_min > 1 && !odd_length_split &&
+            !even_length_split &&
             (axis != Axis::cols || p < tuning.first_split_odd_min || b < most_lines ||
              (lines + b - 1) / b < wanted_groups));
       const bool weighed = weigh_splits && round == 0 && p > 1 && p <= 8 && (power_of_two || b == most_lines);
