@@ -39,7 +39,9 @@ void expect_same_routes(std::initializer_list<std::pair<std::size_t, std::size_t
     const auto da = fast::plan_real_display(w, h, nvidia, a);
     const auto db = fast::plan_real_display(w, h, nvidia, b);
     ASSERT_EQ(da.has_value(), db.has_value());
-    if (da) EXPECT_EQ(da->cols.describe(), db->cols.describe());
+    if (da) {
+      EXPECT_EQ(da->cols.describe(), db->cols.describe());
+    }
   }
 }
 
