@@ -1170,8 +1170,9 @@ TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
 
 // GL's even columns that would go four by their halves, split by 5 or 7 in groups of 8 instead
 // (Tuning::even_columns_odd_splits, GL's default; a measured-planning candidate): which sizes move
-// and from what, and that the real display's columns (which lost with it), odd lengths, lengths
-// already split in 8 and the sweep's sizes keep their plans; OpenCL has no such rule.
+// and from what, and that the real display's columns (which lost with it), odd and 5-smooth
+// lengths, lengths already split in 8, fewer groups than multiprocessors and the sweep's sizes keep
+// their plans; OpenCL has no such rule.
 TEST(FastPlan, GlEvenColumnsSplitBy5Or7WhereTheyWouldGoFourByHalves) {
   const fast::Tuning on = fast::gl_default_tuning();
   EXPECT_EQ(on.even_columns_odd_splits, 1u);
@@ -1215,14 +1216,10 @@ TEST(FastPlan, GlEvenColumnsSplitBy5Or7WhereTheyWouldGoFourByHalves) {
                       {3000, 3000}, {1000, 1000}, {1024, 1024}, {1920, 1080}, {2048, 2048}, {3125, 3125}, {3200, 3200},
                       {4032, 3024}, {4000, 4000}, {4096, 4096}, {8192, 8192}},
                      on, off);
-  // OpenCL: the rule's own tuning on its defaults moves nothing.
-  fast::Tuning cl_on = fast::cl_tuning(fast::Tuning{});
-  cl_on.even_columns_odd_splits = 1;
-  for (const std::size_t n : {1430u, 1690u, 2860u}) {
-    SCOPED_TRACE(n);
-    EXPECT_EQ(fast::route_image(n, n, nvidia, cl_on)->cols.describe(),
-              fast::route_image(n, n, nvidia, fast::cl_tuning(fast::Tuning{}))->cols.describe());
-  }
+  // At least one group of 8 per multiprocessor: 1056 columns of 2860 points (132 groups) split,
+  // 1048 (131) keep four by their halves.
+  EXPECT_EQ(fast::route_image(1056, 2860, nvidia, on)->cols.plan.pre_radix, 5u);
+  expect_same_routes({{1048, 2860}}, on, off);
   const auto candidates = fast::measure_candidates(on, true);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.even_columns_odd_splits == 0; }), 1);
