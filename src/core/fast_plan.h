@@ -412,6 +412,20 @@ struct Tuning {
   /// 431 -> 473, 6250-point 491 -> 549, 7560-point 767 -> 799; 5400, 7000, 8100 tied. So 1, and
   /// 2 a measured-planning candidate.
   std::uint32_t four_step_divisor_groups = 1;
+  /// The same for split columns of up to this many lines per group whose sub-transforms take a
+  /// radix-2 stage (a lone factor 2 of M: (2 3 7 7 7), (2 7 7 11)); 0: none beyond
+  /// four_step_divisor_groups. H100, OpenCL, columns per pass, two lines per group (run437,
+  /// run438): 4116-point 455 -> 239 us, 5292-point 631 -> 359, 6174-point 566 -> 486,
+  /// 7546-point 1 900 -> 813, where two-line columns without a radix-2 stage won and lost.
+  std::uint32_t four_step_radix2_divisor_groups = 2;
+  /// The same for split columns of up to this many lines per group on images of at least
+  /// large_four_step_divisor_min_bytes (0: none). GL's 4-line split columns of the large images
+  /// ran far below the copy speed; H100, GL, columns per pass (run437, run438): 5292-point 623 ->
+  /// 396 us, 5500-point 675 -> 392, 6174-point 1 283 -> 541, 7128-point 1 397-1 564 -> 849,
+  /// 7560-point 1 837-1 885 -> 1 056, 8190-point 4 074 -> 1 325; smaller images lost (2916-point
+  /// 109 -> 132, 3564-point 162 -> 208, 4860-point 495 -> 592).
+  std::uint32_t large_four_step_divisor_groups = 0;
+  std::uint64_t large_four_step_divisor_min_bytes = 200ull << 20;
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,
   /// GLSL only), so more groups stay resident.
   std::uint32_t four_step_halves = 0;
@@ -619,6 +633,8 @@ inline Tuning gl_default_tuning() {
   t.four_step_uneven_split = 2;         // GL 4000^2 display columns (4000 x 2000 pairs): 181.9 -> 180.4 us
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
+  t.four_step_radix2_divisor_groups = 0;  // measured on OpenCL only
+  t.large_four_step_divisor_groups = 4;   // GL 8190^2 columns: 4 074 -> 1 325 us
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
   t.four_step_unswizzled_elements = 2048;  // GL 8000 x 4000: 762 -> 740 us (4 096 where swizzled)
   t.display_from_registers = 1;      // GL 4096-point display rows (halves): 121 -> 109 us
@@ -720,6 +736,9 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"four_step_halves", &Tuning::four_step_halves},
       {"four_step_unsplit_min_bytes", &Tuning::four_step_unsplit_min_bytes},
       {"four_step_divisor_groups", &Tuning::four_step_divisor_groups},
+      {"four_step_radix2_divisor_groups", &Tuning::four_step_radix2_divisor_groups},
+      {"large_four_step_divisor_groups", &Tuning::large_four_step_divisor_groups},
+      {"large_four_step_divisor_min_bytes", &Tuning::large_four_step_divisor_min_bytes},
       {"four_step_in_place_min_bytes", &Tuning::four_step_in_place_min_bytes},
       {"four_step_unswizzled_elements", &Tuning::four_step_unswizzled_elements},
       {"bluestein_length", &Tuning::bluestein_length},
@@ -1656,7 +1675,12 @@ inline std::optional<AxisRoute> route_axis(Axis axis, std::uint32_t n, std::uint
     if (axis == Axis::cols && fits_index && direct->pre_radix > 1 && tuning.four_step_min_bytes != 0 &&
         image_bytes >= tuning.four_step_min_bytes && (narrow || wide_rows || uneven)) {
       if (auto four_step = plan_four_step(n, lines, limits, tuning)) return four_step;
-      if (direct->lines_per_group <= tuning.four_step_divisor_groups)
+      const bool radix2 = std::find(direct->radices.begin(), direct->radices.end(), 2u) != direct->radices.end();
+      const bool large = image_bytes >= tuning.large_four_step_divisor_min_bytes;
+      const std::uint32_t divisor_lines = std::max({tuning.four_step_divisor_groups,
+                                                    radix2 ? tuning.four_step_radix2_divisor_groups : 0u,
+                                                    large ? tuning.large_four_step_divisor_groups : 0u});
+      if (direct->lines_per_group <= divisor_lines)
         if (auto four_step = plan_four_step(n, lines, limits, tuning, 2)) return four_step;
     }
     if (axis == Axis::cols && fits_index && direct->pre_radix == 1 && narrow &&
@@ -1935,6 +1959,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The sixty-second session's even columns split by 5 and 7 (H100; 2250- and 2430-point
     // columns lost 1-2 % with it), toggled.
     with(&Tuning::even_columns_odd_splits, base.even_columns_odd_splits ? 0 : 1);
+    // The sixty-third session's four-step columns of large images through divisor groups (H100;
+    // smaller images lost with them), toggled.
+    with(&Tuning::large_four_step_divisor_groups, base.large_four_step_divisor_groups ? 0 : 4);
     // Each a win at one sweep size and a loss at others (H200, GL, run364: every GL rule undone
     // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
@@ -1973,6 +2000,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // (4290-, 4802-, 7500-point columns 5-7 % faster, 5625-, 6250-, 7560-point 4-12 % slower).
     with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups ? 0 : 1);
     with(&Tuning::four_step_divisor_groups, 2);
+    // Two-line columns with a radix-2 stage through divisor groups (sixty-third session, H100),
+    // toggled.
+    with(&Tuning::four_step_radix2_divisor_groups, base.four_step_radix2_divisor_groups ? 0 : 2);
   }
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
@@ -2141,6 +2171,9 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // Half the complex columns' groups: the splits by 5 and 7 lost here (H100, GL, run434: 2250^2's
   // display 74.2 -> 83.1 us, 2430^2 85.9 -> 194, 2366^2 86.3 -> 232, 2750^2 99.2 -> 107.1).
   tuning.even_columns_odd_splits = 0;
+  // Measured on the complex columns only.
+  tuning.four_step_radix2_divisor_groups = 0;
+  tuning.large_four_step_divisor_groups = 0;
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;

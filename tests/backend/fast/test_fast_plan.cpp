@@ -1168,6 +1168,101 @@ TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
   EXPECT_TRUE(fast::route_image(7500, 7500, nvidia, two_lines)->cols.four_step());
 }
 
+// OpenCL's split columns of two lines per group whose sub-transforms take a radix-2 stage, in four
+// steps through divisor groups too (Tuning::four_step_radix2_divisor_groups): the 17 square sizes
+// up to 8192 that move (complex columns), that two-line columns without a radix-2 stage and GL's
+// plans do not, and the candidate.
+TEST(FastPlan, OpenClTwoLineColumnsWithARadix2StageGoInFourSteps) {
+  EXPECT_EQ(fast::Tuning{}.four_step_radix2_divisor_groups, 2u);
+  EXPECT_EQ(fast::gl_default_tuning().four_step_radix2_divisor_groups, 0u);
+  const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
+  fast::Tuning off = on;
+  off.four_step_radix2_divisor_groups = 0;
+  const auto has_radix2 = [](const fast::AxisPlan& plan) {
+    return std::find(plan.radices.begin(), plan.radices.end(), 2u) != plan.radices.end();
+  };
+  for (const std::size_t n : {4116u, 4732u, 5148u, 5292u, 5324u, 6006u, 6174u, 6318u, 6370u, 6534u, 6776u, 7098u,
+                              7546u, 7722u, 7938u, 7986u, 8008u}) {
+    SCOPED_TRACE(n);
+    const auto direct = fast::route_image(n, n, nvidia, off);
+    const auto divided = fast::route_image(n, n, nvidia, on);
+    ASSERT_TRUE(direct && divided);
+    ASSERT_FALSE(direct->cols.four_step()) << direct->cols.describe();
+    EXPECT_GT(direct->cols.plan.pre_radix, 1u) << direct->cols.describe();
+    EXPECT_EQ(direct->cols.plan.lines_per_group, 2u) << direct->cols.describe();
+    EXPECT_TRUE(has_radix2(direct->cols.plan)) << direct->cols.describe();
+    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
+    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
+      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
+      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
+    }
+  }
+  // Two-line split columns without a radix-2 stage (4290: 2 x 2 145 (15 11 13); 5625, 6250, 7500,
+  // 7560), columns of more lines, and the sweep's sizes keep their routes.
+  for (const std::size_t n : {4290u, 5625u, 6250u, 7500u, 7560u}) {
+    SCOPED_TRACE(n);
+    const auto direct = fast::route_image(n, n, nvidia, off);
+    ASSERT_TRUE(direct);
+    EXPECT_EQ(direct->cols.plan.lines_per_group, 2u) << direct->cols.describe();
+    EXPECT_FALSE(has_radix2(direct->cols.plan)) << direct->cols.describe();
+  }
+  expect_same_routes({{4290, 4290}, {5625, 5625}, {6250, 6250}, {7500, 7500}, {7560, 7560}, {4096, 4096},
+                      {8192, 8192}, {4000, 4000}, {2401, 2401}, {3125, 3125}, {8190, 8190}},
+                     on, off);
+  // GL (its default has the rule off): forcing it on moves none of these sizes' columns, whose
+  // GL plans hold four lines.
+  fast::Tuning gl_on = fast::gl_default_tuning();
+  gl_on.four_step_radix2_divisor_groups = 2;
+  expect_same_routes({{4116, 4116}, {5292, 5292}, {6174, 6174}, {7546, 7546}}, fast::gl_default_tuning(), gl_on);
+  const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.four_step_radix2_divisor_groups == 0; }), 1);
+}
+
+// GL's split columns of up to four lines per group on images of 200 MiB and more, in four steps
+// through divisor groups (Tuning::large_four_step_divisor_groups, GL's default): lengths that move
+// (measured), that smaller images (which lost), the real display's columns (unmeasured) and the
+// sweep's sizes do not, OpenCL's default without it, and the candidate.
+TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
+  const fast::Tuning on = fast::gl_default_tuning();
+  EXPECT_EQ(on.large_four_step_divisor_groups, 4u);
+  EXPECT_EQ(on.large_four_step_divisor_min_bytes, 200ull << 20);
+  EXPECT_EQ(fast::Tuning{}.large_four_step_divisor_groups, 0u);
+  fast::Tuning off = on;
+  off.large_four_step_divisor_groups = 0;
+  for (const std::size_t n : {5292u, 5500u, 5832u, 6174u, 6370u, 6750u, 7128u, 7560u, 8190u}) {
+    SCOPED_TRACE(n);
+    const auto direct = fast::route_image(n, n, nvidia, off);
+    const auto divided = fast::route_image(n, n, nvidia, on);
+    ASSERT_TRUE(direct && divided);
+    ASSERT_FALSE(direct->cols.four_step()) << direct->cols.describe();
+    EXPECT_GT(direct->cols.plan.pre_radix, 1u) << direct->cols.describe();
+    EXPECT_LE(direct->cols.plan.lines_per_group, 4u) << direct->cols.describe();
+    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
+    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
+      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
+      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
+    }
+    EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
+  }
+  // The bound: 5103^2 (208 MB, under 200 MiB) keeps its direct columns, which move without it.
+  fast::Tuning unbounded = on;
+  unbounded.large_four_step_divisor_min_bytes = 0;
+  EXPECT_FALSE(fast::route_image(5103, 5103, nvidia, on)->cols.four_step());
+  EXPECT_TRUE(fast::route_image(5103, 5103, nvidia, unbounded)->cols.four_step());
+  expect_same_routes({{2916, 2916}, {3564, 3564}, {4860, 4860}, {4900, 4900}, {5103, 5103}, {4096, 4096},
+                      {8192, 8192}, {4000, 4000}, {4032, 3024}, {3200, 3200}},
+                     on, off);
+  for (const std::size_t n : {5292u, 6174u, 8190u}) {  // the display's columns keep their plans
+    SCOPED_TRACE(n);
+    EXPECT_EQ(fast::plan_real_display(n, n, nvidia, on)->cols.describe(),
+              fast::plan_real_display(n, n, nvidia, off)->cols.describe());
+  }
+  const auto candidates = fast::measure_candidates(on, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.large_four_step_divisor_groups == 0; }), 1);
+}
+
 // GL's even columns that would go four by their halves, split by 5 or 7 in groups of 8 instead
 // (Tuning::even_columns_odd_splits, GL's default; a measured-planning candidate): which sizes move
 // and from what, and that the real display's columns (which lost with it), odd and 5-smooth
