@@ -420,10 +420,11 @@ struct Tuning {
   std::uint32_t four_step_radix2_divisor_groups = 2;
   /// The same for split columns of up to this many lines per group on images of at least
   /// large_four_step_divisor_min_bytes (0: none). GL's 4-line split columns of the large images
-  /// ran far below the copy speed; H100, GL, columns per pass (run437, run438): 5292-point 623 ->
-  /// 396 us, 5500-point 675 -> 392, 6174-point 1 283 -> 541, 7128-point 1 397-1 564 -> 849,
-  /// 7560-point 1 837-1 885 -> 1 056, 8190-point 4 074 -> 1 325; smaller images lost (2916-point
-  /// 109 -> 132, 3564-point 162 -> 208, 4860-point 495 -> 592).
+  /// ran far below the copy speed; H100, GL, columns per pass (run437-run439): 5145-point 547 ->
+  /// 433 us, 5292-point 623 -> 396, 5500-point 675 -> 392, 6174-point 1 283 -> 541, 7128-point
+  /// 1 397-1 564 -> 849-869, 7560-point 1 837-1 885 -> 1 056, 8100-point 4 402 -> 1 300,
+  /// 8190-point 4 074-4 797 -> 1 325; smaller images lost (2916-point 109 -> 132, 3564-point
+  /// 162 -> 208, 4860-point 495 -> 592).
   std::uint32_t large_four_step_divisor_groups = 0;
   std::uint64_t large_four_step_divisor_min_bytes = 200ull << 20;
   /// 1: the four-step passes exchange through half the shared memory (AxisPlan::local_halves,

@@ -1230,7 +1230,7 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   EXPECT_EQ(fast::Tuning{}.large_four_step_divisor_groups, 0u);
   fast::Tuning off = on;
   off.large_four_step_divisor_groups = 0;
-  for (const std::size_t n : {5292u, 5500u, 5832u, 6174u, 6370u, 6750u, 7128u, 7560u, 8190u}) {
+  for (const std::size_t n : {5145u, 5292u, 5500u, 5832u, 6174u, 6370u, 6750u, 7128u, 7560u, 7865u, 8100u, 8190u}) {
     SCOPED_TRACE(n);
     const auto direct = fast::route_image(n, n, nvidia, off);
     const auto divided = fast::route_image(n, n, nvidia, on);
