@@ -1121,6 +1121,30 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
                           [](const fast::Tuning& t) { return t.exact_split_max_pre_hold == 0; }), 1);
 }
 
+// n x n's columns: direct under `direct_tuning`, in four steps under `divided_tuning` through
+// groups that divide the width (at least 2 columns each), its rows as they were. Returns the
+// direct column plan, for the caller's own conditions.
+fast::AxisPlan expect_columns_go_through_divisor_groups(std::size_t n, const fast::Tuning& direct_tuning,
+                                                        const fast::Tuning& divided_tuning) {
+  SCOPED_TRACE(n);
+  const auto direct = fast::route_image(n, n, nvidia, direct_tuning);
+  const auto divided = fast::route_image(n, n, nvidia, divided_tuning);
+  if (!direct || !divided) {
+    ADD_FAILURE() << "no route";
+    return {};
+  }
+  EXPECT_FALSE(direct->cols.four_step()) << direct->cols.describe();
+  EXPECT_TRUE(divided->cols.four_step()) << divided->cols.describe();
+  if (divided->cols.four_step()) {
+    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
+      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
+      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
+    }
+  }
+  EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
+  return direct->cols.plan;
+}
+
 // OpenCL's split columns of one line per group (8190: 8-byte row segments), which no
 // power-of-two four-step group divides, in four steps through groups of divisors of the width
 // (Tuning::four_step_divisor_groups, the default): which sizes move with it, and that GL's plans
@@ -1131,20 +1155,8 @@ TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
   const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
   fast::Tuning off = on;
   off.four_step_divisor_groups = 0;
-  for (const std::size_t n : {7865u, 8085u, 8125u, 8190u}) {
-    SCOPED_TRACE(n);
-    const auto direct = fast::route_image(n, n, nvidia, off);
-    const auto divided = fast::route_image(n, n, nvidia, on);
-    ASSERT_TRUE(direct && divided);
-    EXPECT_FALSE(direct->cols.four_step()) << direct->cols.describe();
-    EXPECT_EQ(direct->cols.plan.lines_per_group, 1u) << direct->cols.describe();
-    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
-    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
-      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
-      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
-    }
-    EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
-  }
+  for (const std::size_t n : {7865u, 8085u, 8125u, 8190u})
+    EXPECT_EQ(expect_columns_go_through_divisor_groups(n, off, on).lines_per_group, 1u) << n;
   // Columns of more lines per group, or four steps of power-of-two groups already: as before.
   expect_same_routes({{4096, 4096}, {8192, 8192}, {8100, 8100}, {6000, 6000}, {2401, 2401}}, on, off);
   // GL: its direct columns at these sizes hold more lines, so none moves.
@@ -1183,19 +1195,10 @@ TEST(FastPlan, OpenClTwoLineColumnsWithARadix2StageGoInFourSteps) {
   };
   for (const std::size_t n : {4116u, 4732u, 5148u, 5292u, 5324u, 6006u, 6174u, 6318u, 6370u, 6534u, 6776u, 7098u,
                               7546u, 7722u, 7938u, 7986u, 8008u}) {
-    SCOPED_TRACE(n);
-    const auto direct = fast::route_image(n, n, nvidia, off);
-    const auto divided = fast::route_image(n, n, nvidia, on);
-    ASSERT_TRUE(direct && divided);
-    ASSERT_FALSE(direct->cols.four_step()) << direct->cols.describe();
-    EXPECT_GT(direct->cols.plan.pre_radix, 1u) << direct->cols.describe();
-    EXPECT_EQ(direct->cols.plan.lines_per_group, 2u) << direct->cols.describe();
-    EXPECT_TRUE(has_radix2(direct->cols.plan)) << direct->cols.describe();
-    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
-    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
-      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
-      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
-    }
+    const fast::AxisPlan direct = expect_columns_go_through_divisor_groups(n, off, on);
+    EXPECT_GT(direct.pre_radix, 1u) << n;
+    EXPECT_EQ(direct.lines_per_group, 2u) << n;
+    EXPECT_TRUE(has_radix2(direct)) << n;
   }
   // Two-line split columns without a radix-2 stage (4290: 2 x 2 145 (15 11 13); 5625, 6250, 7500,
   // 7560), columns of more lines, and the sweep's sizes keep their routes.
@@ -1231,19 +1234,9 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   fast::Tuning off = on;
   off.large_four_step_divisor_groups = 0;
   for (const std::size_t n : {5145u, 5292u, 5500u, 5832u, 6174u, 6370u, 6750u, 7128u, 7560u, 7865u, 8100u, 8190u}) {
-    SCOPED_TRACE(n);
-    const auto direct = fast::route_image(n, n, nvidia, off);
-    const auto divided = fast::route_image(n, n, nvidia, on);
-    ASSERT_TRUE(direct && divided);
-    ASSERT_FALSE(direct->cols.four_step()) << direct->cols.describe();
-    EXPECT_GT(direct->cols.plan.pre_radix, 1u) << direct->cols.describe();
-    EXPECT_LE(direct->cols.plan.lines_per_group, 4u) << direct->cols.describe();
-    ASSERT_TRUE(divided->cols.four_step()) << divided->cols.describe();
-    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
-      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
-      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
-    }
-    EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
+    const fast::AxisPlan direct = expect_columns_go_through_divisor_groups(n, off, on);
+    EXPECT_GT(direct.pre_radix, 1u) << n;
+    EXPECT_LE(direct.lines_per_group, 4u) << n;
   }
   // The bound: 5103^2 (208 MB, under 200 MiB) keeps its direct columns, which move without it.
   fast::Tuning unbounded = on;
