@@ -413,7 +413,7 @@ struct Tuning {
   /// 2 a measured-planning candidate.
   std::uint32_t four_step_divisor_groups = 1;
   /// The same for split columns of up to this many lines per group whose sub-transforms take a
-  /// radix-2 stage (a lone factor 2 of M: (2 3 7 7 7), (2 7 7 11)); 0: none beyond
+  /// radix-2 stage (M's one factor 2 as a stage of its own: (2 3 7 7 7), (2 7 7 11)); 0: none beyond
   /// four_step_divisor_groups. H100, OpenCL, columns per pass, two lines per group (run437,
   /// run438): 4116-point 455 -> 239 us, 5292-point 631 -> 359, 6174-point 566 -> 486,
   /// 7546-point 1 900 -> 813, where two-line columns without a radix-2 stage won and lost.
