@@ -410,13 +410,18 @@ struct Tuning {
   /// 8085^2's real display 1 638 -> 925 (run435). Two lines per group (2) won and lost (run435,
   /// per pass): 4290-point 275 -> 262, 4802-point 325 -> 308, 7500-point 839 -> 777; 5625-point
   /// 431 -> 473, 6250-point 491 -> 549, 7560-point 767 -> 799; 5400, 7000, 8100 tied. So 1, and
-  /// 2 a measured-planning candidate.
+  /// 2 a measured-planning candidate. GL takes 2: its two-line split columns (2 x M in up to 992
+  /// invocations) ran at 0.4-1.4 TB/s, and every one of the 20 lengths this moves won (H100, GL,
+  /// columns per pass, run438, run440, run441): 2970-point 193 -> 143 us, 3250-point 237 -> 171,
+  /// 4374-point 650 -> 304, 4802-point 923 -> 339, 5070-point 1 138 -> 439, 5082-point 1 181 -> 423.
   std::uint32_t four_step_divisor_groups = 1;
   /// The same for split columns of up to this many lines per group whose sub-transforms take a
   /// radix-2 stage (M's one factor 2 as a stage of its own: (2 3 7 7 7), (2 7 7 11)); 0: none beyond
   /// four_step_divisor_groups. H100, OpenCL, columns per pass, two lines per group (run437,
   /// run438): 4116-point 455 -> 239 us, 5292-point 631 -> 359, 6174-point 566 -> 486,
-  /// 7546-point 1 900 -> 813, where two-line columns without a radix-2 stage won and lost.
+  /// 7546-point 1 900 -> 813, where two-line columns without a radix-2 stage won and lost. Of its
+  /// 17 lengths 11 won (by 1.1-2.5x: 8008-point 2 046 -> 805, run440), 2 tied and 4 lost by 3-15 %
+  /// (6318, 6370, 6534, 7986: direct plans already at 1.1-1.2 TB/s).
   std::uint32_t four_step_radix2_divisor_groups = 2;
   /// The same for split columns of up to this many lines per group on images of at least
   /// large_four_step_divisor_min_bytes (0: none). GL's 4-line split columns of the large images
@@ -634,6 +639,7 @@ inline Tuning gl_default_tuning() {
   t.four_step_uneven_split = 2;         // GL 4000^2 display columns (4000 x 2000 pairs): 181.9 -> 180.4 us
   t.four_step_min_bytes = 64ull << 20;  // 4000^2 is 122 MiB; 1920 x 1080 (16 MiB) lost: 26 -> 103 us
   t.four_step_halves = 1;            // GL 8192-point columns' pass A: 655 -> 567 us
+  t.four_step_divisor_groups = 2;         // GL 4802-point columns: 923 -> 339 us, 2970-point 193 -> 143
   t.four_step_radix2_divisor_groups = 0;  // measured on OpenCL only
   t.large_four_step_divisor_groups = 4;   // GL 8190^2 columns: 4 074 -> 1 325 us
   t.four_step_in_place_min_bytes = 256ull << 20;  // GL 8192^2: 1 640 -> 1 230 us (both passes in place)
@@ -1963,6 +1969,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The sixty-third session's four-step columns of large images through divisor groups (H100;
     // smaller images lost with them), toggled.
     with(&Tuning::large_four_step_divisor_groups, base.large_four_step_divisor_groups ? 0 : 4);
+    // The sixty-fourth session's two-line columns through divisor groups (H100), toggled.
+    with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups == 2 ? 1 : 2);
     // Each a win at one sweep size and a loss at others (H200, GL, run364: every GL rule undone
     // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
@@ -2172,7 +2180,9 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // Half the complex columns' groups: the splits by 5 and 7 lost here (H100, GL, run434: 2250^2's
   // display 74.2 -> 83.1 us, 2430^2 85.9 -> 194, 2366^2 86.3 -> 232, 2750^2 99.2 -> 107.1).
   tuning.even_columns_odd_splits = 0;
-  // Measured on the complex columns only.
+  // Measured on the complex columns only (the divisor groups of one line also here: OpenCL's
+  // 8085^2 display 1 638 -> 925 us).
+  tuning.four_step_divisor_groups = std::min(tuning.four_step_divisor_groups, 1u);
   tuning.four_step_radix2_divisor_groups = 0;
   tuning.large_four_step_divisor_groups = 0;
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));

@@ -1151,7 +1151,7 @@ fast::AxisPlan expect_columns_go_through_divisor_groups(std::size_t n, const fas
 // (whose default has it too) and the other sizes do not.
 TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
   EXPECT_EQ(fast::Tuning{}.four_step_divisor_groups, 1u);
-  EXPECT_EQ(fast::gl_default_tuning().four_step_divisor_groups, 1u);
+  EXPECT_EQ(fast::gl_default_tuning().four_step_divisor_groups, 2u);
   const fast::Tuning on = fast::cl_tuning(fast::Tuning{});
   fast::Tuning off = on;
   off.four_step_divisor_groups = 0;
@@ -1229,6 +1229,7 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   EXPECT_EQ(fast::Tuning{}.large_four_step_divisor_groups, 0u);
   fast::Tuning off = on;
   off.large_four_step_divisor_groups = 0;
+  off.four_step_divisor_groups = 1;  // 8100 and 8190 hold two lines: GL's two-line rule takes them too
   for (const std::size_t n : {5145u, 5292u, 5500u, 5832u, 6174u, 6370u, 6750u, 7128u, 7560u, 7865u, 8100u, 8190u}) {
     const fast::AxisPlan direct = expect_columns_go_through_divisor_groups(n, off, on);
     EXPECT_GT(direct.pre_radix, 1u) << n;
@@ -1250,6 +1251,35 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   const auto candidates = fast::measure_candidates(on, true);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.large_four_step_divisor_groups == 0; }), 1);
+}
+
+// GL's split columns of two lines per group in four steps through divisor groups at any size the
+// four-step rule takes (Tuning::four_step_divisor_groups 2, GL's default; OpenCL's 1): the 20
+// square sizes up to 8192 that move (each measured), that four-line columns under the large-image
+// bound (which lost), the real display's columns (unmeasured) and the sweep's sizes do not, and the
+// candidate.
+TEST(FastPlan, GlTwoLineSplitColumnsGoInFourStepsThroughDivisorGroups) {
+  const fast::Tuning on = fast::gl_default_tuning();
+  EXPECT_EQ(on.four_step_divisor_groups, 2u);
+  fast::Tuning off = on;
+  off.four_step_divisor_groups = 1;
+  for (const std::size_t n : {2970u, 3042u, 3146u, 3250u, 3510u, 3630u, 3718u, 3750u, 4050u, 4158u, 4290u, 4374u,
+                              4394u, 4410u, 4550u, 4802u, 4914u, 4950u, 5070u, 5082u}) {
+    const fast::AxisPlan direct = expect_columns_go_through_divisor_groups(n, off, on);
+    EXPECT_GT(direct.pre_radix, 1u) << n;
+    EXPECT_EQ(direct.lines_per_group, 2u) << n;
+  }
+  expect_same_routes({{2916, 2916}, {3564, 3564}, {4116, 4116}, {4225, 4225}, {4860, 4860}, {4900, 4900},
+                      {4000, 4000}, {4032, 3024}, {3200, 3200}, {3125, 3125}, {4096, 4096}, {1920, 1080}},
+                     on, off);
+  for (const std::size_t n : {4290u, 4802u, 5070u, 7500u}) {  // the display's columns keep their plans
+    SCOPED_TRACE(n);
+    EXPECT_EQ(fast::plan_real_display(n, n, nvidia, on)->cols.describe(),
+              fast::plan_real_display(n, n, nvidia, off)->cols.describe());
+  }
+  const auto candidates = fast::measure_candidates(on, true);
+  EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
+                          [](const fast::Tuning& t) { return t.four_step_divisor_groups == 1; }), 1);
 }
 
 // GL's even columns that would go four by their halves, split by 5 or 7 in groups of 8 instead
