@@ -411,9 +411,10 @@ struct Tuning {
   /// per pass): 4290-point 275 -> 262, 4802-point 325 -> 308, 7500-point 839 -> 777; 5625-point
   /// 431 -> 473, 6250-point 491 -> 549, 7560-point 767 -> 799; 5400, 7000, 8100 tied. So 1, and
   /// 2 a measured-planning candidate. GL takes 2: its two-line split columns (2 x M in up to 992
-  /// invocations) ran at 0.4-1.4 TB/s, and every one of the 20 lengths this moves won (H100, GL,
-  /// columns per pass, run438, run440, run441): 2970-point 193 -> 143 us, 3250-point 237 -> 171,
-  /// 4374-point 650 -> 304, 4802-point 923 -> 339, 5070-point 1 138 -> 439, 5082-point 1 181 -> 423.
+  /// invocations) moved 350-770 GB/s (read and written; a copy about 2 900), and every one of the
+  /// 20 lengths this moves won (H100, GL, columns per pass, run438, run440, run441): 2970-point
+  /// 193 -> 143 us, 3250-point 237 -> 171, 4374-point 650 -> 304, 4802-point 923 -> 339,
+  /// 5070-point 1 138 -> 439, 5082-point 1 181 -> 423.
   std::uint32_t four_step_divisor_groups = 1;
   /// The same for split columns of up to this many lines per group whose sub-transforms take a
   /// radix-2 stage (M's one factor 2 as a stage of its own: (2 3 7 7 7), (2 7 7 11)); 0: none beyond
