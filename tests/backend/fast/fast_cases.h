@@ -241,6 +241,21 @@ inline fast::Tuning fast_four_step_one_line_tuning(fast::Tuning tuning) {
   return tuning;
 }
 
+/// The real display's pair columns in four steps through groups of a divisor of their count
+/// (route_real_columns keeps the divisor groups' rules, as the complex columns do): 88 x 1014's 44
+/// pair columns would split one line per group directly; in four steps 13 x 78, the first pass in
+/// groups of 22 (its largest power of two under four_step_elements, 32, does not divide 44).
+inline constexpr FastSize fast_display_divisor_group_cases[] = {{88, 1014}};
+inline fast::Tuning display_divisor_group_tuning(fast::Tuning tuning) {
+  tuning = fast_four_step_one_line_tuning(tuning);
+  tuning.four_step_elements = 512;
+  return tuning;
+}
+/// The first pass of such columns: a group that is not a power of two, over a part of the length.
+inline bool in_divisor_groups(const fast::AxisPlan& plan) {
+  return (plan.lines_per_group & (plan.lines_per_group - 1)) != 0 && plan.n < 1014;
+}
+
 /// Both directions of a w x h image through `run` (as the schedule checks below take it) under
 /// `tuning`, each within the error bound of the routes it ran (fast_tolerance); `what` names the
 /// case where one fails.

@@ -582,6 +582,15 @@ TEST(ClFastDisplay, ExactSplitHoldMatchesRenderSpectrum) {
                                         test::exact_split_hold_tuning(fast::Tuning{}), test::holds_past_max_pre_hold);
 }
 
+// The display's pair columns in four steps through divisor groups (test::display_divisor_group_tuning).
+TEST(ClFastDisplay, FourStepColumnsThroughDivisorGroupsMatchRenderSpectrum) {
+  std::string why;
+  ClEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenCL: " + why);
+  expect_displays_match_render_spectrum(*env, test::fast_display_divisor_group_cases,
+                                        test::display_divisor_group_tuning(fast::Tuning{}), test::in_divisor_groups);
+}
+
 // test::expect_display_routes_large_primes_and_refuses_tiny_widths.
 TEST(ClFastDisplay, RoutesLargePrimeFactorsAndRefusesTinyWidths) {
   std::string why;

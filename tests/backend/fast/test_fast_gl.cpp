@@ -753,6 +753,21 @@ TEST(GlFastDisplay, OddLengthSplitColumnsMatchRenderSpectrum) {
   expect_every_setting_matches(display, 12, 1875, 12 + 7 * 1875);
 }
 
+// The display's pair columns in four steps through divisor groups (test::display_divisor_group_tuning);
+// the pictures are render_spectrum's.
+TEST(GlFastDisplay, FourStepColumnsThroughDivisorGroupsMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  for (const auto& [w, h] : test::fast_display_divisor_group_cases) {
+    GlFastDisplay display(*env->programs, nullptr, test::display_divisor_group_tuning(fast::gl_default_tuning()));
+    display.prepare(w, h);
+    EXPECT_TRUE(display.column_route().four_step()) << display.describe();
+    EXPECT_TRUE(test::in_divisor_groups(display.column_route().plan)) << display.describe();
+    expect_every_setting_matches(display, w, h, w + 13 * h);
+  }
+}
+
 // GL's odd-length display rows in at most 256 invocations (Tuning::display_rows_odd_max_threads,
 // the default): 2187-point rows (9 9 9 3) whose radix-3 stage then takes 729 butterflies in
 // three rounds, through half the shared memory, coloured from the registers; and without the

@@ -1131,9 +1131,23 @@ TEST(FastPlan, OpenClExactSplitColumnsHoldUpTo80Values) {
                           [](const fast::Tuning& t) { return t.exact_split_max_pre_hold == 0; }), 1);
 }
 
+// A column route direct, and the same columns in four steps through groups that divide `lines`
+// (at least 2 columns each).
+void expect_route_goes_through_divisor_groups(std::uint64_t lines, const fast::AxisRoute& direct,
+                                              const fast::AxisRoute& divided) {
+  EXPECT_FALSE(direct.four_step()) << direct.describe();
+  EXPECT_TRUE(divided.four_step()) << divided.describe();
+  if (divided.four_step()) {
+    for (const fast::AxisPlan* pass : {&divided.plan, &*divided.second}) {
+      EXPECT_EQ(lines % pass->lines_per_group, 0u) << divided.describe();
+      EXPECT_GE(pass->lines_per_group, 2u) << divided.describe();
+    }
+  }
+}
+
 // n x n's columns: direct under `direct_tuning`, in four steps under `divided_tuning` through
-// groups that divide the width (at least 2 columns each), its rows as they were. Returns the
-// direct column plan, for the caller's own conditions.
+// groups that divide the width, its rows as they were. Returns the direct column plan, for the
+// caller's own conditions.
 fast::AxisPlan expect_columns_go_through_divisor_groups(std::size_t n, const fast::Tuning& direct_tuning,
                                                         const fast::Tuning& divided_tuning) {
   SCOPED_TRACE(n);
@@ -1143,16 +1157,24 @@ fast::AxisPlan expect_columns_go_through_divisor_groups(std::size_t n, const fas
     ADD_FAILURE() << "no route";
     return {};
   }
-  EXPECT_FALSE(direct->cols.four_step()) << direct->cols.describe();
-  EXPECT_TRUE(divided->cols.four_step()) << divided->cols.describe();
-  if (divided->cols.four_step()) {
-    for (const fast::AxisPlan* pass : {&divided->cols.plan, &*divided->cols.second}) {
-      EXPECT_EQ(n % pass->lines_per_group, 0u) << divided->cols.describe();
-      EXPECT_GE(pass->lines_per_group, 2u) << divided->cols.describe();
-    }
-  }
+  expect_route_goes_through_divisor_groups(n, direct->cols, divided->cols);
   EXPECT_EQ(divided->rows.describe(), direct->rows.describe());
   return direct->cols.plan;
+}
+
+// The same for the real display of n x n: its pair columns (route_real_columns), its display rows
+// as they were.
+void expect_display_columns_go_through_divisor_groups(std::size_t n, const fast::Tuning& direct_tuning,
+                                                      const fast::Tuning& divided_tuning) {
+  SCOPED_TRACE("display " + std::to_string(n));
+  const auto direct = fast::plan_real_display(n, n, nvidia, direct_tuning);
+  const auto divided = fast::plan_real_display(n, n, nvidia, divided_tuning);
+  if (!direct || !divided || !direct->rows || !divided->rows) {
+    ADD_FAILURE() << "no fused display";
+    return;
+  }
+  expect_route_goes_through_divisor_groups(fast::display_pair_columns(n), direct->cols, divided->cols);
+  EXPECT_EQ(divided->rows->describe(), direct->rows->describe());
 }
 
 // OpenCL's split columns of one line per group (8190: 8-byte row segments), which no
@@ -1192,8 +1214,9 @@ TEST(FastPlan, OneLineColumnsGoInFourStepsThroughDivisorGroups) {
 
 // OpenCL's split columns of two lines per group whose sub-transforms take a radix-2 stage, in four
 // steps through divisor groups too (Tuning::four_step_radix2_divisor_groups): the 17 square sizes
-// up to 8192 that move (complex columns), that two-line columns without a radix-2 stage do not,
-// GL's default without it (unmeasured there), and the candidate.
+// up to 8192 that move (complex columns), the real display's columns that move with them, that
+// two-line columns without a radix-2 stage do not, GL's default without it (unmeasured there),
+// and the candidate.
 TEST(FastPlan, OpenClTwoLineColumnsWithARadix2StageGoInFourSteps) {
   EXPECT_EQ(fast::Tuning{}.four_step_radix2_divisor_groups, 2u);
   EXPECT_EQ(fast::gl_default_tuning().four_step_radix2_divisor_groups, 0u);
@@ -1223,6 +1246,9 @@ TEST(FastPlan, OpenClTwoLineColumnsWithARadix2StageGoInFourSteps) {
   expect_same_routes({{4290, 4290}, {5625, 5625}, {6250, 6250}, {7500, 7500}, {7560, 7560}, {4000, 4000},
                       {2401, 2401}, {3125, 3125}, {8190, 8190}},
                      on, off);
+  // The real display's pair columns too (each display measured whole, run442 and run443).
+  for (const std::size_t n : {6370u, 6776u, 7722u, 7938u, 8008u})
+    expect_display_columns_go_through_divisor_groups(n, off, on);
   const auto candidates = fast::measure_candidates(fast::Tuning{}, false);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.four_step_radix2_divisor_groups == 0; }), 1);
@@ -1230,8 +1256,8 @@ TEST(FastPlan, OpenClTwoLineColumnsWithARadix2StageGoInFourSteps) {
 
 // GL's split columns of up to four lines per group on images of 200 MiB and more, in four steps
 // through divisor groups (Tuning::large_four_step_divisor_groups, GL's default): lengths that move
-// (measured), that smaller images (which lost), the real display's columns (unmeasured) and the
-// sweep's sizes do not, OpenCL's default without it, and the candidate.
+// (measured), the real display's columns where its Z passes the bound, that smaller images (which
+// lost) and the sweep's sizes do not, OpenCL's default without it, and the candidate.
 TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   const fast::Tuning on = fast::gl_default_tuning();
   EXPECT_EQ(on.large_four_step_divisor_groups, 4u);
@@ -1253,7 +1279,15 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
   expect_same_routes({{2916, 2916}, {3564, 3564}, {4860, 4860}, {4900, 4900}, {5103, 5103}, {4000, 4000},
                       {4032, 3024}, {3200, 3200}},
                      on, off);
-  expect_same_display_columns({{5292, 5292}, {6174, 6174}, {8190, 8190}}, on, off);
+  // The real display's pair columns too, where Z (half the image's complex bytes) passes the
+  // bound: 7560 by this rule alone, 7500, 7722 and 8100 by either (each display measured whole,
+  // run442); 5292's and 6174's Z are under it.
+  fast::Tuning large_only_off = on;
+  large_only_off.large_four_step_divisor_groups = 0;
+  expect_display_columns_go_through_divisor_groups(7560, large_only_off, on);
+  for (const std::size_t n : {7500u, 7722u, 8100u})
+    expect_display_columns_go_through_divisor_groups(n, off, on);
+  expect_same_display_columns({{5292, 5292}, {6174, 6174}}, large_only_off, on);
   const auto candidates = fast::measure_candidates(on, true);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.large_four_step_divisor_groups == 0; }), 1);
@@ -1261,8 +1295,8 @@ TEST(FastPlan, GlLargeImagesSplitColumnsGoInFourStepsThroughDivisorGroups) {
 
 // GL's split columns of two lines per group in four steps through divisor groups at any size the
 // four-step rule takes (Tuning::four_step_divisor_groups 2, GL's default; OpenCL's 1): the 20
-// square sizes up to 8192 that move (each measured), that four-line columns under the large-image
-// bound (which lost), the real display's columns (unmeasured) and the sweep's sizes do not, and the
+// square sizes up to 8192 that move (each measured), the real display's two-line columns, that
+// four-line columns under the large-image bound (which lost) and the sweep's sizes do not, and the
 // candidate.
 TEST(FastPlan, GlTwoLineSplitColumnsGoInFourStepsThroughDivisorGroups) {
   const fast::Tuning on = fast::gl_default_tuning();
@@ -1280,7 +1314,9 @@ TEST(FastPlan, GlTwoLineSplitColumnsGoInFourStepsThroughDivisorGroups) {
   expect_same_routes({{2916, 2916}, {3564, 3564}, {4116, 4116}, {4225, 4225}, {4860, 4860}, {4900, 4900},
                       {4000, 4000}, {4032, 3024}, {3200, 3200}, {3125, 3125}},
                      on, off);
-  expect_same_display_columns({{4290, 4290}, {4802, 4802}, {5070, 5070}, {7500, 7500}}, on, off);
+  // The real display's two-line pair columns too (each display measured whole, run442).
+  for (const std::size_t n : {4374u, 4550u, 4802u, 5070u})
+    expect_display_columns_go_through_divisor_groups(n, off, on);
   const auto candidates = fast::measure_candidates(on, true);
   EXPECT_EQ(std::count_if(candidates.begin(), candidates.end(),
                           [](const fast::Tuning& t) { return t.four_step_divisor_groups == 1; }), 1);
