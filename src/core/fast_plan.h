@@ -2181,10 +2181,11 @@ inline std::optional<AxisRoute> route_real_columns(std::size_t width, std::size_
   // Half the complex columns' groups: the splits by 5 and 7 lost here (H100, GL, run434: 2250^2's
   // display 74.2 -> 83.1 us, 2430^2 85.9 -> 194, 2366^2 86.3 -> 232, 2750^2 99.2 -> 107.1).
   tuning.even_columns_odd_splits = 0;
-  // The divisor groups' rules hold here as on the complex columns (H100, each display whole,
-  // run442): OpenCL's 8085^2 1 638 -> 925 us (one line), 7722^2 1 254 -> 832 and 8008^2 1 629 ->
-  // 908 (a radix-2 stage); GL's 7722^2 2 039 -> 950 and 8100^2 2 852 -> 1 204 (large images),
-  // 4802^2 510 -> 359 and 5070^2 546 -> 338 (two lines).
+  // The divisor groups' rules hold here as on the complex columns: H100, each display whole
+  // (run435, run442, run443), every size they move measured, 49 of 51 faster: OpenCL 8085^2
+  // 1 638 -> 925 us (one line), 7722^2 1 255 -> 832, 8008^2 1 629 -> 908, 6318^2 607 -> 481 (a
+  // radix-2 stage; 6370^2 tied); GL 8019^2 2 924 -> 1 117, 8100^2 2 854 -> 1 205 (large images),
+  // 4802^2 510 -> 359, 5070^2 546 -> 338 (two lines); 7425^2 1 074 -> 1 085 lost.
   const auto lines = static_cast<std::uint32_t>(display_pair_columns(width));
   auto route = route_axis(Axis::cols, static_cast<std::uint32_t>(height), lines, limits, tuning);
   if (!route || route->bluestein() || route->plan.radices.empty()) return std::nullopt;
