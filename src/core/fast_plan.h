@@ -104,7 +104,9 @@ struct Tuning {
   /// 3960-point 139.1 -> 140.0, 3528-point tied; 3993-point 175.2 -> 164.7 won), so they hold
   /// max_pre_hold. run435, the rule's other sizes (against 0): 4356-, 4400-, 4410-, 4480-, 4536-,
   /// 4680-, 4840-, 4860-, 4900-point columns 227-332 -> 156-223 us, all won; 4620-point (5 x 924
-  /// (4 3 7 11) in 231) lost, 301.6 -> 411.4.
+  /// (4 3 7 11) in 231) lost, 301.6 -> 411.4 (305-310 -> 411-413 in run442's three rounds).
+  /// run444, the last four: 4125-, 4212-, 4235-, 4375-point 264 -> 188, 227 -> 141, 254 -> 226,
+  /// 288 -> 204. Of the 25 square sizes it moves, 24 won.
   std::uint32_t exact_split_max_pre_hold = 80;
   /// 16: powers of two as radix-16 stages (4 x 4 in registers), 25: also powers of 5 from 5^4 as
   /// radix-25 stages in unsplit plans (fast_radices), 8: radix 8 at most. H100, OpenCL: 4096^2
