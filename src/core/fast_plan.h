@@ -1972,8 +1972,6 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // The sixty-third session's four-step columns of large images through divisor groups (H100;
     // smaller images lost with them), toggled.
     with(&Tuning::large_four_step_divisor_groups, base.large_four_step_divisor_groups ? 0 : 4);
-    // The sixty-fourth session's two-line columns through divisor groups (H100), toggled.
-    with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups == 2 ? 1 : 2);
     // Each a win at one sweep size and a loss at others (H200, GL, run364: every GL rule undone
     // per pass at the sweep sizes, one round): rows through half the shared memory from 16 KiB
     // (1000-point rows 12.4 -> 11.0 us, as on the H100; 2187-point 33.4 -> 38.6), composite
@@ -2007,15 +2005,16 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // Exact split columns of 4 lines holding up to 80 values (sixty-first session, H100),
     // toggled.
     with(&Tuning::exact_split_max_pre_hold, base.exact_split_max_pre_hold ? 0 : 80);
-    // One-line split columns in four steps through divisor groups (sixty-first session, measured
-    // in the sixty-second on the H100), toggled; and two-line ones too, which won and lost there
-    // (4290-, 4802-, 7500-point columns 5-7 % faster, 5625-, 6250-, 7560-point 4-12 % slower).
-    with(&Tuning::four_step_divisor_groups, base.four_step_divisor_groups ? 0 : 1);
-    with(&Tuning::four_step_divisor_groups, 2);
     // Two-line columns with a radix-2 stage through divisor groups (sixty-third session, H100),
     // toggled.
     with(&Tuning::four_step_radix2_divisor_groups, base.four_step_radix2_divisor_groups ? 0 : 2);
   }
+  // Split columns of up to 0, 1 or 2 lines per group in four steps through divisor groups, each
+  // value the defaults do not take (H100: OpenCL's one-line columns won, sixty-second session, its
+  // two-line ones won and lost, 4290-, 4802-, 7500-point 5-7 % faster, 5625-, 6250-, 7560-point
+  // 4-12 % slower; GL's two-line ones won at every length, sixty-fourth).
+  for (const std::uint32_t lines : {0u, 1u, 2u})
+    if (lines != base.four_step_divisor_groups) with(&Tuning::four_step_divisor_groups, lines);
   // The first stage of split columns from the registers at a group size that is not a multiple
   // of 32 (forty-second session, H200: OpenCL's 2187- and 1440-point columns lost with it),
   // toggled.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -251,9 +252,9 @@ inline fast::Tuning display_divisor_group_tuning(fast::Tuning tuning) {
   tuning.four_step_elements = 512;
   return tuning;
 }
-/// The first pass of such columns: a group that is not a power of two, over a part of the length.
+/// The first pass of such columns: a part of their length, in groups that are not a power of two.
 inline bool in_divisor_groups(const fast::AxisPlan& plan) {
-  return (plan.lines_per_group & (plan.lines_per_group - 1)) != 0 && plan.n < 1014;
+  return plan.n < fast_display_divisor_group_cases[0].height && !std::has_single_bit(plan.lines_per_group);
 }
 
 /// Both directions of a w x h image through `run` (as the schedule checks below take it) under
