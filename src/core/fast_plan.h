@@ -2009,8 +2009,8 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     // toggled.
     with(&Tuning::four_step_radix2_divisor_groups, base.four_step_radix2_divisor_groups ? 0 : 2);
   }
-  // Split columns of up to 0, 1 or 2 lines per group in four steps through divisor groups, each
-  // value the defaults do not take (H100: OpenCL's one-line columns won, sixty-second session, its
+  // Four steps through divisor groups for split columns of up to 1 or 2 lines per group, or for
+  // none (0): each of the three the defaults do not take (H100: OpenCL's one-line columns won, sixty-second session, its
   // two-line ones won and lost, 4290-, 4802-, 7500-point 5-7 % faster, 5625-, 6250-, 7560-point
   // 4-12 % slower; GL's two-line ones won at every length, sixty-fourth).
   for (const std::uint32_t lines : {0u, 1u, 2u})
