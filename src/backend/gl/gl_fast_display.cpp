@@ -252,7 +252,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   // the H100 then ran the next frame's columns faster at 8192^2 (pass A 259 -> 237 us; other
   // sizes and other hints as _COPY, docs/fast_path.md). The whole 8192^2 display: 743 -> 720 us
   // alone, 740 -> 732 after another GL instance in the process. Clearing every buffer as it is
-  // made lost 12-15 us (docs/performance.md, run446).
+  // made lost 12-15 us (docs/performance.md, run446); one buffer holding the real image, Z and
+  // the pixels lost 21-33 us alone, 6-15 in company (run447).
   pixels_ = make_storage_buffer(width * height * 4, nullptr, GL_DYNAMIC_READ);
   rows_ = fast::plan_r2c_rows(width, height, limits_, tuning_);  // the half-spectrum path's, compiled on first use
   cols_ = fast::plan_half_columns(width, height, limits_, tuning_);
