@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cl/cl_fast_display.h"
@@ -265,6 +266,46 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
   }
 }
 
+// FFTSCOPE_CL_PM=N: fast_probe_gl's FFTSCOPE_GL_PM for OpenCL (scripts/pm_sample): the columns'
+// passes alone N times, the rows' alone N times, then both axes N times, each between pauses of
+// 400 ms, without profiling events. The axes are built as ClFastPath builds them, from its routes
+// (a tiled column route reads the scratch the rows' pass stores into).
+void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
+                 const ClFastPath& fast_path, cl_mem buffer, std::size_t width, std::size_t height, int n) {
+  const fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env());
+  const fast::DeviceLimits limits = fast_limits(device);
+  const ClDeviceQueue dq{context, device, queue, &programs};
+  const ClFastAxis rows(dq, fast_path.route(Axis::rows), height, tuning, limits);
+  const ClFastAxis cols(dq, fast_path.route(Axis::cols), width, tuning, limits);
+  const std::uint64_t scratch_elements =
+      std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
+  cl_int err = CL_SUCCESS;
+  Mem scratch(scratch_elements > 0 ? clCreateBuffer(context, CL_MEM_READ_WRITE, scratch_elements * sizeof(Complex),
+                                                    nullptr, &err)
+                                   : nullptr);
+  check(err, "clCreateBuffer (scratch)");
+  std::vector<FastDispatch> dispatches;
+  auto stretch = [&](const char* name, std::initializer_list<const ClFastAxis*> axes) {
+    check(clFinish(queue), "clFinish");
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < n; ++r) {
+      for (const ClFastAxis* axis : axes)
+        axis->enqueue(buffer, buffer, scratch.get(), r % 2 ? Direction::inverse : Direction::forward, dispatches, false);
+      dispatches.clear();
+    }
+    check(clFinish(queue), "clFinish");
+    std::printf("pm stretch %zux%zu %s: %d runs, %.1f us a run (host clock)\n", width, height, name, n,
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
+    std::fflush(stdout);
+  };
+  stretch("warm-up", {&rows, &cols});
+  stretch("cols", {&cols});
+  stretch("rows", {&rows});
+  stretch("both", {&rows, &cols});
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+}
+
 }  // namespace
 
 // FFTSCOPE_CL_DISPLAY=1: the real-input display path (ClFastDisplay) instead of the complex
@@ -424,6 +465,11 @@ int main(int argc, char** argv) {
             "read");
       const double error =
           w * h <= (std::size_t{1} << 26) ? test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward)) : -1;
+      if (const char* pm = std::getenv("FFTSCOPE_CL_PM")) {
+        if (!fast_path.fused()) pm_segments(context.get(), dev.device, queue.get(), programs, fast_path, buffer.get(), w, h,
+                                            std::atoi(pm));
+        continue;
+      }
       // Timing on the (now transformed, non-zero) data: repeated forward transforms.
       // Warm-up by time, not count: the GPU's clocks ramp up over a fraction of a second.
       {

@@ -17,6 +17,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/gl/gl_context.h"
@@ -1429,6 +1430,40 @@ void measure_occupancy() {
   glDeleteBuffers(1, &records);
 }
 
+// FFTSCOPE_GL_PM=N: stretches of work for NVIDIA's PM sampling (scripts/pm_sample), each between
+// pauses of 400 ms so that the sampler's idle samples part them: the columns' passes alone N
+// times, the rows' alone N times, then both axes N times (forward and inverse taking turns, no
+// timers). The sampler reads the hardware counters of the whole GPU, so only the order of the
+// stretches names them; each is printed as it ends.
+void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, std::size_t width,
+                 std::size_t height, int n) {
+  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height);
+  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width);
+  const std::uint64_t scratch_elements =
+      std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
+  const GLuint scratch =
+      scratch_elements > 0 ? make_buffer(static_cast<GLsizeiptr>(scratch_elements * sizeof(Complex)), nullptr) : 0;
+  auto stretch = [&](const char* name, std::initializer_list<const GlFastAxis*> axes) {
+    glFinish();
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < n; ++r)
+      for (const GlFastAxis* axis : axes)
+        axis->dispatch(buffer, buffer, scratch, r % 2 ? Direction::inverse : Direction::forward);
+    glFinish();
+    std::printf("pm stretch %zux%zu %s: %d runs, %.1f us a run (host clock)\n", width, height, name, n,
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
+    std::fflush(stdout);
+  };
+  stretch("warm-up", {&rows, &cols});
+  stretch("cols", {&cols});
+  stretch("rows", {&rows});
+  stretch("both", {&rows, &cols});
+  glFinish();
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  if (scratch) glDeleteBuffers(1, &scratch);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1525,6 +1560,11 @@ int main(int argc, char** argv) {
       // Bluestein or four-step axis, none for length 1), so that a route of other passes is
       // grouped right.
       glFinish();
+      if (const char* pm = std::getenv("FFTSCOPE_GL_PM")) {
+        pm_segments(programs, fast_path, buffer, w, h, std::atoi(pm));
+        glDeleteBuffers(1, &buffer);
+        continue;
+      }
       const std::size_t per = timers.take().size();
       if (std::getenv("FFTSCOPE_GL_RESIDENCY")) {
         const GLuint records = make_record_buffer();

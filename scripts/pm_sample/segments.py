@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Cuts pm_sample's CSV into the stretches of work its command ran between pauses, and prints
+each stretch's counters: the median over its samples of each metric per microsecond, and the
+ratios that compare two APIs' passes (the SMs' active share, instructions per active SM cycle,
+DRAM and L2 traffic in GB/s, sectors per request).
+
+    python3 scripts/pm_sample/segments.py samples.csv [NAME ...]
+
+A sample is idle when its SMs were active under 2 % of its elapsed cycles; a stretch is a run of
+at least 5 busy samples, and the first and last samples of each stretch (partly idle) are left
+out. NAMEs label the stretches in order (fast_probe_gl's FFTSCOPE_GL_PM prints them as it runs).
+"""
+import csv
+import statistics
+import sys
+
+
+def main():
+    path, names = sys.argv[1], sys.argv[2:]
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit("no samples")
+    metrics = [k for k in rows[0] if k not in ("start_ns", "end_ns")]
+
+    def busy(r):
+        elapsed = float(r.get("gpc__cycles_elapsed.max") or 0)
+        active = float(r.get("sm__cycles_active.avg") or 0)
+        return elapsed > 0 and active / elapsed > 0.02
+
+    stretches, current = [], []
+    for r in rows:
+        if busy(r):
+            current.append(r)
+        elif current:
+            stretches.append(current)
+            current = []
+    if current:
+        stretches.append(current)
+    stretches = [s[1:-1] for s in stretches if len(s) >= 5]
+    print(f"{len(rows)} samples, {len(stretches)} stretches; metrics: {', '.join(metrics)}")
+    for i, s in enumerate(stretches):
+        name = names[i] if i < len(names) else f"stretch {i}"
+        span_us = (int(s[-1]["end_ns"]) - int(s[0]["start_ns"])) / 1000
+
+        def per_us(r, key):
+            return float(r[key]) / ((int(r["end_ns"]) - int(r["start_ns"])) / 1000)
+
+        def med(fn):
+            values = [fn(r) for r in s]
+            return statistics.median(values) if values else float("nan")
+
+        print(f"\n== {name}: {len(s)} samples over {span_us:.0f} us")
+        for key in metrics:
+            print(f"  {key:52s} {med(lambda r: per_us(r, key)):14.4g} /us")
+        derived = []
+        if "sm__cycles_active.avg" in metrics and "gpc__cycles_elapsed.max" in metrics:
+            derived.append(("SMs active share", med(lambda r: float(r["sm__cycles_active.avg"]) / float(r["gpc__cycles_elapsed.max"]))))
+        if "smsp__inst_executed.sum" in metrics and "sm__cycles_active.sum" in metrics:
+            derived.append(("instructions per active SM cycle", med(lambda r: float(r["smsp__inst_executed.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
+        if "smsp__issue_active.sum" in metrics and "sm__cycles_active.sum" in metrics:
+            derived.append(("issue-active SMSP cycles per active SM cycle (of 4)", med(lambda r: float(r["smsp__issue_active.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
+        if "sm__warps_active.sum" in metrics and "sm__cycles_active.sum" in metrics:
+            derived.append(("warps resident per active SM cycle", med(lambda r: float(r["sm__warps_active.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
+        for read, write, what in (("dram__bytes_read.sum", "dram__bytes_write.sum", "DRAM GB/s read, write"),):
+            if read in metrics and write in metrics:
+                derived.append((what, f"{med(lambda r: per_us(r, read)) / 1000:.0f}, {med(lambda r: per_us(r, write)) / 1000:.0f}"))
+        for sectors, requests, what in (
+                ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                 "global store sectors per request"),):
+            if sectors in metrics and requests in metrics:
+                derived.append((what, med(lambda r: float(r[sectors]) / max(float(r[requests]), 1))))
+        for label, value in derived:
+            print(f"  {label:52s} {value if isinstance(value, str) else f'{value:14.4g}'}")
+
+
+if __name__ == "__main__":
+    main()
