@@ -5,7 +5,12 @@
 // build: scripts/pm_sample/build.sh builds it against CUPTI from PyPI.
 //
 //   pm_sample --list                                   the chip's base metrics for PM sampling
-//   pm_sample [--interval-ns N] [--metrics a,b,...] [--out FILE] -- COMMAND ARGS...
+//   pm_sample [--interval-ns N] [--metrics a,b,...] [--out FILE] [--window] -- COMMAND ARGS...
+//
+// The whole command is sampled, or with --window only between the 'S' and 'E' it writes to the
+// file descriptor in FFTSCOPE_PM_FD (fast_probe_gl and fast_probe_cl do around their stretches).
+// Each sample takes about 1.5 KB of the 512 MiB hardware buffer (GH100, ten metrics), which is
+// drained while the whole command runs and after the window.
 //
 // Writes one CSV line per sample: start and end (GPU ns), then each metric's value. Samples
 // stay in the order taken; a command that pauses between its stretches of work (fast_probe_gl's
@@ -189,7 +194,7 @@ const char* default_metrics =
 int run(int argc, char** argv) {
   std::uint64_t interval_ns = 20000;
   std::string metric_list = default_metrics, out_path = "pm_samples.csv";
-  bool list = false;
+  bool list = false, window = false;
   int command_at = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -197,6 +202,7 @@ int run(int argc, char** argv) {
     else if (a == "--interval-ns" && i + 1 < argc) interval_ns = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--metrics" && i + 1 < argc) metric_list = argv[++i];
     else if (a == "--out" && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--window") window = true;
     else if (a == "--") { command_at = i + 1; break; }
     else throw std::runtime_error("unknown argument " + a);
   }
@@ -291,22 +297,46 @@ int run(int argc, char** argv) {
 
   CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
   start.pPmSamplingObject = s.sampling;
-  check(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
+  CUpti_PmSampling_Stop_Params stop{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  stop.pPmSamplingObject = s.sampling;
+  // --window: the command writes 'S' and 'E' to the pipe named by FFTSCOPE_PM_FD around the
+  // work to sample, so that the idle time before (compiling, uploading) fills no buffer.
+  int signals[2] = {-1, -1};
+  if (window && pipe(signals) != 0) throw std::runtime_error("pipe failed");
+  if (!window) check(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
   const pid_t child = fork();
   if (child == 0) {
+    if (window) {
+      close(signals[0]);
+      setenv("FFTSCOPE_PM_FD", std::to_string(signals[1]).c_str(), 1);
+    }
     execvp(argv[command_at], argv + command_at);
     std::perror("pm_sample: exec");
     _exit(127);
   }
   int status = 0;
-  // Drain while the command runs, so that the hardware buffer never fills.
-  while (waitpid(child, &status, WNOHANG) == 0) {
-    s.drain();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (window) {
+    close(signals[1]);
+    bool started = false;
+    for (char c = 0; read(signals[0], &c, 1) == 1;) {
+      if (c == 'S' && !started) {
+        check(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
+        started = true;
+      } else if (c == 'E' && started) {
+        break;
+      }
+    }
+    if (!started) throw std::runtime_error("the command never signalled the start of its work");
+    check(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
+    waitpid(child, &status, 0);
+  } else {
+    // Drain while the command runs, so that the hardware buffer never fills.
+    while (waitpid(child, &status, WNOHANG) == 0) {
+      s.drain();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    check(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
   }
-  CUpti_PmSampling_Stop_Params stop{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
-  stop.pPmSamplingObject = s.sampling;
-  check(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
   while (!s.drain()) {
   }
   std::fclose(s.out);

@@ -2,7 +2,7 @@
 """Cuts pm_sample's CSV into the stretches of work its command ran between pauses, and prints
 each stretch's counters: the median over its samples of each metric per microsecond, and the
 ratios that compare two APIs' passes (the SMs' active share, instructions per active SM cycle,
-DRAM and L2 traffic in GB/s, sectors per request).
+DRAM traffic in GB/s, and each sampled stall reason's share of the warps' resident cycles).
 
     python3 scripts/pm_sample/segments.py samples.csv [NAME ...]
 
@@ -70,6 +70,15 @@ def main():
                  "global store sectors per request"),):
             if sectors in metrics and requests in metrics:
                 derived.append((what, med(lambda r: float(r[sectors]) / max(float(r[requests]), 1))))
+        if "dram__bytes_read.sum" in metrics and "dram__bytes_write.sum" in metrics:
+            total = sorted((per_us(r, "dram__bytes_read.sum") + per_us(r, "dram__bytes_write.sum")) / 1000 for r in s)
+            q = [total[int(f * (len(total) - 1))] for f in (0.1, 0.5, 0.9)]
+            derived.append(("DRAM GB/s read + write, 10 / 50 / 90 %", f"{q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f}"))
+        if "smsp__warps_active.sum" in metrics:
+            for key in metrics:
+                if key.startswith("smsp__warps_issue_stalled_"):
+                    share = med(lambda r: float(r[key]) / max(float(r["smsp__warps_active.sum"]), 1))
+                    derived.append((f"{key[len('smsp__warps_issue_stalled_'):-4]} share of warp cycles", share))
         for label, value in derived:
             print(f"  {label:52s} {value if isinstance(value, str) else f'{value:14.4g}'}")
 

@@ -3,6 +3,8 @@
 // prints the plans and, where the driver gives one, the build log (FFTSCOPE_CL_FAST_OPTIONS=
 // -cl-nv-verbose shows registers and spills on NVIDIA). A measurement tool, not a test:
 //   fast_probe_cl [--device SEL] [--runs N] WxH...
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -268,7 +270,7 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
 
 // FFTSCOPE_CL_PM=N: fast_probe_gl's FFTSCOPE_GL_PM for OpenCL (scripts/pm_sample): the columns'
 // passes alone N times, the rows' alone N times, then both axes N times, each between pauses of
-// 400 ms, without profiling events. The axes are built as ClFastPath builds them, from its routes
+// 100 ms, without profiling events. The axes are built as ClFastPath builds them, from its routes
 // (a tiled column route reads the scratch the rows' pass stores into).
 void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                  const ClFastPath& fast_path, cl_mem buffer, std::size_t width, std::size_t height, int n) {
@@ -287,7 +289,7 @@ void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue
   std::vector<FastDispatch> dispatches;
   auto stretch = [&](const char* name, std::initializer_list<const ClFastAxis*> axes) {
     check(clFinish(queue), "clFinish");
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const auto t0 = std::chrono::steady_clock::now();
     for (int r = 0; r < n; ++r) {
       for (const ClFastAxis* axis : axes)
@@ -299,11 +301,20 @@ void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue
                 std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
     std::fflush(stdout);
   };
+  // Under pm_sample --window: sample from here to the end of the last stretch only.
+  const char* pm_fd = std::getenv("FFTSCOPE_PM_FD");
+  auto signal_sampler = [&](char c) {
+    if (pm_fd && write(std::atoi(pm_fd), &c, 1) != 1) std::perror("FFTSCOPE_PM_FD");
+  };
+  signal_sampler('S');
   stretch("warm-up", {&rows, &cols});
   stretch("cols", {&cols});
   stretch("rows", {&rows});
   stretch("both", {&rows, &cols});
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  check(clFinish(queue), "clFinish");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  signal_sampler('E');
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
 }  // namespace

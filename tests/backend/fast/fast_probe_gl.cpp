@@ -5,6 +5,8 @@
 #include <glad/egl.h>
 #include <dlfcn.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -1431,7 +1433,7 @@ void measure_occupancy() {
 }
 
 // FFTSCOPE_GL_PM=N: stretches of work for NVIDIA's PM sampling (scripts/pm_sample), each between
-// pauses of 400 ms so that the sampler's idle samples part them: the columns' passes alone N
+// pauses of 100 ms so that the sampler's idle samples part them: the columns' passes alone N
 // times, the rows' alone N times, then both axes N times (forward and inverse taking turns, no
 // timers). The sampler reads the hardware counters of the whole GPU, so only the order of the
 // stretches names them; each is printed as it ends.
@@ -1445,7 +1447,7 @@ void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buf
       scratch_elements > 0 ? make_buffer(static_cast<GLsizeiptr>(scratch_elements * sizeof(Complex)), nullptr) : 0;
   auto stretch = [&](const char* name, std::initializer_list<const GlFastAxis*> axes) {
     glFinish();
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const auto t0 = std::chrono::steady_clock::now();
     for (int r = 0; r < n; ++r)
       for (const GlFastAxis* axis : axes)
@@ -1455,12 +1457,21 @@ void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buf
                 std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
     std::fflush(stdout);
   };
+  // Under pm_sample --window: sample from here to the end of the last stretch only.
+  const char* pm_fd = std::getenv("FFTSCOPE_PM_FD");
+  auto signal_sampler = [&](char c) {
+    if (pm_fd && write(std::atoi(pm_fd), &c, 1) != 1) std::perror("FFTSCOPE_PM_FD");
+  };
+  signal_sampler('S');
   stretch("warm-up", {&rows, &cols});
   stretch("cols", {&cols});
   stretch("rows", {&rows});
   stretch("both", {&rows, &cols});
   glFinish();
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  signal_sampler('E');
+  glFinish();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
   if (scratch) glDeleteBuffers(1, &scratch);
 }
 
