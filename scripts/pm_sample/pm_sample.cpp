@@ -9,8 +9,9 @@
 //
 // The whole command is sampled, or with --window only between the 'S' and 'E' it writes to the
 // file descriptor in FFTSCOPE_PM_FD (fast_probe_gl and fast_probe_cl do around their stretches).
-// Each sample takes about 1.5 KB of the 512 MiB hardware buffer (GH100, ten metrics), which is
-// drained while the whole command runs and after the window.
+// The 512 MiB hardware buffer is drained every 20 ms while sampling; the decoded samples must
+// fit one counter data image (250 000 samples: 5 s at 20 us), since decoding into an image
+// initialised again after it filled failed with CUPTI_ERROR_OUT_OF_MEMORY (GH100, CUPTI 12.9).
 //
 // Writes one CSV line per sample: start and end (GPU ns), then each metric's value. Samples
 // stay in the order taken; a command that pauses between its stretches of work (fast_probe_gl's
@@ -21,6 +22,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 #include <dlfcn.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +58,7 @@ std::vector<std::string> split(const std::string& list) {
 // (GL, OpenCL) runs in the child. Loaded at run time so that the build needs no libcuda.
 void init_cuda_driver() {
   void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (!cuda) throw std::runtime_error(std::string("libcuda.so.1: ") + dlerror());
+  if (!cuda) throw std::runtime_error(std::string("cannot load the CUDA driver: ") + dlerror());
   using CuInit = int (*)(unsigned);
   auto cu_init = reinterpret_cast<CuInit>(dlsym(cuda, "cuInit"));
   if (!cu_init || cu_init(0) != 0) throw std::runtime_error("cuInit failed");
@@ -69,29 +71,26 @@ struct Sampler {
   std::vector<const char*> metric_names;
   std::vector<std::uint8_t> counter_data;
   std::size_t evaluated = 0;  // samples of counter_data already written out
+  std::uint32_t max_samples = 250000;
   FILE* out = nullptr;
 
   // Decodes what the hardware buffer holds into counter_data and writes the completed samples
-  // not yet written; starts counter_data afresh when it fills. Returns true once the hardware
-  // buffer is drained.
+  // not yet written. Returns true once the hardware buffer is drained.
   bool drain() {
-    for (;;) {
-      CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
-      decode.pPmSamplingObject = sampling;
-      decode.pCounterDataImage = counter_data.data();
-      decode.counterDataImageSize = counter_data.size();
-      check(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData");
-      if (decode.overflow) std::fprintf(stderr, "pm_sample: the hardware buffer overflowed; samples were lost\n");
-      write_new_samples();
-      if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
-        reset_counter_data();
-        continue;
-      }
-      return decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS;
-    }
+    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+    decode.pPmSamplingObject = sampling;
+    decode.pCounterDataImage = counter_data.data();
+    decode.counterDataImageSize = counter_data.size();
+    check(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData");
+    if (decode.overflow) std::fprintf(stderr, "pm_sample: the hardware buffer overflowed; samples were lost\n");
+    write_new_samples();
+    if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL)
+      throw std::runtime_error("more than " + std::to_string(max_samples) +
+                               " samples: sample a shorter window or at a longer interval");
+    return decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS;
   }
 
-  void reset_counter_data() {
+  void init_counter_data() {
     CUpti_PmSampling_CounterDataImage_Initialize_Params init{
         CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pPmSamplingObject = sampling;
@@ -283,10 +282,12 @@ int run(int argc, char** argv) {
   data_size.pPmSamplingObject = s.sampling;
   data_size.pMetricNames = s.metric_names.data();
   data_size.numMetrics = s.metric_names.size();
-  data_size.maxSamples = 20000;
+  // Room for every sample of a window in one image: CUPTI reported out of memory on decoding
+  // into an image that had filled and been initialised again (GH100, CUPTI 12.9).
+  data_size.maxSamples = s.max_samples;
   check(cuptiPmSamplingGetCounterDataSize(&data_size), "cuptiPmSamplingGetCounterDataSize");
   s.counter_data.resize(data_size.counterDataSize);
-  s.reset_counter_data();
+  s.init_counter_data();
 
   const std::string tmp_path = out_path + ".tmp";
   s.out = std::fopen(tmp_path.c_str(), "w");
@@ -318,7 +319,17 @@ int run(int argc, char** argv) {
   if (window) {
     close(signals[1]);
     bool started = false;
-    for (char c = 0; read(signals[0], &c, 1) == 1;) {
+    // Within the window the hardware buffer is drained every 20 ms too: GL's 4096^2 stretches
+    // (95 000 samples of 20 us) overflowed it when it was drained only after the window.
+    for (;;) {
+      pollfd wake{signals[0], POLLIN, 0};
+      const int ready = poll(&wake, 1, 20);
+      if (ready == 0) {
+        if (started) s.drain();
+        continue;
+      }
+      char c = 0;
+      if (read(signals[0], &c, 1) != 1) break;  // the command closed the pipe (ended)
       if (c == 'S' && !started) {
         check(cuptiPmSamplingStart(&start), "cuptiPmSamplingStart");
         started = true;

@@ -6,7 +6,8 @@ DRAM traffic in GB/s, and each sampled stall reason's share of the warps' reside
 
     python3 scripts/pm_sample/segments.py samples.csv [NAME ...]
 
-A sample is idle when its SMs were active under 2 % of its elapsed cycles; a stretch is a run of
+A sample is idle when its SMs were active under 2 % of its elapsed cycles (without those
+counters: when every metric reads 0); a stretch is a run of
 at least 5 busy samples, and the first and last samples of each stretch (partly idle) are left
 out. NAMEs label the stretches in order (fast_probe_gl's FFTSCOPE_GL_PM prints them as it runs).
 """
@@ -24,9 +25,10 @@ def main():
     metrics = [k for k in rows[0] if k not in ("start_ns", "end_ns")]
 
     def busy(r):
-        elapsed = float(r.get("gpc__cycles_elapsed.max") or 0)
-        active = float(r.get("sm__cycles_active.avg") or 0)
-        return elapsed > 0 and active / elapsed > 0.02
+        if "sm__cycles_active.avg" not in r or "gpc__cycles_elapsed.max" not in r:
+            return any(float(r[k]) > 0 for k in metrics)  # no activity counter sampled
+        elapsed = float(r["gpc__cycles_elapsed.max"])
+        return elapsed > 0 and float(r["sm__cycles_active.avg"]) / elapsed > 0.02
 
     stretches, current = [], []
     for r in rows:
