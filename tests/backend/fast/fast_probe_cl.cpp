@@ -3,8 +3,6 @@
 // prints the plans and, where the driver gives one, the build log (FFTSCOPE_CL_FAST_OPTIONS=
 // -cl-nv-verbose shows registers and spills on NVIDIA). A measurement tool, not a test:
 //   fast_probe_cl [--device SEL] [--runs N] WxH...
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,13 +10,13 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/cl/cl_fast_display.h"
 #include "backend/cl/cl_fast_path.h"
 #include "core/timing.h"
 #include "api_probe_kernels.h"
+#include "pm_stretches.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -268,10 +266,9 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
   }
 }
 
-// FFTSCOPE_CL_PM=N: fast_probe_gl's FFTSCOPE_GL_PM for OpenCL (scripts/pm_sample): the columns'
-// passes alone N times, the rows' alone N times, then both axes N times, each between pauses of
-// 100 ms, without profiling events. The axes are built as ClFastPath builds them, from its routes
-// (a tiled column route reads the scratch the rows' pass stores into).
+// FFTSCOPE_CL_PM=N: pm_stretches.h's stretches of OpenCL's fast passes, without profiling
+// events. The axes are built as ClFastPath builds them, from its routes (a tiled column route
+// reads the scratch the rows' pass stores into).
 void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
                  const ClFastPath& fast_path, cl_mem buffer, std::size_t width, std::size_t height, int n) {
   const fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env());
@@ -287,34 +284,15 @@ void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue
                                    : nullptr);
   check(err, "clCreateBuffer (scratch)");
   std::vector<FastDispatch> dispatches;
-  auto stretch = [&](const char* name, std::initializer_list<const ClFastAxis*> axes) {
-    check(clFinish(queue), "clFinish");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int r = 0; r < n; ++r) {
-      for (const ClFastAxis* axis : axes)
-        axis->enqueue(buffer, buffer, scratch.get(), r % 2 ? Direction::inverse : Direction::forward, dispatches, false);
-      dispatches.clear();
-    }
-    check(clFinish(queue), "clFinish");
-    std::printf("pm stretch %zux%zu %s: %d runs, %.1f us a run (host clock)\n", width, height, name, n,
-                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
-    std::fflush(stdout);
-  };
-  // Under pm_sample --window: sample from here to the end of the last stretch only.
-  const char* pm_fd = std::getenv("FFTSCOPE_PM_FD");
-  auto signal_sampler = [&](char c) {
-    if (pm_fd && write(std::atoi(pm_fd), &c, 1) != 1) std::perror("FFTSCOPE_PM_FD");
-  };
-  signal_sampler('S');
-  stretch("warm-up", {&rows, &cols});
-  stretch("cols", {&cols});
-  stretch("rows", {&rows});
-  stretch("both", {&rows, &cols});
-  check(clFinish(queue), "clFinish");
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  signal_sampler('E');
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  test::pm_stretches(
+      width, height, n,
+      [&](bool with_rows, bool with_cols, bool inverse) {
+        const Direction direction = inverse ? Direction::inverse : Direction::forward;
+        if (with_rows) rows.enqueue(buffer, buffer, scratch.get(), direction, dispatches, false);
+        if (with_cols) cols.enqueue(buffer, buffer, scratch.get(), direction, dispatches, false);
+        dispatches.clear();
+      },
+      [&] { check(clFinish(queue), "clFinish"); });
 }
 
 }  // namespace

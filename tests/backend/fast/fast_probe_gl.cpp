@@ -5,8 +5,6 @@
 #include <glad/egl.h>
 #include <dlfcn.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,7 +17,6 @@
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/gl/gl_context.h"
@@ -28,6 +25,7 @@
 #include "core/spectrum.h"
 #include "core/timing.h"
 #include "api_probe_kernels.h"
+#include "pm_stretches.h"
 #include "strided_probe.h"
 #include "support/reference.h"
 
@@ -1432,11 +1430,7 @@ void measure_occupancy() {
   glDeleteBuffers(1, &records);
 }
 
-// FFTSCOPE_GL_PM=N: stretches of work for NVIDIA's PM sampling (scripts/pm_sample), each between
-// pauses of 100 ms so that the sampler's idle samples part them: the columns' passes alone N
-// times, the rows' alone N times, then both axes N times (forward and inverse taking turns, no
-// timers). The sampler reads the hardware counters of the whole GPU, so only the order of the
-// stretches names them; each is printed as it ends.
+// FFTSCOPE_GL_PM=N: pm_stretches.h's stretches of GL's fast passes (no timers).
 void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, std::size_t width,
                  std::size_t height, int n) {
   const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height);
@@ -1445,33 +1439,14 @@ void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buf
       std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
   const GLuint scratch =
       scratch_elements > 0 ? make_buffer(static_cast<GLsizeiptr>(scratch_elements * sizeof(Complex)), nullptr) : 0;
-  auto stretch = [&](const char* name, std::initializer_list<const GlFastAxis*> axes) {
-    glFinish();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int r = 0; r < n; ++r)
-      for (const GlFastAxis* axis : axes)
-        axis->dispatch(buffer, buffer, scratch, r % 2 ? Direction::inverse : Direction::forward);
-    glFinish();
-    std::printf("pm stretch %zux%zu %s: %d runs, %.1f us a run (host clock)\n", width, height, name, n,
-                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n);
-    std::fflush(stdout);
-  };
-  // Under pm_sample --window: sample from here to the end of the last stretch only.
-  const char* pm_fd = std::getenv("FFTSCOPE_PM_FD");
-  auto signal_sampler = [&](char c) {
-    if (pm_fd && write(std::atoi(pm_fd), &c, 1) != 1) std::perror("FFTSCOPE_PM_FD");
-  };
-  signal_sampler('S');
-  stretch("warm-up", {&rows, &cols});
-  stretch("cols", {&cols});
-  stretch("rows", {&rows});
-  stretch("both", {&rows, &cols});
-  glFinish();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  signal_sampler('E');
-  glFinish();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  test::pm_stretches(
+      width, height, n,
+      [&](bool with_rows, bool with_cols, bool inverse) {
+        const Direction direction = inverse ? Direction::inverse : Direction::forward;
+        if (with_rows) rows.dispatch(buffer, buffer, scratch, direction);
+        if (with_cols) cols.dispatch(buffer, buffer, scratch, direction);
+      },
+      [] { glFinish(); });
   if (scratch) glDeleteBuffers(1, &scratch);
 }
 
