@@ -346,8 +346,10 @@ int run(int argc, char** argv) {
     }
     check(cuptiPmSamplingStop(&stop), "cuptiPmSamplingStop");
   }
-  while (!s.drain()) {
-  }
+  // What the buffer still holds; a decode that neither ends the records nor fills the image
+  // ("other") must not spin for ever.
+  for (int tries = 0; !s.drain(); ++tries)
+    if (tries == 1000) throw std::runtime_error("the hardware buffer did not drain");
   std::fclose(s.out);
   if (std::rename(tmp_path.c_str(), out_path.c_str()) != 0) throw std::runtime_error("cannot rename to " + out_path);
   CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
