@@ -2,7 +2,7 @@
 """Cuts pm_sample's CSV into the stretches of work its command ran between pauses, and prints
 each stretch's counters: the median over its samples of each metric per microsecond, and the
 ratios that compare two APIs' passes (the SMs' active share, instructions per active SM cycle,
-DRAM traffic in GB/s, and each sampled stall reason's share of the warps' resident cycles).
+DRAM traffic in GB/s).
 
     python3 scripts/pm_sample/segments.py [--runs N] samples.csv [NAME ...]
 
@@ -67,27 +67,13 @@ def main():
             derived.append(("SMs active share", med(lambda r: float(r["sm__cycles_active.avg"]) / float(r["gpc__cycles_elapsed.max"]))))
         if "smsp__inst_executed.sum" in metrics and "sm__cycles_active.sum" in metrics:
             derived.append(("instructions per active SM cycle", med(lambda r: float(r["smsp__inst_executed.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
-        if "smsp__issue_active.sum" in metrics and "sm__cycles_active.sum" in metrics:
-            derived.append(("issue-active SMSP cycles per active SM cycle (of 4)", med(lambda r: float(r["smsp__issue_active.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
-        if "sm__warps_active.sum" in metrics and "sm__cycles_active.sum" in metrics:
-            derived.append(("warps resident per active SM cycle", med(lambda r: float(r["sm__warps_active.sum"]) / max(float(r["sm__cycles_active.sum"]), 1))))
-        for read, write, what in (("dram__bytes_read.sum", "dram__bytes_write.sum", "DRAM GB/s read, write"),):
-            if read in metrics and write in metrics:
-                derived.append((what, f"{med(lambda r: per_us(r, read)) / 1000:.0f}, {med(lambda r: per_us(r, write)) / 1000:.0f}"))
-        for sectors, requests, what in (
-                ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-                 "global store sectors per request"),):
-            if sectors in metrics and requests in metrics:
-                derived.append((what, med(lambda r: float(r[sectors]) / max(float(r[requests]), 1))))
         if "dram__bytes_read.sum" in metrics and "dram__bytes_write.sum" in metrics:
+            read = med(lambda r: per_us(r, "dram__bytes_read.sum")) / 1000
+            write = med(lambda r: per_us(r, "dram__bytes_write.sum")) / 1000
+            derived.append(("DRAM GB/s read, write", f"{read:.0f}, {write:.0f}"))
             total = sorted((per_us(r, "dram__bytes_read.sum") + per_us(r, "dram__bytes_write.sum")) / 1000 for r in s)
             q = [total[int(f * (len(total) - 1))] for f in (0.1, 0.5, 0.9)]
             derived.append(("DRAM GB/s read + write, 10 / 50 / 90 %", f"{q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f}"))
-        if "smsp__warps_active.sum" in metrics:
-            for key in metrics:
-                if key.startswith("smsp__warps_issue_stalled_"):
-                    share = med(lambda r: float(r[key]) / max(float(r["smsp__warps_active.sum"]), 1))
-                    derived.append((f"{key[len('smsp__warps_issue_stalled_'):-4]} share of warp cycles", share))
         for label, value in derived:
             print(f"  {label:52s} {value if isinstance(value, str) else f'{value:14.4g}'}")
 

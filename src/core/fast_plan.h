@@ -2010,9 +2010,9 @@ inline std::vector<Tuning> measure_candidates(const Tuning& base, bool gl) {
     with(&Tuning::four_step_radix2_divisor_groups, base.four_step_radix2_divisor_groups ? 0 : 2);
   }
   // Four steps through divisor groups for split columns of up to 1 or 2 lines per group, or for
-  // none (0): each of the three the defaults do not take (H100: OpenCL's one-line columns won, sixty-second session, its
-  // two-line ones won and lost, 4290-, 4802-, 7500-point 5-7 % faster, 5625-, 6250-, 7560-point
-  // 4-12 % slower; GL's two-line ones won at every length, sixty-fourth).
+  // none (0): each of the three the defaults do not take (H100: OpenCL's one-line columns won,
+  // sixty-second session, its two-line ones won and lost, 4290-, 4802-, 7500-point 5-7 % faster,
+  // 5625-, 6250-, 7560-point 4-12 % slower; GL's two-line ones won at every length, sixty-fourth).
   for (const std::uint32_t lines : {0u, 1u, 2u})
     if (lines != base.four_step_divisor_groups) with(&Tuning::four_step_divisor_groups, lines);
   // The first stage of split columns from the registers at a group size that is not a multiple

@@ -455,8 +455,10 @@ int main(int argc, char** argv) {
       const double error =
           w * h <= (std::size_t{1} << 26) ? test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward)) : -1;
       if (const char* pm = std::getenv("FFTSCOPE_CL_PM")) {
-        if (!fast_path.fused()) pm_segments(context.get(), dev.device, queue.get(), programs, fast_path, buffer.get(), w, h,
-                                            std::atoi(pm));
+        if (fast_path.fused())
+          std::printf("%zux%zu: both axes in one dispatch, no stretches of one axis\n", w, h);
+        else
+          pm_segments(context.get(), dev.device, queue.get(), programs, fast_path, buffer.get(), w, h, std::atoi(pm));
         continue;
       }
       // Timing on the (now transformed, non-zero) data: repeated forward transforms.

@@ -1547,6 +1547,7 @@ int main(int argc, char** argv) {
       // grouped right.
       glFinish();
       if (const char* pm = std::getenv("FFTSCOPE_GL_PM")) {
+        timers.take();  // the accuracy run's records, not wanted here
         pm_segments(programs, fast_path, buffer, w, h, std::atoi(pm));
         glDeleteBuffers(1, &buffer);
         continue;
