@@ -26,7 +26,7 @@
 //   OUT_SCALE.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
 //   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS, TILE_OUT /
-//   TILE_IN (below).
+//   TILE_IN, TEX_INPUT (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -294,6 +294,24 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 #error "fast_fft.comp: TILE_OUT: rows into OUTPUT_BUFFER; TILE_IN: columns, groups dividing the tile, into OUTPUT_BUFFER"
 #endif
 
+// TEX_INPUT 1 (fast::Tuning::texture_inputs): the pass reads `data` through u_data_texture, a
+// buffer texture over the same buffer, and stores into it as before. The barrier before the
+// pass is then GL_TEXTURE_FETCH_BARRIER_BIT; NVIDIA's driver empties the instruction caches at
+// the storage bit but not at that one. Only a direct pass in place whose groups read all their
+// values before any store may: no invocation reads what this dispatch stored (the texture would
+// not see it).
+#ifndef TEX_INPUT
+#define TEX_INPUT 0
+#endif
+#if TEX_INPUT != 0 && (FOUR_STEP != 0 || BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || SPLIT_GLOBAL != 0 || \
+                       TILE_IN != 0 || TILE_OUT != 0 || ROW_PAIRS != 0 || FAST_EPILOGUE != 0 || \
+                       UNPACK_PAIRS != 0 || OUTPUT_BUFFER != 0)
+#error "fast_fft.comp: TEX_INPUT only for a direct pass in place (no split through the buffer)"
+#endif
+#if TEX_INPUT != 0
+uniform samplerBuffer u_data_texture;
+#endif
+
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded
 // lines lie one after another on both axes (as in fast_fft.cl).
 uint gaddr(uint line, uint i) {
@@ -421,7 +439,11 @@ vec2 load_global(uint line, uint i) {
 }
 #else
 vec2 load_global(uint line, uint i) {
+#if TEX_INPUT != 0
+  vec2 x = texelFetch(u_data_texture, int(gaddr(min(line, u_lines - 1u), i))).xy;
+#else
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
+#endif
   return vec2(x.x, LOAD_SIGN * x.y);
 }
 #endif

@@ -5,6 +5,7 @@ ratios that compare two APIs' passes (the SMs' active share, instructions per ac
 DRAM traffic in GB/s).
 
     python3 scripts/pm_sample/segments.py [--runs N] samples.csv [NAME ...]
+    python3 scripts/pm_sample/segments.py --probe-log probe.txt samples.csv
 
 A sample is idle when its SMs were active under 2 % of its elapsed cycles (without those
 counters: when every metric reads 0); a stretch is a run of
@@ -12,17 +13,31 @@ at least 5 busy samples, and the first and last samples of each stretch (partly 
 out. NAMEs label the stretches in order (fast_probe_gl's FFTSCOPE_GL_PM prints them as it runs).
 With --runs (the N of FFTSCOPE_GL_PM / FFTSCOPE_CL_PM) each counter is also given per run: its
 sum over the stretch over N (the two partly idle samples left out are within 0.1 % at 20 us).
+
+With --probe-log (the probe's own output, with its "pm stretch SIZE NAME: N runs, T us a run"
+lines) each named stretch is the next detected stretch whose span is nearest N x T, so a warm-up
+that compiling broke into pieces, or a stretch too short to detect, cannot shift the names; the
+runs per stretch come from the log too.
 """
 import csv
+import math
+import re
 import statistics
 import sys
 
 
 def main():
     args = sys.argv[1:]
-    runs = 0
+    runs, expected = 0, []
     if len(args) >= 2 and args[0] == "--runs":
         runs, args = int(args[1]), args[2:]
+    elif len(args) >= 2 and args[0] == "--probe-log":
+        with open(args[1]) as f:
+            expected = [(m[1], int(m[2]), float(m[3]))
+                        for m in re.finditer(r"pm stretch \S+ (\S+): (\d+) runs, ([\d.]+) us a run", f.read())]
+        if not expected:
+            sys.exit(f"{args[1]}: no 'pm stretch' lines")
+        args = args[2:]
     path, names = args[0], args[1:]
     with open(path) as f:
         rows = list(csv.DictReader(f))
@@ -47,9 +62,36 @@ def main():
         stretches.append(current)
     stretches = [s[1:-1] for s in stretches if len(s) >= 5]
     print(f"{len(rows)} samples, {len(stretches)} stretches; metrics: {', '.join(metrics)}")
-    for i, s in enumerate(stretches):
-        name = names[i] if i < len(names) else f"stretch {i}"
-        span_us = (int(s[-1]["end_ns"]) - int(s[0]["start_ns"])) / 1000
+
+    def span(s):
+        return (int(s[-1]["end_ns"]) - int(s[0]["start_ns"])) / 1000
+
+    if expected:
+        # The names in order against the stretches in order, so that the sum of |log(span /
+        # expected)| is least: a warm-up whose host time included compiling matches badly, but
+        # cannot pull the later names off their stretches.
+        def cost(i, j):
+            _, n, us_a_run = expected[i]
+            return abs(math.log(max(span(stretches[j]), 1.0) / max(n * us_a_run, 1.0)))
+
+        names_n, found = len(expected), len(stretches)
+        if found < names_n:
+            sys.exit(f"{found} stretches for {names_n} names")
+        best = {(0, 0): (0.0, [])}  # (names placed, stretches used) -> (cost, chosen stretches)
+        for j in range(found):
+            for (i, used), (c, chosen) in list(best.items()):
+                if used != j or i == names_n:
+                    continue
+                for key, value in (((i, j + 1), (c, chosen)),
+                                   ((i + 1, j + 1), (c + cost(i, j), chosen + [j]))):
+                    if key not in best or value[0] < best[key][0]:
+                        best[key] = value
+        chosen = best[(names_n, found)][1]
+        labelled = [(name, n, stretches[j]) for (name, n, _), j in zip(expected, chosen)]
+    else:
+        labelled = [(names[i] if i < len(names) else f"stretch {i}", runs, s) for i, s in enumerate(stretches)]
+    for name, runs, s in labelled:
+        span_us = span(s)
 
         def per_us(r, key):
             return float(r[key]) / ((int(r["end_ns"]) - int(r["start_ns"])) / 1000)

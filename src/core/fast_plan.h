@@ -611,6 +611,24 @@ struct Tuning {
   /// the group's width): the rows then store longer row segments, the column groups of a tile
   /// reading it side by side.
   std::uint32_t tile_min_lines = 0;
+  /// GL only, bit 0 the rows, bit 1 the columns: that axis's direct in-place passes read their
+  /// data through a buffer texture over the image (texelFetch; stores stay storage-buffer
+  /// stores), so the barrier before such a pass is GL_TEXTURE_FETCH_BARRIER_BIT instead of
+  /// GL_SHADER_STORAGE_BARRIER_BIT. On NVIDIA's driver the storage bit (and the image and
+  /// atomic-counter bits) empties the GPCs' instruction caches, so the dispatch after it refetches
+  /// its program from L2; the texture-fetch bit does not (H100, PM sampling, sixty-eighth
+  /// session, run452, run453: 4096-point columns 10 950 instruction misses in the GPC cache a pass
+  /// after the storage bit, 1 150 after the texture-fetch bit). Forward spans, none -> rows ->
+  /// both (run455, two rounds for none and both): 256^2 14.6 -> 14.0 -> 13.1 us, 512^2 16.2 ->
+  /// 15.3 -> 14.3, 1000^2 25.4 -> 24.5 -> 23.1, 1024^2 23.6 -> 22.9 -> 22.1, 1920 x 1080 35.6 ->
+  /// 34.5 -> 32.8, 2048^2 61.0 -> 59.8 -> 59.0; the rows gained at every size (8192^2 within 1 us).
+  std::uint32_t texture_inputs = 0;
+  /// Columns read by texture (texture_inputs bit 1) only up to this length (0: any). H100, GL,
+  /// columns alone, storage -> texture (run455): 2187-point 53.4 -> 61.5 us, 3125-point 102.8 ->
+  /// 118.7, 4096-point 157.7 -> 160.9 lost; 2401-point 73.5 -> 70.2 and 4000-point 180.8 -> 176.5
+  /// gained, and every length up to 2048 gained or tied. Nothing in their plans parts the losers
+  /// (4, 8 and 8 columns a group, 324 to 1 000 invocations), so the bound is the measured one.
+  std::uint32_t texture_columns_max_length = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -669,6 +687,8 @@ inline Tuning gl_default_tuning() {
   t.padded_rows_min_twos = 4;     // GL rows padded: 1920-point 19.1 -> 17.3 us, 4032-point 109.8 -> 105.1,
   t.unpadded_rows_min_fives = 3;  // but 4000-point 108.2 -> 114.4 and 3430-point 80.9 -> 117.6
   t.tiled_columns_min_bytes = 0;     // GL 4096^2: 268 -> 286 us with the tiles (columns 167 -> 169)
+  t.texture_inputs = 3;  // GL 1024^2: 23.6 -> 22.1 us, 2048^2 61.0 -> 59.0 (no storage barriers)
+  t.texture_columns_max_length = 2048;  // GL 2187-point columns by texture 53.4 -> 61.5 us
   return t;
 }
 
@@ -677,8 +697,9 @@ inline Tuning gl_default_tuning() {
 struct TuningKnob {
   /// rule: a planning choice; device: a fact of the device (what a multiprocessor holds), no
   /// choice to compare; opencl: a knob only the OpenCL backend reads (a register bound, which
-  /// GLSL states none of; the display settings as constants, which GL's display rows always are).
-  enum class Kind { rule, device, opencl };
+  /// GLSL states none of; the display settings as constants, which GL's display rows always are);
+  /// gl: a knob only the GL backend reads (how its passes read their data).
+  enum class Kind { rule, device, opencl, gl };
   const char* name;
   std::variant<std::uint32_t Tuning::*, std::uint64_t Tuning::*> field;
   Kind kind = Kind::rule;
@@ -770,6 +791,8 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"display_constant_flags", &Tuning::display_constant_flags, Kind::opencl},
       {"tiled_columns_min_bytes", &Tuning::tiled_columns_min_bytes},
       {"tile_min_lines", &Tuning::tile_min_lines},
+      {"texture_inputs", &Tuning::texture_inputs, Kind::gl},
+      {"texture_columns_max_length", &Tuning::texture_columns_max_length, Kind::gl},
   };
   return knobs;
 }

@@ -21,6 +21,39 @@ std::uint64_t max_storage_block() {
   return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
 }
 
+unsigned make_buffer_texture(unsigned buffer) {
+  GLuint texture = 0;
+  glCreateTextures(GL_TEXTURE_BUFFER, 1, &texture);
+  glTextureBuffer(texture, GL_RG32F, buffer);
+  return texture;
+}
+
+namespace {
+/// GL_MAX_TEXTURE_BUFFER_SIZE of the current context, in texels (0 where it says nothing).
+std::uint64_t max_texture_buffer_texels() {
+  GLint64 texels = 0;
+  glGetInteger64v(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+  return texels > 0 ? static_cast<std::uint64_t>(texels) : 0;
+}
+
+/// The texture unit of the fast passes' u_data_texture (units 0 .. 15 exist in every GL 4.5).
+constexpr GLuint data_texture_unit = 15;
+
+/// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
+/// #error says the same): a direct pass in place on the image, none of whose invocations reads
+/// what its own dispatch stored.
+bool texture_input_pass(const fast::AxisRoute& route, const fast::AxisPass& pass, const ProgramKey& key) {
+  if (route.four_step() || route.bluestein() || route.swap || pass.mode || pass.on_scratch || pass.on_output)
+    return false;
+  for (const char* name : {"SPLIT_GLOBAL", "TILE_IN", "TILE_OUT", "ROW_PAIRS", "R2C_SPLIT", "DISPLAY_ROWS",
+                           "UNPACK_PAIRS", "OUTPUT_BUFFER", "FOUR_STEP_A", "FOUR_STEP_B"}) {
+    const auto it = key.defines.find(name);
+    if (it != key.defines.end() && it->second != "0") return false;
+  }
+  return true;
+}
+}  // namespace
+
 fast::DeviceLimits fast_limits() {
   GLint shared = 0, invocations = 0, size_x = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
@@ -62,7 +95,7 @@ ProgramKey fast_program_key(const fast::AxisPlan& plan, const char* mode,
 }
 
 GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route,
-                       std::uint64_t lines, fast::PassLayout layout, std::string name)
+                       std::uint64_t lines, fast::PassLayout layout, std::string name, bool texture_inputs)
     : programs_(&programs), timers_(timers), route_(route), layout_(layout) {
   if (layout_ == fast::PassLayout::both_axes)
     throw std::logic_error("GlFastAxis: GL runs each axis in its own dispatch (fast::gl_default_tuning)");
@@ -70,16 +103,25 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   forward_passes_ = fast::layout_passes(route_, lines, Direction::forward, layout_, name);
   inverse_passes_ = fast::layout_passes(route_, lines, Direction::inverse, layout_, std::move(name));
   description_ = route_.describe();
-  // The forward programs compile now, so a shader error surfaces here rather than in the first
-  // dispatch; the inverse ones (the same source and modes, other constants) at their first use.
   const auto key = [&](const fast::AxisPass& pass) {
     return fast_program_key(fast::pass_plan(route_, pass), pass.mode, pass.defines, pass.conj_sign, pass.scale);
   };
+  // Texture inputs for the whole axis or not at all (a direct route has one pass a direction).
+  reads_by_texture_ = texture_inputs && layout_ == fast::PassLayout::in_place;
+  for (const auto* passes : {&forward_passes_, &inverse_passes_})
+    for (const fast::AxisPass& pass : *passes) reads_by_texture_ = reads_by_texture_ && texture_input_pass(route_, pass, key(pass));
+  const auto pass_key = [&](const fast::AxisPass& pass) {
+    ProgramKey k = key(pass);
+    if (reads_by_texture_) k.defines["TEX_INPUT"] = "1";
+    return k;
+  };
+  // The forward programs compile now, so a shader error surfaces here rather than in the first
+  // dispatch; the inverse ones (the same source and modes, other constants) at their first use.
   for (const fast::AxisPass& pass : forward_passes_) {
-    forward_keys_.push_back(key(pass));
+    forward_keys_.push_back(pass_key(pass));
     programs_->get(forward_keys_.back());
   }
-  for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(key(pass));
+  for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(pass_key(pass));
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
   if (route_.four_step()) {
     second_twiddles_ = make_table(fast::twiddle_table(route_.second->n));
@@ -140,8 +182,12 @@ unsigned GlFastAxis::make_table(const std::vector<Complex>& table) {
 
 unsigned GlFastAxis::program_id() const { return forward_keys_.empty() ? 0 : programs_->get(forward_keys_.front()).id; }
 
+unsigned GlFastAxis::read_barrier() const {
+  return reads_by_texture_ ? GL_TEXTURE_FETCH_BARRIER_BIT : GL_SHADER_STORAGE_BARRIER_BIT;
+}
+
 void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
-                               unsigned output) const {
+                               unsigned output, unsigned data_texture, unsigned barriers) const {
   const fast::AxisPlan& p = fast::pass_plan(route_, pass);
   const bool four_step = route_.four_step();
   Program& program = programs_->get(key);
@@ -166,23 +212,38 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
+  if (reads_by_texture_) {
+    glBindTextureUnit(data_texture_unit, data_texture);
+    glUniform1i(program.location("u_data_texture"), static_cast<GLint>(data_texture_unit));
+  }
 
   dispatch_fast_groups(timers_, p.axis, p.threads, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
-                       description_, GL_SHADER_STORAGE_BARRIER_BIT);
+                       description_, barriers);
 }
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {
+  if (reads_by_texture_) throw std::logic_error("GlFastAxis: an axis that reads by texture needs the image's texture");
+  dispatch(image, output, scratch, direction, 0, GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction,
+                          unsigned image_texture, unsigned barrier_after) const {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
+  if (reads_by_texture_ && image_texture == 0)
+    throw std::logic_error("GlFastAxis: an axis that reads by texture needs the image's texture");
   // Four-step: pass A image -> scratch, pass B scratch -> output (AxisRoute::swap: A image ->
   // output, B on the output);
   // Bluestein: in image -> scratch, out scratch -> image.
   const bool forward = direction == Direction::forward;
   const std::vector<fast::AxisPass>& passes = forward ? forward_passes_ : inverse_passes_;
   const std::vector<ProgramKey>& keys = forward ? forward_keys_ : inverse_keys_;
+  // Between an axis's own passes (four-step, Bluestein: never texture inputs) the next reads the
+  // storage buffer.
   for (std::size_t i = 0; i < passes.size(); ++i)
     dispatch_pass(passes[i], keys[i],
                   passes[i].on_scratch ? scratch : passes[i].on_output ? output : image,
-                  passes[i].image_is_output ? output : image, passes[i].to_scratch ? scratch : output);
+                  passes[i].image_is_output ? output : image, passes[i].to_scratch ? scratch : output, image_texture,
+                  i + 1 < passes.size() ? GL_SHADER_STORAGE_BARRIER_BIT : barrier_after);
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
@@ -192,7 +253,8 @@ GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tun
       tuning_(tuning),
       measure_(std::move(measure)),
       limits_(fast_limits()),
-      max_block_(max_storage_block()) {}
+      max_block_(max_storage_block()),
+      max_texels_(max_texture_buffer_texels()) {}
 
 GlFastPath::~GlFastPath() { release(); }
 
@@ -234,6 +296,25 @@ struct ScopedBuffer {
   ScopedBuffer& operator=(const ScopedBuffer&) = delete;
 };
 
+/// A buffer texture over a buffer (make_buffer_texture), deleted with its owner.
+struct ScopedBufferTexture {
+  GLuint id = 0;
+  explicit ScopedBufferTexture(GLuint buffer) : id(make_buffer_texture(buffer)) {}
+  ~ScopedBufferTexture() { glDeleteTextures(1, &id); }
+  ScopedBufferTexture(const ScopedBufferTexture&) = delete;
+  ScopedBufferTexture& operator=(const ScopedBufferTexture&) = delete;
+};
+
+/// Whether `axis` of a width x height image reads it through a buffer texture
+/// (fast::Tuning::texture_inputs, texture_columns_max_length).
+bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::size_t width, std::size_t height,
+                       std::uint64_t max_texels) {
+  if (std::uint64_t{width} * height > max_texels) return false;
+  if (axis == Axis::rows) return (tuning.texture_inputs & 1u) != 0;
+  return (tuning.texture_inputs & 2u) != 0 &&
+         (tuning.texture_columns_max_length == 0 || height <= tuning.texture_columns_max_length);
+}
+
 }  // namespace
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
@@ -251,6 +332,8 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   // while timing), the planned route stands, as without measuring. A route that fails to
   // compile throws only if it is the planned one, as prepare() would without measuring.
   const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
+  const ScopedBufferTexture data_texture(data.id);
+  const bool texture_inputs = texture_inputs_on(axis, tuning_, width, height, max_texels_);
   const GLuint zero = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -264,7 +347,8 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   std::uint64_t scratch_elements = 0;
   for (std::size_t i = 0; i < distinct.size(); ++i) {
     try {
-      axes[i].emplace(programs_, nullptr, distinct[i].first, lines);
+      axes[i].emplace(programs_, nullptr, distinct[i].first, lines, fast::PassLayout::in_place, std::string{},
+                      texture_inputs);
     } catch (const BackendError&) {
       if (i == 0) throw;
       continue;
@@ -272,7 +356,10 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
     scratch_elements = std::max(scratch_elements, distinct[i].first.scratch_elements(lines));
   }
   const ScopedBuffer scratch(scratch_elements * sizeof(Complex));
-  const auto run = [&](std::size_t i) { axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward); };
+  // Each followed by its own reads' barrier, as the candidates follow one another (on zeros).
+  const auto run = [&](std::size_t i) {
+    axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward, data_texture.id, axes[i]->read_barrier());
+  };
   for (std::size_t i = 1; i < axes.size(); ++i)
     if (axes[i]) run(i);
   glFinish();
@@ -299,8 +386,10 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     fast::pair_rows_with_columns(*image, limits_, tuning_);  // each axis was chosen on its own
     fast::tile_columns(*image, tuning_);
   }
-  rows_.emplace(programs_, timers_, image->rows, height);
-  cols_.emplace(programs_, timers_, image->cols, width);
+  rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
+                texture_inputs_on(Axis::rows, tuning_, width, height, max_texels_));
+  cols_.emplace(programs_, timers_, image->cols, width, fast::PassLayout::in_place, std::string{},
+                texture_inputs_on(Axis::cols, tuning_, width, height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();
@@ -308,13 +397,23 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   height_ = height;
 }
 
-void GlFastPath::dispatch(unsigned buffer, Direction direction) {
+void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after) {
   if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
   // In-place four-step columns leave the rows swapped in pairs, which the rows' pass undoes
   // (fast::pair_rows_with_columns): then the columns go first.
   const bool columns_first = rows_->route().swap.has_value();
-  (columns_first ? *cols_ : *rows_).dispatch(buffer, buffer, scratch_, direction);
-  (columns_first ? *rows_ : *cols_).dispatch(buffer, buffer, scratch_, direction);
+  const GlFastAxis& first = columns_first ? *cols_ : *rows_;
+  const GlFastAxis& second = columns_first ? *rows_ : *cols_;
+  // Whatever stored into the buffer last may have left only the barrier its own next reader
+  // needed; a barrier with no dispatch since the last one adds no wait.
+  glMemoryBarrier(first.read_barrier());
+  first.dispatch(buffer, buffer, scratch_, direction, buffer_texture, second.read_barrier());
+  second.dispatch(buffer, buffer, scratch_, direction, buffer_texture, barrier_after);
+}
+
+void GlFastPath::dispatch(unsigned buffer, Direction direction) {
+  const ScopedBufferTexture texture(buffer);
+  dispatch(buffer, texture.id, direction, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 }  // namespace fftscope::detail

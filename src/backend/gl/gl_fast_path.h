@@ -34,6 +34,12 @@ void dispatch_fast_groups(DispatchTimers* timers, Axis axis, std::uint32_t threa
 /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE of the current context (0 where it says nothing).
 std::uint64_t max_storage_block();
 
+/// A new buffer texture (GL_RG32F: one vec2 a texel) over the whole of the buffer `buffer`, for
+/// the fast path's texture inputs (fast::Tuning::texture_inputs); the caller deletes it. Make it
+/// once per buffer: pointing a texture at another buffer before each dispatch made every pass
+/// about 100x slower on NVIDIA's driver (H100, run238).
+unsigned make_buffer_texture(unsigned buffer);
+
 /// What the current context allows one work-group of the fast path (shared memory,
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
 fast::DeviceLimits fast_limits();
@@ -45,18 +51,32 @@ class GlFastAxis {
   /// Compiles the route's programs (errors surface here) and uploads its tables. `lines`: lines
   /// of the axis; `layout`: in place or out of place (the last pass stores into an output buffer
   /// and the image is only read; GL runs no both-axes layout: std::logic_error); `name`: the
-  /// timing records' stem (default fast_rows / fast_cols). Throws BackendError.
+  /// timing records' stem (default fast_rows / fast_cols); `texture_inputs`: a direct route in
+  /// place reads its data through a buffer texture over the image (fast::Tuning::texture_inputs;
+  /// other routes ignore it). Throws BackendError.
   GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route, std::uint64_t lines,
-             fast::PassLayout layout = fast::PassLayout::in_place, std::string name = {});
+             fast::PassLayout layout = fast::PassLayout::in_place, std::string name = {},
+             bool texture_inputs = false);
   ~GlFastAxis();
   GlFastAxis(const GlFastAxis&) = delete;
   GlFastAxis& operator=(const GlFastAxis&) = delete;
 
   /// Dispatches the passes on the SSBO `image` into `output` (the image itself unless out of
   /// place), through `scratch` (route().scratch_elements(lines) values; 0 when that is 0), each
-  /// timed and followed by a shader-storage barrier.
+  /// timed. Where the axis reads by texture (reads_by_texture()), `image_texture` is a buffer
+  /// texture over `image` (make_buffer_texture). Each pass is followed by the barrier its next
+  /// pass reads after, the last one by `barrier_after` (GL barrier bits: those of whatever reads
+  /// the output next; GL_SHADER_STORAGE_BARRIER_BIT where unknown).
+  void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction, unsigned image_texture,
+                unsigned barrier_after) const;
+  /// The same without texture inputs (std::logic_error where the axis reads by texture), each
+  /// pass followed by a shader-storage barrier.
   void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const;
-
+  /// True when the passes read the image through a buffer texture (TEX_INPUT): the barrier
+  /// before them is then GL_TEXTURE_FETCH_BARRIER_BIT, else GL_SHADER_STORAGE_BARRIER_BIT.
+  bool reads_by_texture() const { return reads_by_texture_; }
+  /// The barrier bits the first pass needs after shader stores into its input.
+  unsigned read_barrier() const;
   const fast::AxisRoute& route() const { return route_; }
   /// The GL program of the first pass, for diagnostics such as binaries (0: no pass, length 1).
   unsigned program_id() const;
@@ -68,7 +88,7 @@ class GlFastAxis {
   /// pass also binds the image (binding 2) and its tables, a four-step or out-of-place pass its
   /// output (binding 5) and pass A the column's table.
   void dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key, unsigned data, unsigned image,
-                     unsigned output) const;
+                     unsigned output, unsigned data_texture, unsigned barriers) const;
   unsigned make_table(const std::vector<Complex>& table);
 
   ProgramCache* programs_;
@@ -80,6 +100,7 @@ class GlFastAxis {
   std::vector<fast::AxisPass> forward_passes_, inverse_passes_;
   std::vector<ProgramKey> forward_keys_, inverse_keys_;  // pass i's program in each direction
   std::string description_;
+  bool reads_by_texture_ = false;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
   // B's, and the whole column's); row pairs: rows in swapped pairs only (AxisRoute::swap).
   unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0, row_pairs_ = 0;
@@ -119,8 +140,22 @@ class GlFastPath {
   /// is timed through the timers as "fast_rows" / "fast_cols" (radix 0, bytes = one read and
   /// one write of the array), a Bluestein axis as "fast_rows(L=8960; chirp in; filter out)"
   /// then "fast_rows_inv(L=8960; chirp out)" (bytes = what each reads and writes: image,
-  /// scratch and the tables once); each is followed by a shader-storage barrier.
+  /// scratch and the tables once). With texture inputs (texture_inputs()) `buffer_texture` is
+  /// a buffer texture over `buffer` (make_buffer_texture, made once). A barrier for its reads
+  /// comes first (whatever stored into the buffer before), the one for the second axis's reads
+  /// between the axes, and `barrier_after` (GL barrier bits: for whatever reads the buffer next)
+  /// last: GL_TEXTURE_FETCH_BARRIER_BIT where that is this fast path again.
+  void dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after);
+  /// The same through a buffer texture of its own made for this call, followed by a
+  /// shader-storage barrier: for tests and one-off transforms (a texture made per call costs
+  /// what run238 measured; see make_buffer_texture).
   void dispatch(unsigned buffer, Direction direction);
+  /// True when the prepared passes of `axis` read the image through a buffer texture (prepare()
+  /// first): the tuning's texture_inputs (and texture_columns_max_length), an image within
+  /// GL_MAX_TEXTURE_BUFFER_SIZE texels and a direct route on that axis.
+  bool reads_by_texture(Axis axis) const { return state(axis).reads_by_texture(); }
+  /// True when either axis does: dispatch() then needs the buffer's texture.
+  bool texture_inputs() const { return rows_ && cols_ && (rows_->reads_by_texture() || cols_->reads_by_texture()); }
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.
@@ -152,6 +187,7 @@ class GlFastPath {
   fast::Measuring measure_;
   fast::DeviceLimits limits_;
   std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+  std::uint64_t max_texels_ = 0;  // GL_MAX_TEXTURE_BUFFER_SIZE
   std::size_t width_ = 0, height_ = 0;
   std::optional<GlFastAxis> rows_, cols_;
   unsigned scratch_ = 0;  // GLuint; Bluestein: max over the Bluestein axes of L x lines vec2; four-step: the image's size

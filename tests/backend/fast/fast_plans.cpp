@@ -67,7 +67,9 @@ void audit(const std::vector<Size>& sizes, const fast::DeviceLimits& limits, con
   for (const Size& s : sizes) planned.push_back(pass_identities(s, limits, base, cl));
   for (const fast::TuningKnob& knob : fast::tuning_knobs()) {
     using Kind = fast::TuningKnob::Kind;
-    if (knob.kind == Kind::device || (knob.kind == Kind::opencl && !cl) || knob.get(base) == knob.get(other)) continue;
+    if (knob.kind == Kind::device || (knob.kind == Kind::opencl && !cl) || (knob.kind == Kind::gl && cl) ||
+        knob.get(base) == knob.get(other))
+      continue;
     fast::Tuning t = base;
     knob.set(t, knob.get(other));
     if (cl) t = fast::cl_tuning(t);  // what OpenCL's kernels cannot take stays off

@@ -455,6 +455,7 @@ int main(int argc, char** argv) {
       const double error =
           w * h <= (std::size_t{1} << 26) ? test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward)) : -1;
       if (const char* pm = std::getenv("FFTSCOPE_CL_PM")) {
+        std::printf("%zux%zu rel_l2_err %.3g\n", w, h, error);
         if (fast_path.fused())
           std::printf("%zux%zu: both axes in one dispatch, no stretches of one axis\n", w, h);
         else

@@ -34,6 +34,13 @@ using namespace fftscope::detail;
 
 namespace {
 
+// A transform as the GL backend runs them back to back: through a buffer texture over `buffer`
+// made once (make_buffer_texture), followed by the barrier the next transform reads after.
+void run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
+  path.dispatch(buffer, texture, direction,
+                path.texture_inputs() ? GL_TEXTURE_FETCH_BARRIER_BIT : GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
 // FFTSCOPE_GL_BUFFER=cuda[:compressible]: a buffer whose memory CUDA allocated (cuMemCreate, exported
 // as a file descriptor) and GL imported (EXT_memory_object_fd), to tell a GL buffer's own memory
 // from the way GL reaches it (the ladder's scattered stores, docs/fast_path.md, thirtieth session).
@@ -519,13 +526,14 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
   path.prepare(w, h);
   const GLuint buffer = make_buffer(bytes, nullptr);
   const GLuint spare = make_buffer(bytes, nullptr);  // as the GL backend keeps a second image buffer
-  const auto pair = [&](GLuint b) {
-    path.dispatch(b, Direction::forward);
-    path.dispatch(b, Direction::inverse);
+  const GLuint texture = make_buffer_texture(buffer);
+  const auto pair = [&](GLuint b, GLuint b_texture) {
+    run_fast(path, b, b_texture, Direction::forward);
+    run_fast(path, b, b_texture, Direction::inverse);
   };
   const auto timed = [&](const char* after) {
     std::printf("GL after %zux%zu: %-52s %.1f us per forward + inverse\n", w, h, after,
-                warmed_median_us([&] { pair(buffer); }, queries));
+                warmed_median_us([&] { pair(buffer, texture); }, queries));
   };
   const auto temporaries = [&](bool used) {
     GLuint temp[2] = {make_buffer(bytes, nullptr), make_buffer(bytes, nullptr)};
@@ -533,8 +541,11 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
     for (GLuint t : temp) {
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, t);
       glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-      if (used)
-        for (int i = 0; i < 8; ++i) pair(t);
+      if (used) {
+        const GLuint t_texture = make_buffer_texture(t);
+        for (int i = 0; i < 8; ++i) pair(t, t_texture);
+        glDeleteTextures(1, &t_texture);
+      }
     }
     glFinish();
     glDeleteBuffers(2, temp);
@@ -550,6 +561,7 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
     measured.prepare(w, h);
   }
   timed("a path planned by measuring, deleted");
+  glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &buffer);
   glDeleteBuffers(1, &spare);
   glDeleteQueries(runs, queries.data());
@@ -568,6 +580,7 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
   path.prepare(w, h);
   const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
   const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(w * h * sizeof(Complex)), nullptr);
+  const GLuint texture = make_buffer_texture(buffer);
   const auto since_ms = [&] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
   };
@@ -576,8 +589,8 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
   while (since_ms() < seconds * 1000) {
     for (GLuint q : queries) {
       glBeginQuery(GL_TIME_ELAPSED, q);
-      path.dispatch(buffer, Direction::forward);
-      path.dispatch(buffer, Direction::inverse);
+      run_fast(path, buffer, texture, Direction::forward);
+      run_fast(path, buffer, texture, Direction::inverse);
       glEndQuery(GL_TIME_ELAPSED);
     }
     std::vector<double> us;
@@ -593,6 +606,7 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
       next_ms += 100;
     }
   }
+  glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &buffer);
   glDeleteQueries(kPairs, queries.data());
 }
@@ -1060,7 +1074,7 @@ void measure_ladder(int runs, const std::string& mode) {
 // GL_TIMESTAMP pair. If these read less than the spans without the head start, those spans
 // include time the GPU spent waiting for the host. Also the host's time to queue a forward and
 // an inverse transform, through `fast` (its timers as the caller made them).
-void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer, int runs) {
+void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer, GLuint texture, int runs) {
   static const GLuint spin = compute_program(
       "#version 430 core\nlayout(local_size_x = 32) in;\nlayout(std430, binding = 0) buffer D { float d[]; };\n"
       "uniform uint u_iters;\nvoid main() { float x = float(gl_LocalInvocationID.x);\n"
@@ -1114,10 +1128,10 @@ void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer,
         for (int r = 0; r < runs; ++r) {
           if (kind == 0) glBeginQuery(GL_TIME_ELAPSED, spans[static_cast<std::size_t>(r)]);
           else glQueryCounter(stamps[2 * static_cast<std::size_t>(r)], GL_TIMESTAMP);
-          fast.dispatch(buffer, Direction::forward);
+          run_fast(fast, buffer, texture, Direction::forward);
           if (kind == 0) glEndQuery(GL_TIME_ELAPSED);
           else glQueryCounter(stamps[2 * static_cast<std::size_t>(r) + 1], GL_TIMESTAMP);
-          fast.dispatch(buffer, Direction::inverse);
+          run_fast(fast, buffer, texture, Direction::inverse);
         }
         const double us =
             std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / runs;
@@ -1140,8 +1154,8 @@ void measure_headstart(const std::string& name, GlFastPath& fast, GLuint buffer,
     for (int r = 0; r < runs / 8 + 1; ++r) {
       glBeginQuery(GL_TIME_ELAPSED, spans[static_cast<std::size_t>(r)]);
       for (int j = 0; j < 8; ++j) {
-        fast.dispatch(buffer, Direction::forward);
-        fast.dispatch(buffer, Direction::inverse);
+        run_fast(fast, buffer, texture, Direction::forward);
+        run_fast(fast, buffer, texture, Direction::inverse);
       }
       glEndQuery(GL_TIME_ELAPSED);
     }
@@ -1431,10 +1445,13 @@ void measure_occupancy() {
 }
 
 // FFTSCOPE_GL_PM=N: pm_stretches.h's stretches of GL's fast passes (no timers).
-void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, std::size_t width,
+void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, GLuint texture, std::size_t width,
                  std::size_t height, int n) {
-  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height);
-  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width);
+  const bool by_texture = fast_path.texture_inputs();
+  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height, fast::PassLayout::in_place, {}, by_texture);
+  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width, fast::PassLayout::in_place, {}, by_texture);
+  // Whichever axis comes next reads after either barrier.
+  const unsigned barrier = rows.read_barrier() | cols.read_barrier();
   const std::uint64_t scratch_elements =
       std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
   const GLuint scratch =
@@ -1443,8 +1460,8 @@ void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buf
       width, height, n,
       [&](bool with_rows, bool with_cols, bool inverse) {
         const Direction direction = inverse ? Direction::inverse : Direction::forward;
-        if (with_rows) rows.dispatch(buffer, buffer, scratch, direction);
-        if (with_cols) cols.dispatch(buffer, buffer, scratch, direction);
+        if (with_rows) rows.dispatch(buffer, buffer, scratch, direction, texture, barrier);
+        if (with_cols) cols.dispatch(buffer, buffer, scratch, direction, texture, barrier);
       },
       [] { glFinish(); });
   if (scratch) glDeleteBuffers(1, &scratch);
@@ -1537,7 +1554,8 @@ int main(int argc, char** argv) {
       std::vector<Complex> data = test::to_float(input);
       const auto bytes = static_cast<GLsizeiptr>(data.size() * sizeof(Complex));
       const GLuint buffer = make_buffer(bytes, data.data());
-      fast_path.dispatch(buffer, Direction::forward);
+      const GLuint texture = make_buffer_texture(buffer);
+      run_fast(fast_path, buffer, texture, Direction::forward);
       glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
       glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, data.data());
@@ -1548,7 +1566,9 @@ int main(int argc, char** argv) {
       glFinish();
       if (const char* pm = std::getenv("FFTSCOPE_GL_PM")) {
         timers.take();  // the accuracy run's records, not wanted here
-        pm_segments(programs, fast_path, buffer, w, h, std::atoi(pm));
+        std::printf("%zux%zu rel_l2_err %.3g\n", w, h, error);
+        pm_segments(programs, fast_path, buffer, texture, w, h, std::atoi(pm));
+        glDeleteTextures(1, &texture);
         glDeleteBuffers(1, &buffer);
         continue;
       }
@@ -1557,7 +1577,7 @@ int main(int argc, char** argv) {
         const GLuint records = make_record_buffer();
         for (int warm = 0; warm < 3; ++warm) {
           clear_records(records);
-          fast_path.dispatch(buffer, Direction::forward);
+          run_fast(fast_path, buffer, texture, Direction::forward);
         }
         const auto all = read_records(records);
         // Slots are taken in dispatch order: the rows' groups first.
@@ -1574,22 +1594,22 @@ int main(int argc, char** argv) {
         untimed.prepare(w, h);
         const auto start = std::chrono::steady_clock::now();
         while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1000)) {
-          untimed.dispatch(buffer, Direction::forward);
-          untimed.dispatch(buffer, Direction::inverse);
+          run_fast(untimed, buffer, texture, Direction::forward);
+          run_fast(untimed, buffer, texture, Direction::inverse);
           glFinish();
         }
       }
       // A timed transform and its inverse whose records are dropped: where the GPU timer reads
       // nothing (llvmpipe) the timers switch to the host clock on their first reading, which
       // would otherwise be this size's records, printed as 0.
-      fast_path.dispatch(buffer, Direction::forward);
-      fast_path.dispatch(buffer, Direction::inverse);
+      run_fast(fast_path, buffer, texture, Direction::forward);
+      run_fast(fast_path, buffer, texture, Direction::inverse);
       glFinish();
       timers.take();
       std::vector<double> rows_ms, cols_ms, total_ms;
       for (int r = 0; r < runs + 20; ++r) {
-        fast_path.dispatch(buffer, Direction::forward);
-        fast_path.dispatch(buffer, Direction::inverse);  // keeps the values bounded
+        run_fast(fast_path, buffer, texture, Direction::forward);
+        run_fast(fast_path, buffer, texture, Direction::inverse);  // keeps the values bounded
       }
       glFinish();
       std::vector<TimingRecord> records = timers.take();
@@ -1622,14 +1642,14 @@ int main(int argc, char** argv) {
       // steps: a wall of 283 us over 100 runs, 251 over 400, against spans of 248 / 242), which
       // the wall would otherwise spread over its runs.
       for (int r = 0; r < 20; ++r) {
-        untimed.dispatch(buffer, Direction::forward);
-        untimed.dispatch(buffer, Direction::inverse);
+        run_fast(untimed, buffer, texture, Direction::forward);
+        run_fast(untimed, buffer, texture, Direction::inverse);
       }
       glFinish();
       const auto t0 = std::chrono::steady_clock::now();
       for (int r = 0; r < runs; ++r) {
-        untimed.dispatch(buffer, Direction::forward);
-        untimed.dispatch(buffer, Direction::inverse);
+        run_fast(untimed, buffer, texture, Direction::forward);
+        run_fast(untimed, buffer, texture, Direction::inverse);
       }
       glFinish();
       const double wall_us =
@@ -1643,10 +1663,10 @@ int main(int argc, char** argv) {
       glGenQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
       for (std::size_t r = 0; r < queries.size(); ++r) {
         glBeginQuery(GL_TIME_ELAPSED, queries[r]);
-        untimed.dispatch(buffer, Direction::forward);
+        run_fast(untimed, buffer, texture, Direction::forward);
         glEndQuery(GL_TIME_ELAPSED);
         glBeginQuery(GL_TIME_ELAPSED, inverse_queries[r]);
-        untimed.dispatch(buffer, Direction::inverse);
+        run_fast(untimed, buffer, texture, Direction::inverse);
         glEndQuery(GL_TIME_ELAPSED);
       }
       const std::vector<double> span_us = elapsed_us(queries);
@@ -1655,15 +1675,16 @@ int main(int argc, char** argv) {
       glDeleteQueries(static_cast<GLsizei>(inverse_queries.size()), inverse_queries.data());
       if (std::getenv("FFTSCOPE_GL_HEADSTART")) {
         const std::string name = std::to_string(w) + "x" + std::to_string(h);
-        measure_headstart(name + " untimed", untimed, buffer, runs);
+        measure_headstart(name + " untimed", untimed, buffer, texture, runs);
         // As the bench's backend holds it: a timer object, off during the transform's dispatches.
         DispatchTimers off(DispatchTimers::Mode::gpu);
         off.set_enabled(false);
         GlFastPath with_timers(programs, &off);
         with_timers.prepare(w, h);
-        measure_headstart(name + " timers off", with_timers, buffer, runs);
+        measure_headstart(name + " timers off", with_timers, buffer, texture, runs);
       }
-      glDeleteBuffers(1, &buffer);
+      glDeleteTextures(1, &texture);
+        glDeleteBuffers(1, &buffer);
       const double b = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = median(rows_ms), cm = median(cols_ms);
       // A span under 0.1 us is a GPU timer that measures nothing (llvmpipe's read 0 or 1 ns, the

@@ -434,6 +434,66 @@ TEST(GlFastSchedule, SwizzledLinesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::swizzled_lines, false, make_path(*env), runner(*env));
 }
 
+// Texture inputs (fast::Tuning::texture_inputs, texture_columns_max_length): which axes read the
+// image through a buffer texture under which tuning, each way against FFTW; then a forward and an
+// inverse transform back to back with only texture-fetch barriers after them, as the backend
+// runs transforms one after another, against the input.
+TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const fast::Tuning both = fast::gl_default_tuning();
+  ASSERT_EQ(both.texture_inputs, 3u);
+  fast::Tuning none = both, rows_only = both, any_length = both;
+  none.texture_inputs = 0;
+  rows_only.texture_inputs = 1;
+  any_length.texture_columns_max_length = 0;
+  struct Case {
+    std::size_t width, height;
+    const fast::Tuning* tuning;
+    bool rows, cols;
+  };
+  const Case cases[] = {
+      {64, 48, &both, true, true},        {64, 48, &none, false, false}, {64, 48, &rows_only, true, false},
+      {8, 2187, &both, true, false},      // columns over 2048 points keep the storage loads
+      {8, 2187, &any_length, true, true},  //
+      {211, 5, &both, false, true},       // Bluestein rows (211 is prime) never read by texture
+  };
+  for (const Case& c : cases) {
+    GlFastPath path(*env->programs, nullptr, *c.tuning);
+    path.prepare(c.width, c.height);
+    EXPECT_EQ(path.reads_by_texture(Axis::rows), c.rows) << c.width << "x" << c.height;
+    EXPECT_EQ(path.reads_by_texture(Axis::cols), c.cols) << c.width << "x" << c.height;
+    EXPECT_EQ(path.texture_inputs(), c.rows || c.cols);
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 7 + c.height, &tolerance);
+      EXPECT_LT(err, tolerance) << c.width << "x" << c.height << " " << to_string(d);
+    }
+  }
+
+  const std::size_t w = 96, h = 80;
+  GlFastPath path(*env->programs, nullptr, both);
+  path.prepare(w, h);
+  ASSERT_TRUE(path.reads_by_texture(Axis::rows) && path.reads_by_texture(Axis::cols));
+  const std::vector<Complex> input = test::to_float(test::random_complex(w * h, 4242));
+  std::vector<Complex> data = input;
+  const GLuint buffer = make_storage_buffer(data.size() * sizeof(Complex), data.data(), GL_DYNAMIC_COPY);
+  const GLuint texture = make_buffer_texture(buffer);
+  for (int round = 0; round < 3; ++round) {
+    path.dispatch(buffer, texture, Direction::forward, GL_TEXTURE_FETCH_BARRIER_BIT);
+    path.dispatch(buffer, texture, Direction::inverse, GL_TEXTURE_FETCH_BARRIER_BIT);
+  }
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(data.size() * sizeof(Complex)), data.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  glDeleteTextures(1, &texture);
+  glDeleteBuffers(1, &buffer);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_LT(test::relative_l2_error(data, test::to_double(input)), 1e-5);
+}
+
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
 // axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
 // an inverse L-point pass from the scratch into the image (times the chirp).
