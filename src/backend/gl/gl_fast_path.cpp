@@ -40,13 +40,12 @@ std::uint64_t max_texture_buffer_texels() {
 constexpr GLuint data_texture_unit = 15;
 
 /// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
-/// #error says the same): a direct pass in place on the image, none of whose invocations reads
-/// what its own dispatch stored.
-bool texture_input_pass(const fast::AxisRoute& route, const fast::AxisPass& pass, const ProgramKey& key) {
-  if (route.four_step() || route.bluestein() || route.swap || pass.mode || pass.on_scratch || pass.on_output)
-    return false;
+/// #error says the same): a direct pass in place on the image (no mode: not four-step nor
+/// Bluestein), none of whose invocations reads what its own dispatch stored.
+bool texture_input_pass(const fast::AxisPass& pass, const ProgramKey& key) {
+  if (pass.mode || pass.on_scratch || pass.on_output) return false;
   for (const char* name : {"SPLIT_GLOBAL", "TILE_IN", "TILE_OUT", "ROW_PAIRS", "R2C_SPLIT", "DISPLAY_ROWS",
-                           "UNPACK_PAIRS", "OUTPUT_BUFFER", "FOUR_STEP_A", "FOUR_STEP_B"}) {
+                           "UNPACK_PAIRS", "OUTPUT_BUFFER"}) {
     const auto it = key.defines.find(name);
     if (it != key.defines.end() && it->second != "0") return false;
   }
@@ -106,22 +105,18 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   const auto key = [&](const fast::AxisPass& pass) {
     return fast_program_key(fast::pass_plan(route_, pass), pass.mode, pass.defines, pass.conj_sign, pass.scale);
   };
+  for (const fast::AxisPass& pass : forward_passes_) forward_keys_.push_back(key(pass));
+  for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(key(pass));
   // Texture inputs for the whole axis or not at all (a direct route has one pass a direction).
   reads_by_texture_ = texture_inputs && layout_ == fast::PassLayout::in_place;
-  for (const auto* passes : {&forward_passes_, &inverse_passes_})
-    for (const fast::AxisPass& pass : *passes) reads_by_texture_ = reads_by_texture_ && texture_input_pass(route_, pass, key(pass));
-  const auto pass_key = [&](const fast::AxisPass& pass) {
-    ProgramKey k = key(pass);
-    if (reads_by_texture_) k.defines["TEX_INPUT"] = "1";
-    return k;
-  };
+  for (std::size_t i = 0; i < forward_passes_.size(); ++i)
+    reads_by_texture_ = reads_by_texture_ && texture_input_pass(forward_passes_[i], forward_keys_[i]);
+  if (reads_by_texture_)
+    for (auto* keys : {&forward_keys_, &inverse_keys_})
+      for (ProgramKey& k : *keys) k.defines["TEX_INPUT"] = "1";
   // The forward programs compile now, so a shader error surfaces here rather than in the first
   // dispatch; the inverse ones (the same source and modes, other constants) at their first use.
-  for (const fast::AxisPass& pass : forward_passes_) {
-    forward_keys_.push_back(pass_key(pass));
-    programs_->get(forward_keys_.back());
-  }
-  for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(pass_key(pass));
+  for (const ProgramKey& k : forward_keys_) programs_->get(k);
   twiddles_ = make_table(fast::twiddle_table(route_.plan.n));
   if (route_.four_step()) {
     second_twiddles_ = make_table(fast::twiddle_table(route_.second->n));
@@ -405,7 +400,8 @@ void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction di
   const GlFastAxis& first = columns_first ? *cols_ : *rows_;
   const GlFastAxis& second = columns_first ? *rows_ : *cols_;
   // Whatever stored into the buffer last may have left only the barrier its own next reader
-  // needed; a barrier with no dispatch since the last one adds no wait.
+  // needed. After this path's own transform this repeats the barrier just issued (the sweep's
+  // times, run456, include it).
   glMemoryBarrier(first.read_barrier());
   first.dispatch(buffer, buffer, scratch_, direction, buffer_texture, second.read_barrier());
   second.dispatch(buffer, buffer, scratch_, direction, buffer_texture, barrier_after);
