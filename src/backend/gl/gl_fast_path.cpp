@@ -22,9 +22,12 @@ std::uint64_t max_storage_block() {
 }
 
 unsigned make_buffer_texture(unsigned buffer) {
+  // GL 4.3 calls (the backend runs on 4.3 contexts too): no direct state access.
   GLuint texture = 0;
-  glCreateTextures(GL_TEXTURE_BUFFER, 1, &texture);
-  glTextureBuffer(texture, GL_RG32F, buffer);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_BUFFER, texture);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32F, buffer);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
   return texture;
 }
 
@@ -208,7 +211,9 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
   if (reads_by_texture_) {
-    glBindTextureUnit(data_texture_unit, data_texture);
+    glActiveTexture(GL_TEXTURE0 + data_texture_unit);
+    glBindTexture(GL_TEXTURE_BUFFER, data_texture);
+    glActiveTexture(GL_TEXTURE0);
     glUniform1i(program.location("u_data_texture"), static_cast<GLint>(data_texture_unit));
   }
 
