@@ -1447,9 +1447,10 @@ void measure_occupancy() {
 // FFTSCOPE_GL_PM=N: pm_stretches.h's stretches of GL's fast passes (no timers).
 void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, GLuint texture, std::size_t width,
                  std::size_t height, int n) {
-  const bool by_texture = fast_path.texture_inputs();
-  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height, fast::PassLayout::in_place, {}, by_texture);
-  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width, fast::PassLayout::in_place, {}, by_texture);
+  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height, fast::PassLayout::in_place, {},
+                        fast_path.reads_by_texture(Axis::rows));
+  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width, fast::PassLayout::in_place, {},
+                        fast_path.reads_by_texture(Axis::cols));
   // Whichever axis comes next reads after either barrier.
   const unsigned barrier = rows.read_barrier() | cols.read_barrier();
   const std::uint64_t scratch_elements =
