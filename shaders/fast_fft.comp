@@ -309,7 +309,7 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 #error "fast_fft.comp: TEX_INPUT only for a direct pass in place (no split through the buffer)"
 #endif
 #if TEX_INPUT != 0
-uniform samplerBuffer u_data_texture;
+layout(binding = 15) uniform samplerBuffer u_data_texture;  // the host's data_texture_unit
 #endif
 
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded

@@ -10,10 +10,13 @@
 // The whole command is sampled, or with --window only between the 'S' and 'E' it writes to the
 // file descriptor in FFTSCOPE_PM_FD (fast_probe_gl and fast_probe_cl do around their stretches).
 // The 512 MiB hardware buffer is drained every 20 ms while sampling; the decoded samples must
-// fit one counter data image (250 000 samples: 5 s at 20 us), since decoding into an image
-// initialised again after it filled failed with CUPTI_ERROR_OUT_OF_MEMORY (GH100, CUPTI 12.9).
+// fit one counter data image, since decoding into an image initialised again after it filled
+// failed with CUPTI_ERROR_OUT_OF_MEMORY (GH100, CUPTI 12.9). The image is asked for 250 000
+// samples, but with ten metrics decoding failed so at about 60 000 (run450): sample fewer
+// metrics, a shorter window or a longer interval.
 //
-// Writes one CSV line per sample: start and end (GPU ns), then each metric's value. Samples
+// Writes one CSV line per sample, to OUT.tmp renamed to OUT when complete (a failed run leaves
+// no file): start and end (GPU ns), then each metric's value. Samples
 // stay in the order taken; a command that pauses between its stretches of work (fast_probe_gl's
 // FFTSCOPE_GL_PM, fast_probe_cl's FFTSCOPE_CL_PM) lets scripts/pm_sample/segments.py cut them
 // apart by the idle samples between.
@@ -33,6 +36,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -43,6 +47,25 @@ void check(CUptiResult result, const char* what) {
   cuptiGetResultString(result, &text);
   throw std::runtime_error(std::string(what) + ": " + text);
 }
+
+// The CSV while it is written: removed unless committed, so that a failed run leaves no file.
+struct PendingFile {
+  std::string path;
+  FILE* file = nullptr;
+  explicit PendingFile(std::string p) : path(std::move(p)), file(std::fopen(path.c_str(), "w")) {
+    if (!file) throw std::runtime_error("cannot write " + path);
+  }
+  ~PendingFile() {
+    if (!file) return;
+    std::fclose(file);
+    std::remove(path.c_str());
+  }
+  void commit_as(const std::string& final_path) {
+    std::fclose(file);
+    file = nullptr;
+    if (std::rename(path.c_str(), final_path.c_str()) != 0) throw std::runtime_error("cannot rename to " + final_path);
+  }
+};
 
 std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> out;
@@ -79,7 +102,11 @@ struct Sampler {
     decode.pPmSamplingObject = sampling;
     decode.pCounterDataImage = counter_data.data();
     decode.counterDataImageSize = counter_data.size();
-    check(cuptiPmSamplingDecodeData(&decode), "cuptiPmSamplingDecodeData");
+    if (CUptiResult r = cuptiPmSamplingDecodeData(&decode); r == CUPTI_ERROR_OUT_OF_MEMORY)
+      throw std::runtime_error("the counter data image is full after " + std::to_string(evaluated) +
+                               " samples: sample fewer metrics, a shorter window or at a longer interval");
+    else
+      check(r, "cuptiPmSamplingDecodeData");
     if (decode.overflow) std::fprintf(stderr, "pm_sample: the hardware buffer overflowed; samples were lost\n");
     write_new_samples();
     if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL)
@@ -286,9 +313,8 @@ int run(int argc, char** argv) {
   s.counter_data.resize(data_size.counterDataSize);
   s.init_counter_data();
 
-  const std::string tmp_path = out_path + ".tmp";
-  s.out = std::fopen(tmp_path.c_str(), "w");
-  if (!s.out) throw std::runtime_error("cannot write " + tmp_path);
+  PendingFile csv(out_path + ".tmp");
+  s.out = csv.file;
   std::fprintf(s.out, "start_ns,end_ns");
   for (const auto& m : s.metrics) std::fprintf(s.out, ",%s", m.c_str());
   std::fprintf(s.out, "\n");
@@ -349,8 +375,7 @@ int run(int argc, char** argv) {
   // ("other") must not spin for ever.
   for (int tries = 0; !s.drain(); ++tries)
     if (tries == 1000) throw std::runtime_error("the hardware buffer did not drain");
-  std::fclose(s.out);
-  if (std::rename(tmp_path.c_str(), out_path.c_str()) != 0) throw std::runtime_error("cannot rename to " + out_path);
+  csv.commit_as(out_path);
   CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
   disable.pPmSamplingObject = s.sampling;
   cuptiPmSamplingDisable(&disable);

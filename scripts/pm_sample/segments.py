@@ -15,9 +15,9 @@ With --runs (the N of FFTSCOPE_GL_PM / FFTSCOPE_CL_PM) each counter is also give
 sum over the stretch over N (the two partly idle samples left out are within 0.1 % at 20 us).
 
 With --probe-log (the probe's own output, with its "pm stretch SIZE NAME: N runs, T us a run"
-lines) each named stretch is the next detected stretch whose span is nearest N x T, so a warm-up
-that compiling broke into pieces, or a stretch too short to detect, cannot shift the names; the
-runs per stretch come from the log too.
+lines) the names go to detected stretches in order, leaving stretches out where that makes the
+spans agree best with the probe's N x T (the least sum of |log(span / (N T))|), so a warm-up that
+compiling broke into pieces cannot shift the names; the runs per stretch come from the log too.
 """
 import csv
 import math

@@ -152,16 +152,20 @@ class ClFastPath {
   /// Bluestein axis.
   const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
   /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step).
-  const fast::AxisRoute& route(Axis axis) const { return state(axis).route(); }
+  const fast::AxisRoute& route(Axis axis) const { return fast_axis(axis).route(); }
   /// The prepared fast_fft kernel of an axis (null for length 1; a Bluestein axis: its forward
   /// pass), for diagnostics such as build logs.
-  cl_kernel kernel(Axis axis) const { return state(axis).kernel(); }
+  cl_kernel kernel(Axis axis) const { return fast_axis(axis).kernel(); }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
   /// tables and the scratch.
   std::uint64_t extra_bytes() const { return extra_bytes_; }
+  /// One prepared axis (prepare() first; when fused(), both names give the one dispatch) and the
+  /// scratch its passes use (null: none), for probes that run one axis's passes alone
+  /// (fast_probe_cl's FFTSCOPE_CL_PM).
+  const ClFastAxis& fast_axis(Axis axis) const { return axis == Axis::rows && rows_ ? *rows_ : *cols_; }
+  cl_mem scratch() const { return scratch_.get(); }
 
  private:
-  const ClFastAxis& state(Axis axis) const { return axis == Axis::rows && rows_ ? *rows_ : *cols_; }
   /// Both axes' routes under `tuning`, where this device takes them (the scratch within its
   /// largest allocation).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;

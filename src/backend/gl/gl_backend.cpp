@@ -310,16 +310,12 @@ class GlBackend final : public Backend {
   void dispatch_transform(Direction direction, StageStop stop, bool span) {
     if (variant_ == KernelVariant::fast && fast_ready_ && stop.is_done()) {
       const SpanScope scope(*timers_, span);
-      if (fast_->texture_inputs()) {
-        // The next reader is most often the fast path again (the benchmark; forward then
-        // inverse), which needs only the texture-fetch barrier: the storage barrier, which costs
-        // the next dispatch its instruction caches on NVIDIA (fast::Tuning::texture_inputs), is
-        // owed to whatever else comes next (enter()).
-        fast_->dispatch(current(), data_texture_[current_].id(), direction, GL_TEXTURE_FETCH_BARRIER_BIT);
-        owed_barrier_ = GL_SHADER_STORAGE_BARRIER_BIT;
-      } else {
-        fast_->dispatch(current(), data_texture_[current_].id(), direction, GL_SHADER_STORAGE_BARRIER_BIT);
-      }
+      // The next reader is most often the fast path again (the benchmark; forward then inverse),
+      // which issues the barrier its own reads need first; the storage barrier, which costs the
+      // next dispatch its instruction caches on NVIDIA (fast::Tuning::texture_inputs), is owed to
+      // whatever else comes next (enter()).
+      fast_->dispatch(current(), data_texture_[current_].id(), direction, GL_TEXTURE_FETCH_BARRIER_BIT);
+      owed_barrier_ = GL_SHADER_STORAGE_BARRIER_BIT;
     } else {
       settle_barrier();
       run_pipeline(direction, stop);

@@ -39,7 +39,8 @@ std::uint64_t max_texture_buffer_texels() {
   return texels > 0 ? static_cast<std::uint64_t>(texels) : 0;
 }
 
-/// The texture unit of the fast passes' u_data_texture (units 0 .. 15 exist in every GL 4.5).
+/// The texture unit of the fast passes' u_data_texture: fast_fft.comp's layout(binding = 15)
+/// (GL 4.3 guarantees compute shaders 16 texture units, 0 .. 15).
 constexpr GLuint data_texture_unit = 15;
 
 /// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
@@ -214,7 +215,6 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glActiveTexture(GL_TEXTURE0 + data_texture_unit);
     glBindTexture(GL_TEXTURE_BUFFER, data_texture);
     glActiveTexture(GL_TEXTURE0);
-    glUniform1i(program.location("u_data_texture"), static_cast<GLint>(data_texture_unit));
   }
 
   dispatch_fast_groups(timers_, p.axis, p.threads, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
@@ -222,7 +222,6 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
 }
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {
-  if (reads_by_texture_) throw std::logic_error("GlFastAxis: an axis that reads by texture needs the image's texture");
   dispatch(image, output, scratch, direction, 0, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 

@@ -150,27 +150,29 @@ class GlFastPath {
   /// shader-storage barrier: for tests and one-off transforms (a texture made per call costs
   /// what run238 measured; see make_buffer_texture).
   void dispatch(unsigned buffer, Direction direction);
-  /// True when the prepared passes of `axis` read the image through a buffer texture (prepare()
-  /// first): the tuning's texture_inputs (and texture_columns_max_length), an image within
-  /// GL_MAX_TEXTURE_BUFFER_SIZE texels and a direct route on that axis.
-  bool reads_by_texture(Axis axis) const { return state(axis).reads_by_texture(); }
-  /// True when either axis does: dispatch() then needs the buffer's texture.
+  /// True when either prepared axis reads the image through a buffer texture (prepare() first;
+  /// each axis: fast_axis(axis).reads_by_texture()): the tuning's texture_inputs and
+  /// texture_columns_max_length, an image within GL_MAX_TEXTURE_BUFFER_SIZE texels and a direct
+  /// route. dispatch() then needs the buffer's texture.
   bool texture_inputs() const { return rows_ && cols_ && (rows_->reads_by_texture() || cols_->reads_by_texture()); }
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.
   const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
   /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step).
-  const fast::AxisRoute& route(Axis axis) const { return state(axis).route(); }
+  const fast::AxisRoute& route(Axis axis) const { return fast_axis(axis).route(); }
   /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
   /// diagnostics such as binaries.
-  unsigned program_id(Axis axis) const { return state(axis).program_id(); }
+  unsigned program_id(Axis axis) const { return fast_axis(axis).program_id(); }
   /// Bytes of device memory the fast path holds for the prepared size beyond the image: the
   /// tables and the scratch.
   std::uint64_t extra_bytes() const { return extra_bytes_; }
+  /// One prepared axis (prepare() first) and the scratch its passes use (0: none), for probes
+  /// that run one axis's passes alone (fast_probe_gl's FFTSCOPE_GL_PM).
+  const GlFastAxis& fast_axis(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
+  unsigned scratch() const { return scratch_; }
 
  private:
-  const GlFastAxis& state(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
   /// Both axes' routes under `tuning`, where this context takes them (group counts, the largest
   /// storage block).
   std::optional<fast::ImageRoutes> routes(std::size_t width, std::size_t height, const fast::Tuning& tuning) const;

@@ -266,30 +266,19 @@ void measure_ladder(cl_context context, cl_device_id device, cl_command_queue qu
   }
 }
 
-// FFTSCOPE_CL_PM=N: pm_stretches.h's stretches of OpenCL's fast passes, without profiling
-// events. The axes are built as ClFastPath builds them, from its routes (a tiled column route
-// reads the scratch the rows' pass stores into).
-void pm_segments(cl_context context, cl_device_id device, cl_command_queue queue, ProgramCache& programs,
-                 const ClFastPath& fast_path, cl_mem buffer, std::size_t width, std::size_t height, int n) {
-  const fast::Tuning tuning = fast::cl_tuning(fast::tuning_from_env());
-  const fast::DeviceLimits limits = fast_limits(device);
-  const ClDeviceQueue dq{context, device, queue, &programs};
-  const ClFastAxis rows(dq, fast_path.route(Axis::rows), height, tuning, limits);
-  const ClFastAxis cols(dq, fast_path.route(Axis::cols), width, tuning, limits);
-  const std::uint64_t scratch_elements =
-      std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
-  cl_int err = CL_SUCCESS;
-  Mem scratch(scratch_elements > 0 ? clCreateBuffer(context, CL_MEM_READ_WRITE, scratch_elements * sizeof(Complex),
-                                                    nullptr, &err)
-                                   : nullptr);
-  check(err, "clCreateBuffer (scratch)");
+// FFTSCOPE_CL_PM=N: pm_stretches.h's stretches of OpenCL's fast passes, each axis's own passes
+// alone, without profiling events.
+void pm_segments(cl_command_queue queue, const ClFastPath& fast_path, cl_mem buffer, std::size_t width,
+                 std::size_t height, int n) {
+  const ClFastAxis& rows = fast_path.fast_axis(Axis::rows);
+  const ClFastAxis& cols = fast_path.fast_axis(Axis::cols);
   std::vector<FastDispatch> dispatches;
   test::pm_stretches(
       width, height, n,
       [&](bool with_rows, bool with_cols, bool inverse) {
         const Direction direction = inverse ? Direction::inverse : Direction::forward;
-        if (with_rows) rows.enqueue(buffer, buffer, scratch.get(), direction, dispatches, false);
-        if (with_cols) cols.enqueue(buffer, buffer, scratch.get(), direction, dispatches, false);
+        if (with_rows) rows.enqueue(buffer, buffer, fast_path.scratch(), direction, dispatches, false);
+        if (with_cols) cols.enqueue(buffer, buffer, fast_path.scratch(), direction, dispatches, false);
         dispatches.clear();
       },
       [&] { check(clFinish(queue), "clFinish"); });
@@ -459,7 +448,7 @@ int main(int argc, char** argv) {
         if (fast_path.fused())
           std::printf("%zux%zu: both axes in one dispatch, no stretches of one axis\n", w, h);
         else
-          pm_segments(context.get(), dev.device, queue.get(), programs, fast_path, buffer.get(), w, h, std::atoi(pm));
+          pm_segments(queue.get(), fast_path, buffer.get(), w, h, std::atoi(pm));
         continue;
       }
       // Timing on the (now transformed, non-zero) data: repeated forward transforms.

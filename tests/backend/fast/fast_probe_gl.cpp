@@ -35,10 +35,9 @@ using namespace fftscope::detail;
 namespace {
 
 // A transform as the GL backend runs them back to back: through a buffer texture over `buffer`
-// made once (make_buffer_texture), followed by the barrier the next transform reads after.
+// made once (make_buffer_texture), the next transform issuing the barrier its reads need.
 void run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
-  path.dispatch(buffer, texture, direction,
-                path.texture_inputs() ? GL_TEXTURE_FETCH_BARRIER_BIT : GL_SHADER_STORAGE_BARRIER_BIT);
+  path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT);
 }
 
 // FFTSCOPE_GL_BUFFER=cuda[:compressible]: a buffer whose memory CUDA allocated (cuMemCreate, exported
@@ -1444,28 +1443,22 @@ void measure_occupancy() {
   glDeleteBuffers(1, &records);
 }
 
-// FFTSCOPE_GL_PM=N: pm_stretches.h's stretches of GL's fast passes (no timers).
-void pm_segments(ProgramCache& programs, const GlFastPath& fast_path, GLuint buffer, GLuint texture, std::size_t width,
-                 std::size_t height, int n) {
-  const GlFastAxis rows(programs, nullptr, fast_path.route(Axis::rows), height, fast::PassLayout::in_place, {},
-                        fast_path.reads_by_texture(Axis::rows));
-  const GlFastAxis cols(programs, nullptr, fast_path.route(Axis::cols), width, fast::PassLayout::in_place, {},
-                        fast_path.reads_by_texture(Axis::cols));
+// FFTSCOPE_GL_PM=N: pm_stretches.h's stretches of GL's fast passes, each axis's own passes alone
+// (the caller turns the timers off: their queries would sit between the dispatches).
+void pm_segments(const GlFastPath& fast_path, GLuint buffer, GLuint texture, std::size_t width, std::size_t height,
+                 int n) {
+  const GlFastAxis& rows = fast_path.fast_axis(Axis::rows);
+  const GlFastAxis& cols = fast_path.fast_axis(Axis::cols);
   // Whichever axis comes next reads after either barrier.
   const unsigned barrier = rows.read_barrier() | cols.read_barrier();
-  const std::uint64_t scratch_elements =
-      std::max(rows.route().scratch_elements(height), cols.route().scratch_elements(width));
-  const GLuint scratch =
-      scratch_elements > 0 ? make_buffer(static_cast<GLsizeiptr>(scratch_elements * sizeof(Complex)), nullptr) : 0;
   test::pm_stretches(
       width, height, n,
       [&](bool with_rows, bool with_cols, bool inverse) {
         const Direction direction = inverse ? Direction::inverse : Direction::forward;
-        if (with_rows) rows.dispatch(buffer, buffer, scratch, direction, texture, barrier);
-        if (with_cols) cols.dispatch(buffer, buffer, scratch, direction, texture, barrier);
+        if (with_rows) rows.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, barrier);
+        if (with_cols) cols.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, barrier);
       },
       [] { glFinish(); });
-  if (scratch) glDeleteBuffers(1, &scratch);
 }
 
 }  // namespace
@@ -1567,8 +1560,10 @@ int main(int argc, char** argv) {
       glFinish();
       if (const char* pm = std::getenv("FFTSCOPE_GL_PM")) {
         timers.take();  // the accuracy run's records, not wanted here
+        timers.set_enabled(false);
         std::printf("%zux%zu rel_l2_err %.3g\n", w, h, error);
-        pm_segments(programs, fast_path, buffer, texture, w, h, std::atoi(pm));
+        pm_segments(fast_path, buffer, texture, w, h, std::atoi(pm));
+        timers.set_enabled(true);
         glDeleteTextures(1, &texture);
         glDeleteBuffers(1, &buffer);
         continue;

@@ -462,8 +462,8 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
     path.prepare(c.width, c.height);
-    EXPECT_EQ(path.reads_by_texture(Axis::rows), c.rows) << c.width << "x" << c.height;
-    EXPECT_EQ(path.reads_by_texture(Axis::cols), c.cols) << c.width << "x" << c.height;
+    EXPECT_EQ(path.fast_axis(Axis::rows).reads_by_texture(), c.rows) << c.width << "x" << c.height;
+    EXPECT_EQ(path.fast_axis(Axis::cols).reads_by_texture(), c.cols) << c.width << "x" << c.height;
     EXPECT_EQ(path.texture_inputs(), c.rows || c.cols);
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
@@ -475,7 +475,7 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   const std::size_t w = 96, h = 80;
   GlFastPath path(*env->programs, nullptr, both);
   path.prepare(w, h);
-  ASSERT_TRUE(path.reads_by_texture(Axis::rows) && path.reads_by_texture(Axis::cols));
+  ASSERT_TRUE(path.fast_axis(Axis::rows).reads_by_texture() && path.fast_axis(Axis::cols).reads_by_texture());
   const std::vector<Complex> input = test::to_float(test::random_complex(w * h, 4242));
   std::vector<Complex> data = input;
   const GLuint buffer = make_storage_buffer(data.size() * sizeof(Complex), data.data(), GL_DYNAMIC_COPY);
