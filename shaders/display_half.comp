@@ -2,7 +2,7 @@
 // 2D spectrum's rows ky <= H/2 (binding 0, vec2, W x (H/2 + 1), row-major) and its Hermitian
 // mirror to their pixels, as the fused display rows colour them (display_pixels.glsl).
 //
-// Buffers: binding 0 the rows; 2..5 as display_pixels.glsl says.
+// Buffers: binding 0 the rows; 2, 4, 5 and uniform block 3 as display_pixels.glsl says.
 // Uniforms: u_items = W (H/2 + 1); display_pixels.glsl's.
 // Defines: N (W), PAIR_ROWS (H), DISPLAY_FLAGS, besides the local_size layout line.
 

@@ -10,8 +10,8 @@
 // DISPLAY_ROWS 1 (rows, UNPACK_PAIRS 1): binding 0 `data` is Z, the FFTs of the image's complex
 //   pair columns (u_lines = H/2 + 1 rows; fast_fft.comp's UNPACK_PAIRS); each bin F[ky, kx] of the rows ky <= H/2 and its
 //   mirror conj at ((W - kx) % W, H - ky) go to binding 5 `pixels` (display_pixels.glsl) (W x H RGBA8, packUnorm4x8,
-//   row-major, row y = display row y) as spectrum_colorize.comp would colour them: binding 2 `lut` (256 uint 0x00BBGGRR), binding 3 `range_in` (the range as
-//   order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min
+//   row-major, row y = display row y) as spectrum_colorize.comp would colour them: binding 2 `lut` (256 uint 0x00BBGGRR), uniform block 3 `range_in` (the range
+//   as order-preserving ints, used with flag 256), binding 4 `range_out` (this frame's finite min
 //   and max folded in, one atomic pair per work-group).
 //   DISPLAY_FLAGS (a #define: bit 0 shift, bit 1 log, bits 4..7 component or 15 for the uniform
 //   u_component, bit 8 auto range); uniforms u_lo, u_hi (fixed range), u_gain.

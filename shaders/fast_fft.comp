@@ -295,22 +295,31 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 #endif
 
 // TEX_INPUT 1 (fast::Tuning::texture_inputs): the pass reads `data` through u_data_texture, a
-// buffer texture over the same buffer, and stores into it as before. The barrier before the
-// pass is then GL_TEXTURE_FETCH_BARRIER_BIT; NVIDIA's driver empties the instruction caches at
-// the storage bit but not at that one. Only a direct pass in place whose groups read all their
-// values before any store may: no invocation reads what this dispatch stored (the texture would
-// not see it).
+// buffer texture over the same buffer, and stores as before. The barrier before the pass is then
+// GL_TEXTURE_FETCH_BARRIER_BIT; NVIDIA's driver empties the instruction caches at the storage bit
+// but not at that one. Only a direct pass none of whose invocations reads what its own dispatch
+// stored (the texture would not see it) may: in place, whose groups read all their values before
+// any store; into OUTPUT_BUFFER (the real display's columns); or the display rows (DISPLAY_ROWS,
+// whose UNPACK_PAIRS loads read Z and whose stores go to the pixels).
 #ifndef TEX_INPUT
 #define TEX_INPUT 0
 #endif
 #if TEX_INPUT != 0 && (FOUR_STEP != 0 || BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || SPLIT_GLOBAL != 0 || \
-                       TILE_IN != 0 || TILE_OUT != 0 || ROW_PAIRS != 0 || FAST_EPILOGUE != 0 || \
-                       UNPACK_PAIRS != 0 || OUTPUT_BUFFER != 0)
-#error "fast_fft.comp: TEX_INPUT only for a direct pass in place (no split through the buffer)"
+                       TILE_IN != 0 || TILE_OUT != 0 || ROW_PAIRS != 0 || R2C_SPLIT != 0 || \
+                       UNPACK_PAIRS != DISPLAY_ROWS)
+#error "fast_fft.comp: TEX_INPUT only for a direct pass (no split through the buffer), in place, into OUTPUT_BUFFER or the display rows"
 #endif
 #if TEX_INPUT != 0
 layout(binding = 15) uniform samplerBuffer u_data_texture;  // the host's data_texture_unit
 #endif
+// Element `index` of `data` as the pass loads it (TEX_INPUT: through the texture).
+vec2 data_in(uint index) {
+#if TEX_INPUT != 0
+  return texelFetch(u_data_texture, int(index)).xy;
+#else
+  return data[index];
+#endif
+}
 
 // Index of element i of line `line` in `data`: the image, or Bluestein's scratch, whose padded
 // lines lie one after another on both axes (as in fast_fft.cl).
@@ -404,7 +413,7 @@ uint z_row(uint k) {
 vec2 load_global(uint line, uint i) {  // forward only
   uint ky = min(line, u_lines - 1u);
   uint row = (i & 1u) != 0u ? (uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS) : ky;
-  vec2 z = data[z_row(row) * uint(PAIR_PITCH) + (i >> 1u)];
+  vec2 z = data_in(z_row(row) * uint(PAIR_PITCH) + (i >> 1u));
   return vec2(z.x, (i & 1u) != 0u ? -z.y : z.y);
 }
 // v[0] = Zy[k] and v[1] = conj(Zm[-k]) in, FFT(X_2c)[k] and FFT(X_2c+1)[k] out: the combine's inputs.
@@ -417,8 +426,8 @@ void mirror_pair_bins(inout vec2 v[MAX_RADIX]) {
 #else
 vec2 load_global(uint line, uint i) {  // forward only
   uint ky = min(line, u_lines - 1u), c = i >> 1u;
-  vec2 a = data[z_row(ky) * uint(PAIR_PITCH) + c];
-  vec2 b = data[z_row((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(PAIR_PITCH) + c];
+  vec2 a = data_in(z_row(ky) * uint(PAIR_PITCH) + c);
+  vec2 b = data_in(z_row((uint(PAIR_ROWS) - ky) % uint(PAIR_ROWS)) * uint(PAIR_PITCH) + c);
   vec2 bc = vec2(b.x, -b.y);
   return (i & 1u) != 0u ? vec2(0.5 * (a.y - bc.y), -0.5 * (a.x - bc.x)) : 0.5 * (a + bc);
 }
@@ -439,11 +448,7 @@ vec2 load_global(uint line, uint i) {
 }
 #else
 vec2 load_global(uint line, uint i) {
-#if TEX_INPUT != 0
-  vec2 x = texelFetch(u_data_texture, int(gaddr(min(line, u_lines - 1u), i))).xy;
-#else
-  vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
-#endif
+  vec2 x = data_in(gaddr(min(line, u_lines - 1u), i));
   return vec2(x.x, LOAD_SIGN * x.y);
 }
 #endif

@@ -16,7 +16,8 @@
 namespace fftscope::detail {
 namespace {
 
-constexpr GLint empty_range[2] = {INT_MAX, INT_MIN};
+// A frame's range as order-preserving ints (min, max), padded to the 16 bytes of a std140 block.
+constexpr GLint empty_range[4] = {INT_MAX, INT_MIN, 0, 0};
 
 GLuint twiddle_buffer(std::uint32_t n, std::size_t count) {
   std::vector<Complex> table = fast::twiddle_table(n);
@@ -53,10 +54,16 @@ void read_buffer(GLuint id, std::size_t bytes, void* out) {
 // invocation_index over x and y groups), timed as `name`.
 constexpr std::uint32_t flat_group = 256;
 void dispatch_items(DispatchTimers* timers, std::uint64_t items, const std::string& name, std::uint64_t bytes,
-                    const std::string& note) {
+                    const std::string& note, unsigned barriers) {
   dispatch_fast_groups(timers, Axis::rows, flat_group, (items + flat_group - 1) / flat_group, name, bytes, note,
-                       GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+                       barriers);
 }
+
+// After the passes that colour the pixels: the range they folded in is the next frame's, read as
+// a uniform block (display_pixels.glsl) and emptied by glBufferSubData. Whoever reads the pixels
+// (download_rgba, copy_to_texture) puts its own barrier before it. No storage bit: on NVIDIA's
+// driver it empties the instruction caches (fast_fft.comp's TEX_INPUT).
+constexpr unsigned after_pixels_barrier = GL_UNIFORM_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
 
 ProgramKey flat_key(const char* shader, std::map<std::string, std::string> defines = {}) {
   ProgramKey k;
@@ -86,7 +93,12 @@ RgbaImage read_texture(GLuint texture, std::size_t width, std::size_t height) {
 
 GlFastDisplay::GlFastDisplay(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
                              fast::Measuring measure)
-    : programs_(programs), timers_(timers), base_(tuning), measure_(std::move(measure)), max_block_(max_storage_block()) {
+    : programs_(programs),
+      timers_(timers),
+      base_(tuning),
+      measure_(std::move(measure)),
+      max_block_(max_storage_block()),
+      max_texels_(max_texture_buffer_texels()) {
   base_.split_global = 0;  // the display epilogue follows the split through registers only
   tuning_ = base_;
   // The display epilogue's range needs 8 bytes of shared memory beside the lines.
@@ -106,6 +118,10 @@ void GlFastDisplay::release() {
   for (unsigned* id : {&real_, &z_, &y_, &col_scratch_, &half_, &lut_, &ranges_[0], &ranges_[1], &row_twiddles_,
                        &split_twiddles_, &display_twiddles_, &half_col_twiddles_, &pixels_}) {
     if (*id) glDeleteBuffers(1, id);
+    *id = 0;
+  }
+  for (unsigned* id : {&real_texture_, &z_texture_}) {
+    if (*id) glDeleteTextures(1, id);
     *id = 0;
   }
 }
@@ -203,6 +219,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   } else if (flags != display_rows_flags_) {
     Defines defines = fast::display_rows_defines(width_, height_, *display_rows_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
+    if (z_texture_) defines.emplace_back("TEX_INPUT", "1");
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;
   }
@@ -228,7 +245,9 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
     planned = passes(width, height, tuning_);
   }
   const fast::DisplayPasses& plan = *planned;
-  real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real");
+  const std::uint64_t texels = std::uint64_t{pairs} * height;  // the image's and Z's
+  real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real",
+                     texture_inputs_on(Axis::cols, tuning_, height, texels, max_texels_));
   display_rows_ = plan.rows;
   if (display_rows_) {
     display_rows_note_ = display_rows_->describe();
@@ -241,10 +260,15 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
     y_ = make_storage_buffer(width * (height / 2 + 1) * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   }
   const std::uint64_t scratch = plan.scratch_elements(width, height);
-  display_rows_flags_ = ~0u;
-  display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   real_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
+  // Each pass's input read through a buffer texture where the tuning says (the fast path's
+  // texture_inputs: bit 0 the display rows, which read Z, bit 1 the columns, which read the image).
+  if (real_cols_->reads_by_texture()) real_texture_ = make_buffer_texture(real_);
+  if (display_rows_ && texture_inputs_on(Axis::rows, tuning_, height, texels, max_texels_))
+    z_texture_ = make_buffer_texture(z_);
+  display_rows_flags_ = ~0u;
+  display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   if (scratch > 0) col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   lut_ = make_storage_buffer(256 * 4, nullptr, GL_DYNAMIC_DRAW);
   for (unsigned& r : ranges_) r = make_storage_buffer(sizeof empty_range, empty_range, GL_DYNAMIC_COPY);
@@ -288,15 +312,11 @@ void GlFastDisplay::upload(const RealImage& image) {
 }
 
 void GlFastDisplay::dispatch(const fast::AxisPlan& p, Program& program, const std::string& note, std::size_t lines,
-                             std::size_t row_pitch, const char* name, std::uint64_t bytes) {
+                             std::size_t row_pitch, const char* name, std::uint64_t bytes, unsigned barriers) {
   glUseProgram(program.id);
   glUniform1ui(program.location("u_lines"), static_cast<GLuint>(lines));
   glUniform1ui(program.location("u_row_pitch"), static_cast<GLuint>(row_pitch));
-  // The buffer-update bit: the range accumulators written here are emptied by glBufferSubData
-  // (dispatch_display). Whoever reads the pixels or the half spectrum (download_rgba,
-  // copy_to_texture, download_half) puts its own barrier before it.
-  dispatch_fast_groups(timers_, p.axis, p.threads, p.groups(lines), name, bytes, note,
-                       GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  dispatch_fast_groups(timers_, p.axis, p.threads, p.groups(lines), name, bytes, note, barriers);
 }
 
 void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool previous_range) {
@@ -316,8 +336,11 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
 
   // This frame's range accumulator, emptied where the rows fold into it (auto range only).
   if (settings.auto_range) write_buffer(ranges_[acc_], sizeof empty_range, empty_range);
-  // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays).
-  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward);
+  // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays;
+  // nothing but uploads writes it, so no barrier before its reads). Then the barrier Z's next
+  // reader needs: the display rows' (texture or storage), or display_unpack's.
+  const unsigned z_barrier = routed_rows_ || !z_texture_ ? GL_SHADER_STORAGE_BARRIER_BIT : GL_TEXTURE_FETCH_BARRIER_BIT;
+  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward, real_texture_, z_barrier);
   if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);
@@ -331,7 +354,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, y_);
     dispatch_items(timers_, half_items, "display_unpack",
                    (fast::display_pair_columns(width_) * height_ + half_items) * sizeof(Complex),
-                   "the rows ky <= H/2 of the column FFTs, from Z");
+                   "the rows ky <= H/2 of the column FFTs, from Z", GL_SHADER_STORAGE_BARRIER_BIT);
     routed_rows_->dispatch(y_, y_, col_scratch_, Direction::forward);
   }
 
@@ -345,7 +368,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     glUniform1f(program.location("u_hi"), settings.range_max);
     glUniform1f(program.location("u_gain"), settings.gain);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lut_);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, ranges_[1 - acc_]);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 3, ranges_[1 - acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranges_[acc_]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, pixels_);
     if (routed_rows_) {
@@ -353,12 +376,13 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
       glUniform1ui(program.location("u_items"), static_cast<GLuint>(half_items));
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, y_);
       dispatch_items(timers_, half_items, "display_half", half_items * sizeof(Complex) + pixels * 4,
-                     display_rows_note_);
+                     display_rows_note_, after_pixels_barrier);
     } else {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
+      if (z_texture_) bind_data_texture(z_texture_);
       dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
-               "fast_rows_display", (height_ / 2 + 1) * width_ * 8 + pixels * 4);
+               "fast_rows_display", (height_ / 2 + 1) * width_ * 8 + pixels * 4, after_pixels_barrier);
     }
     acc_ = 1 - acc_;  // this frame's range is the next frame's
   };
@@ -390,11 +414,12 @@ void GlFastDisplay::dispatch_half_spectrum() {
   // The image's rows lie display_pair_columns pairs apart (upload).
   dispatch(*rows_, programs_.get(key(*rows_, {{"R2C_SPLIT", "1"}})), rows_->describe(), height_,
            fast::display_pair_columns(width_),
-           "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8);
+           "fast_r2c_rows", width_ * height_ * 4 + half_w * height_ * 8, GL_SHADER_STORAGE_BARRIER_BIT);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, half_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, half_col_twiddles_);
+  // Whoever reads the half spectrum (download_half) puts its own barrier before it.
   dispatch(*cols_, programs_.get(key(*cols_, {})), cols_->describe(), half_w, half_w, "fast_cols",
-           half_w * height_ * 16);
+           half_w * height_ * 16, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 RgbaImage GlFastDisplay::download_rgba() {

@@ -103,6 +103,12 @@ class GlFastDisplay {
   const fast::AxisPlan& display_row_plan() const { return *display_rows_; }
   /// The routed display's rows (prepare() first, and W with a prime factor above 13).
   const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
+  /// Whether the prepared display's columns (which read the image) or display rows (which read
+  /// Z) read their input through a buffer texture (fast::Tuning::texture_inputs; never the
+  /// four-step, Bluestein or routed passes).
+  bool reads_by_texture(Axis axis) const {
+    return axis == Axis::cols ? real_cols_ && real_cols_->reads_by_texture() : z_texture_ != 0;
+  }
   /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
   /// route).
   std::string describe() const;
@@ -115,9 +121,9 @@ class GlFastDisplay {
   /// u_component); its key is remade only when they change.
   Program& display_rows_program(const SpectrumSettings& settings);
   /// Dispatches `plan`'s `program` (its own uniforms already set by the caller), the group count
-  /// from `lines`; its timing record (where timed) says `note`.
+  /// from `lines`, then glMemoryBarrier(`barriers`); its timing record (where timed) says `note`.
   void dispatch(const fast::AxisPlan& plan, Program& program, const std::string& note, std::size_t lines,
-                std::size_t row_pitch, const char* name, std::uint64_t bytes);
+                std::size_t row_pitch, const char* name, std::uint64_t bytes, unsigned barriers);
   void release();
   /// The display's passes under `tuning` where this context takes them (group counts, the
   /// largest storage block).
@@ -134,7 +140,8 @@ class GlFastDisplay {
   fast::Tuning tuning_;  // the prepared size's: base_, or the measured fastest
   fast::Measuring measure_;
   fast::DeviceLimits limits_;
-  std::uint64_t max_block_ = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+  std::uint64_t max_block_ = 0;   // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+  std::uint64_t max_texels_ = 0;  // GL_MAX_TEXTURE_BUFFER_SIZE
   std::size_t width_ = 0, height_ = 0;
   std::optional<fast::AxisPlan> rows_, cols_;               // half spectrum: R2C rows, columns
   std::optional<GlFastAxis> real_cols_;         // display: the columns into Z (four-step through col_scratch_)
@@ -146,6 +153,9 @@ class GlFastDisplay {
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, y_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, pixels_ = 0, fallback_texture_ = 0;
+  // Buffer textures over real_ and z_ where the columns / the display rows read by texture
+  // (fast::Tuning::texture_inputs), else 0.
+  unsigned real_texture_ = 0, z_texture_ = 0;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;
   int acc_ = 0;

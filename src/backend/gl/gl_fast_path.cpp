@@ -21,6 +21,14 @@ std::uint64_t max_storage_block() {
   return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
 }
 
+void bind_data_texture(unsigned texture) {
+  // fast_fft.comp's layout(binding = 15): GL 4.3 guarantees compute shaders 16 texture units.
+  constexpr GLuint data_texture_unit = 15;
+  glActiveTexture(GL_TEXTURE0 + data_texture_unit);
+  glBindTexture(GL_TEXTURE_BUFFER, texture);
+  glActiveTexture(GL_TEXTURE0);
+}
+
 unsigned make_buffer_texture(unsigned buffer) {
   // GL 4.3 calls (the backend runs on 4.3 contexts too): no direct state access.
   GLuint texture = 0;
@@ -31,25 +39,23 @@ unsigned make_buffer_texture(unsigned buffer) {
   return texture;
 }
 
-namespace {
-/// GL_MAX_TEXTURE_BUFFER_SIZE of the current context, in texels (0 where it says nothing).
 std::uint64_t max_texture_buffer_texels() {
   GLint64 texels = 0;
   glGetInteger64v(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
   return texels > 0 ? static_cast<std::uint64_t>(texels) : 0;
 }
 
-/// The texture unit of the fast passes' u_data_texture: fast_fft.comp's layout(binding = 15)
-/// (GL 4.3 guarantees compute shaders 16 texture units, 0 .. 15).
-constexpr GLuint data_texture_unit = 15;
+namespace {
+
 
 /// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
-/// #error says the same): a direct pass in place on the image (no mode: not four-step nor
-/// Bluestein), none of whose invocations reads what its own dispatch stored.
+/// #error says the same): a direct pass on the image (not four-step, Bluestein nor row pairs),
+/// in place or into an output buffer, none of whose invocations reads what its own dispatch
+/// stored.
 bool texture_input_pass(const fast::AxisPass& pass, const ProgramKey& key) {
-  if (pass.mode || pass.on_scratch || pass.on_output) return false;
+  if ((pass.mode && pass.mode != fast::output_buffer) || pass.on_scratch || pass.on_output) return false;
   for (const char* name : {"SPLIT_GLOBAL", "TILE_IN", "TILE_OUT", "ROW_PAIRS", "R2C_SPLIT", "DISPLAY_ROWS",
-                           "UNPACK_PAIRS", "OUTPUT_BUFFER"}) {
+                           "UNPACK_PAIRS"}) {
     const auto it = key.defines.find(name);
     if (it != key.defines.end() && it->second != "0") return false;
   }
@@ -112,7 +118,7 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   for (const fast::AxisPass& pass : forward_passes_) forward_keys_.push_back(key(pass));
   for (const fast::AxisPass& pass : inverse_passes_) inverse_keys_.push_back(key(pass));
   // Texture inputs for the whole axis or not at all (a direct route has one pass a direction).
-  reads_by_texture_ = texture_inputs && layout_ == fast::PassLayout::in_place;
+  reads_by_texture_ = texture_inputs;
   for (std::size_t i = 0; i < forward_passes_.size(); ++i)
     reads_by_texture_ = reads_by_texture_ && texture_input_pass(forward_passes_[i], forward_keys_[i]);
   if (reads_by_texture_)
@@ -211,11 +217,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
-  if (reads_by_texture_) {
-    glActiveTexture(GL_TEXTURE0 + data_texture_unit);
-    glBindTexture(GL_TEXTURE_BUFFER, data_texture);
-    glActiveTexture(GL_TEXTURE0);
-  }
+  if (reads_by_texture_) bind_data_texture(data_texture);
 
   dispatch_fast_groups(timers_, p.axis, p.threads, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
                        description_, barriers);
@@ -304,17 +306,15 @@ struct ScopedBufferTexture {
   ScopedBufferTexture& operator=(const ScopedBufferTexture&) = delete;
 };
 
-/// Whether `axis` of a width x height image reads it through a buffer texture
-/// (fast::Tuning::texture_inputs, texture_columns_max_length).
-bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::size_t width, std::size_t height,
+}  // namespace
+
+bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::uint64_t height, std::uint64_t texels,
                        std::uint64_t max_texels) {
-  if (std::uint64_t{width} * height > max_texels) return false;
+  if (texels > max_texels) return false;
   if (axis == Axis::rows) return (tuning.texture_inputs & 1u) != 0;
   return (tuning.texture_inputs & 2u) != 0 &&
          (tuning.texture_columns_max_length == 0 || height <= tuning.texture_columns_max_length);
 }
-
-}  // namespace
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
   const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_.candidates,
@@ -332,7 +332,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   // compile throws only if it is the planned one, as prepare() would without measuring.
   const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
   const ScopedBufferTexture data_texture(data.id);
-  const bool texture_inputs = texture_inputs_on(axis, tuning_, width, height, max_texels_);
+  const bool texture_inputs = texture_inputs_on(axis, tuning_, height, std::uint64_t{width} * height, max_texels_);
   const GLuint zero = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -386,9 +386,9 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     fast::tile_columns(*image, tuning_);
   }
   rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
-                texture_inputs_on(Axis::rows, tuning_, width, height, max_texels_));
+                texture_inputs_on(Axis::rows, tuning_, height, std::uint64_t{width} * height, max_texels_));
   cols_.emplace(programs_, timers_, image->cols, width, fast::PassLayout::in_place, std::string{},
-                texture_inputs_on(Axis::cols, tuning_, width, height, max_texels_));
+                texture_inputs_on(Axis::cols, tuning_, height, std::uint64_t{width} * height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();

@@ -39,6 +39,18 @@ std::uint64_t max_storage_block();
 /// once per buffer: pointing a texture at another buffer before each dispatch made every pass
 /// about 100x slower on NVIDIA's driver (H100, run238).
 unsigned make_buffer_texture(unsigned buffer);
+/// Binds `texture` (make_buffer_texture) where a TEX_INPUT pass of fast_fft.comp reads it.
+void bind_data_texture(unsigned texture);
+
+/// GL_MAX_TEXTURE_BUFFER_SIZE of the current context, in texels (0 where it says nothing).
+std::uint64_t max_texture_buffer_texels();
+
+/// Whether the passes of `axis` (of `height`-point columns, or rows) over a buffer of `texels`
+/// vec2 read it through a buffer texture: fast::Tuning::texture_inputs (bit 0 rows, bit 1
+/// columns), columns only up to texture_columns_max_length points, and the buffer within
+/// GL_MAX_TEXTURE_BUFFER_SIZE (`max_texels`).
+bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::uint64_t height, std::uint64_t texels,
+                       std::uint64_t max_texels);
 
 /// What the current context allows one work-group of the fast path (shared memory,
 /// invocations) and, where the driver says (GL_NV_shader_thread_group), its multiprocessors.
@@ -51,9 +63,9 @@ class GlFastAxis {
   /// Compiles the route's programs (errors surface here) and uploads its tables. `lines`: lines
   /// of the axis; `layout`: in place or out of place (the last pass stores into an output buffer
   /// and the image is only read; GL runs no both-axes layout: std::logic_error); `name`: the
-  /// timing records' stem (default fast_rows / fast_cols); `texture_inputs`: a direct route in
-  /// place reads its data through a buffer texture over the image (fast::Tuning::texture_inputs;
-  /// other routes ignore it). Throws BackendError.
+  /// timing records' stem (default fast_rows / fast_cols); `texture_inputs`: a direct route (in
+  /// place, or out of place into the output) reads its data through a buffer texture over the
+  /// image (fast::Tuning::texture_inputs; other routes ignore it). Throws BackendError.
   GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route, std::uint64_t lines,
              fast::PassLayout layout = fast::PassLayout::in_place, std::string name = {},
              bool texture_inputs = false);

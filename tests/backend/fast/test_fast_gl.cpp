@@ -753,6 +753,59 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
   EXPECT_TRUE(composite) << "no case's display rows took a radix-10 stage";
 }
 
+// The display's passes read their inputs through buffer textures as the tuning says (bit 0 the
+// display rows, which read Z; bit 1 the columns, which read the image, up to
+// texture_columns_max_length points), never where they are four-step, Bluestein or routed; every
+// setting's picture is render_spectrum's, and so are frames drawn with the previous frame's range
+// (a uniform block between frames).
+TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  const fast::Tuning both = fast::gl_default_tuning();
+  ASSERT_EQ(both.texture_inputs, 3u);
+  fast::Tuning none = both, rows_only = both, cols_only = both, short_columns = both, four_step = both;
+  none.texture_inputs = 0;
+  rows_only.texture_inputs = 1;
+  cols_only.texture_inputs = 2;
+  short_columns.texture_columns_max_length = 32;
+  four_step.local_bytes_cap = test::fast_four_step_local_bytes;
+  four_step.four_step_min_bytes = 1;
+  four_step.four_step_max_direct_lines = 64;
+  struct Case {
+    std::size_t width, height;
+    const fast::Tuning* tuning;
+    bool cols, rows;
+  };
+  const Case cases[] = {
+      {96, 54, &both, true, true},   {96, 54, &none, false, false},         {96, 54, &rows_only, false, true},
+      {96, 54, &cols_only, true, false}, {96, 54, &short_columns, false, true},  // 54-point columns over 32
+      {34, 40, &both, true, false},  // 34 = 2 x 17: routed rows
+      {40, 34, &both, false, true},  // 34-point columns through Bluestein
+      {64, 1024, &four_step, false, true},
+  };
+  for (const Case& c : cases) {
+    GlFastDisplay display(*env->programs, nullptr, *c.tuning);
+    display.prepare(c.width, c.height);
+    const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " + display.describe();
+    EXPECT_EQ(display.reads_by_texture(Axis::cols), c.cols) << what;
+    EXPECT_EQ(display.reads_by_texture(Axis::rows), c.rows) << what;
+    expect_every_setting_matches(display, c.width, c.height, c.width * 3 + c.height);
+    // Frames on the previous frame's range: a second image, then the first again, each drawn
+    // twice, the second frame of each compared.
+    const RealImage first = test::random_real_image(c.width, c.height, 11), second = test::random_real_image(c.width, c.height, 12);
+    const SpectrumSettings settings;  // log magnitude, auto range
+    for (const RealImage* image : {&second, &first}) {
+      display.upload(*image);
+      display.dispatch_display(settings, true);
+      display.dispatch_display(settings, true);
+      test::expect_display_close(display.download_rgba(), render_spectrum(test::full_spectrum(*image), settings),
+                                 settings.colormap, what + " on the previous frame's range");
+    }
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  }
+}
+
 // The display through the swizzled layout (Tuning::swizzled_rows, swizzled_columns): display rows
 // of 512 and 256 points through the halves, and the pair columns 32 per group, each forced by a
 // multiprocessor's local memory of three swizzled groups; the pictures are render_spectrum's.
