@@ -297,17 +297,18 @@ uint lidx_plus(uint line, uint a, uint c, bool split) {
 // TEX_INPUT 1 (fast::Tuning::texture_inputs): the pass reads `data` through u_data_texture, a
 // buffer texture over the same buffer, and stores as before. The barrier before the pass is then
 // GL_TEXTURE_FETCH_BARRIER_BIT; NVIDIA's driver empties the instruction caches at the storage bit
-// but not at that one. Only a direct pass none of whose invocations reads what its own dispatch
-// stored (the texture would not see it) may: in place, whose groups read all their values before
-// any store; into OUTPUT_BUFFER (the real display's columns); or the display rows (DISPLAY_ROWS,
-// whose UNPACK_PAIRS loads read Z and whose stores go to the pixels).
+// but not at that one. Only a pass none of whose invocations reads what its own dispatch stored
+// (the texture would not see it) may: in place, whose groups read all their values before any
+// store, and whose stores each depend on every value of their line (so none overtakes a load of
+// the same place); into OUTPUT_BUFFER (the real display's columns; four-step passes A and B); or
+// the display rows (DISPLAY_ROWS, whose UNPACK_PAIRS loads read Z and whose stores go to the
+// pixels). Not ROW_PAIRS: its stores into row p' do not depend on what it loaded from there.
 #ifndef TEX_INPUT
 #define TEX_INPUT 0
 #endif
-#if TEX_INPUT != 0 && (FOUR_STEP != 0 || BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || SPLIT_GLOBAL != 0 || \
-                       TILE_IN != 0 || TILE_OUT != 0 || ROW_PAIRS != 0 || R2C_SPLIT != 0 || \
-                       UNPACK_PAIRS != DISPLAY_ROWS)
-#error "fast_fft.comp: TEX_INPUT only for a direct pass (no split through the buffer), in place, into OUTPUT_BUFFER or the display rows"
+#if TEX_INPUT != 0 && (BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || SPLIT_GLOBAL != 0 || TILE_IN != 0 || \
+                       TILE_OUT != 0 || ROW_PAIRS != 0 || R2C_SPLIT != 0 || UNPACK_PAIRS != DISPLAY_ROWS)
+#error "fast_fft.comp: TEX_INPUT only for a pass with no split through the buffer: in place, into OUTPUT_BUFFER, four-step or the display rows"
 #endif
 #if TEX_INPUT != 0
 layout(binding = 15) uniform samplerBuffer u_data_texture;  // the host's data_texture_unit

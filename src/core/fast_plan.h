@@ -629,6 +629,11 @@ struct Tuning {
   /// gained, and every length up to 2048 gained or tied. Nothing in their plans parts the losers
   /// (4, 8 and 8 columns a group, 324 to 1 000 invocations), so the bound is the measured one.
   std::uint32_t texture_columns_max_length = 0;
+  /// Four-step columns (texture_inputs bit 1, at any length) read by texture too, where both
+  /// passes read the image or the output (in place, or the display's columns into Z); through a
+  /// scratch they keep the storage loads. Each pass's stores into the places it loaded depend on
+  /// every value it loaded, so no store overtakes a load.
+  std::uint32_t texture_four_step = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -793,6 +798,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"tile_min_lines", &Tuning::tile_min_lines},
       {"texture_inputs", &Tuning::texture_inputs, Kind::gl},
       {"texture_columns_max_length", &Tuning::texture_columns_max_length, Kind::gl},
+      {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
   };
   return knobs;
 }

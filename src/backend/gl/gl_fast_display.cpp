@@ -124,6 +124,7 @@ void GlFastDisplay::release() {
     if (*id) glDeleteTextures(1, id);
     *id = 0;
   }
+  rows_by_texture_ = false;
 }
 
 bool GlFastDisplay::supports(std::size_t width, std::size_t height) const {
@@ -219,7 +220,7 @@ Program& GlFastDisplay::display_rows_program(const SpectrumSettings& settings) {
   } else if (flags != display_rows_flags_) {
     Defines defines = fast::display_rows_defines(width_, height_, *display_rows_, tuning_, real_cols_->route().swap);
     defines.emplace_back("DISPLAY_FLAGS", std::to_string(flags));
-    if (z_texture_) defines.emplace_back("TEX_INPUT", "1");
+    if (rows_by_texture_) defines.emplace_back("TEX_INPUT", "1");
     display_rows_key_ = key(*display_rows_, defines);
     display_rows_flags_ = flags;
   }
@@ -247,7 +248,7 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   const fast::DisplayPasses& plan = *planned;
   const std::uint64_t texels = std::uint64_t{pairs} * height;  // the image's and Z's
   real_cols_.emplace(programs_, timers_, plan.cols, pairs, fast::PassLayout::out_of_place, "fast_cols_real",
-                     texture_inputs_on(Axis::cols, tuning_, height, texels, max_texels_));
+                     texture_inputs_on(Axis::cols, tuning_, &plan.cols, texels, max_texels_));
   display_rows_ = plan.rows;
   if (display_rows_) {
     display_rows_note_ = display_rows_->describe();
@@ -264,9 +265,10 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   z_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   // Each pass's input read through a buffer texture where the tuning says (the fast path's
   // texture_inputs: bit 0 the display rows, which read Z, bit 1 the columns, which read the image).
+  const bool rows_by_texture = display_rows_ && texture_inputs_on(Axis::rows, tuning_, nullptr, texels, max_texels_);
   if (real_cols_->reads_by_texture()) real_texture_ = make_buffer_texture(real_);
-  if (display_rows_ && texture_inputs_on(Axis::rows, tuning_, height, texels, max_texels_))
-    z_texture_ = make_buffer_texture(z_);
+  if (rows_by_texture || real_cols_->reads_by_texture()) z_texture_ = make_buffer_texture(z_);
+  rows_by_texture_ = rows_by_texture;
   display_rows_flags_ = ~0u;
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
   if (scratch > 0) col_scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
@@ -339,8 +341,8 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // Columns: the real image read as its pair columns, their FFTs Z into z_ (the image stays;
   // nothing but uploads writes it, so no barrier before its reads). Then the barrier Z's next
   // reader needs: the display rows' (texture or storage), or display_unpack's.
-  const unsigned z_barrier = routed_rows_ || !z_texture_ ? GL_SHADER_STORAGE_BARRIER_BIT : GL_TEXTURE_FETCH_BARRIER_BIT;
-  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward, real_texture_, z_barrier);
+  const unsigned z_barrier = rows_by_texture_ ? GL_TEXTURE_FETCH_BARRIER_BIT : GL_SHADER_STORAGE_BARRIER_BIT;
+  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward, real_texture_, z_texture_, z_barrier);
   if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);
@@ -380,7 +382,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     } else {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
-      if (z_texture_) bind_data_texture(z_texture_);
+      if (rows_by_texture_) bind_data_texture(z_texture_);
       dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
                "fast_rows_display", (height_ / 2 + 1) * width_ * 8 + pixels * 4, after_pixels_barrier);
     }

@@ -107,7 +107,7 @@ class GlFastDisplay {
   /// Z) read their input through a buffer texture (fast::Tuning::texture_inputs; never the
   /// four-step, Bluestein or routed passes).
   bool reads_by_texture(Axis axis) const {
-    return axis == Axis::cols ? real_cols_ && real_cols_->reads_by_texture() : z_texture_ != 0;
+    return axis == Axis::cols ? real_cols_ && real_cols_->reads_by_texture() : rows_by_texture_;
   }
   /// Both passes' descriptions: the columns' route and the display rows' plan (routed: the rows'
   /// route).
@@ -153,9 +153,10 @@ class GlFastDisplay {
   // GLuint objects.
   unsigned real_ = 0, z_ = 0, y_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, pixels_ = 0, fallback_texture_ = 0;
-  // Buffer textures over real_ and z_ where the columns / the display rows read by texture
-  // (fast::Tuning::texture_inputs), else 0.
+  // Buffer textures over real_ and z_ where the columns (which read real_, and four-step ones z_
+  // too) or the display rows (z_) read by texture (fast::Tuning::texture_inputs), else 0.
   unsigned real_texture_ = 0, z_texture_ = 0;
+  bool rows_by_texture_ = false;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;
   int acc_ = 0;

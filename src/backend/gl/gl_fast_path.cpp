@@ -49,11 +49,13 @@ namespace {
 
 
 /// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
-/// #error says the same): a direct pass on the image (not four-step, Bluestein nor row pairs),
-/// in place or into an output buffer, none of whose invocations reads what its own dispatch
-/// stored.
+/// #error says the same): a direct or four-step pass (not Bluestein nor row pairs) that reads
+/// the image or the output, not the scratch, none of whose invocations reads what its own
+/// dispatch stored.
 bool texture_input_pass(const fast::AxisPass& pass, const ProgramKey& key) {
-  if ((pass.mode && pass.mode != fast::output_buffer) || pass.on_scratch || pass.on_output) return false;
+  const bool mode_ok = !pass.mode || pass.mode == fast::output_buffer || pass.mode == fast::four_step_a ||
+                       pass.mode == fast::four_step_b;
+  if (!mode_ok || pass.on_scratch) return false;
   for (const char* name : {"SPLIT_GLOBAL", "TILE_IN", "TILE_OUT", "ROW_PAIRS", "R2C_SPLIT", "DISPLAY_ROWS",
                            "UNPACK_PAIRS"}) {
     const auto it = key.defines.find(name);
@@ -224,27 +226,28 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
 }
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const {
-  dispatch(image, output, scratch, direction, 0, GL_SHADER_STORAGE_BARRIER_BIT);
+  dispatch(image, output, scratch, direction, 0, 0, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GlFastAxis::dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction,
-                          unsigned image_texture, unsigned barrier_after) const {
+                          unsigned image_texture, unsigned output_texture, unsigned barrier_after) const {
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
-  if (reads_by_texture_ && image_texture == 0)
-    throw std::logic_error("GlFastAxis: an axis that reads by texture needs the image's texture");
+  if (reads_by_texture_ && (image_texture == 0 || output_texture == 0))
+    throw std::logic_error("GlFastAxis: an axis that reads by texture needs the image's and the output's textures");
   // Four-step: pass A image -> scratch, pass B scratch -> output (AxisRoute::swap: A image ->
   // output, B on the output);
   // Bluestein: in image -> scratch, out scratch -> image.
   const bool forward = direction == Direction::forward;
   const std::vector<fast::AxisPass>& passes = forward ? forward_passes_ : inverse_passes_;
   const std::vector<ProgramKey>& keys = forward ? forward_keys_ : inverse_keys_;
-  // Between an axis's own passes (four-step, Bluestein: never texture inputs) the next reads the
-  // storage buffer.
+  // Between an axis's own passes the next reads what the one before stored: by texture where the
+  // axis does (four-step on the image and the output), else through the storage buffer.
   for (std::size_t i = 0; i < passes.size(); ++i)
     dispatch_pass(passes[i], keys[i],
                   passes[i].on_scratch ? scratch : passes[i].on_output ? output : image,
-                  passes[i].image_is_output ? output : image, passes[i].to_scratch ? scratch : output, image_texture,
-                  i + 1 < passes.size() ? GL_SHADER_STORAGE_BARRIER_BIT : barrier_after);
+                  passes[i].image_is_output ? output : image, passes[i].to_scratch ? scratch : output,
+                  passes[i].on_output ? output_texture : image_texture,
+                  i + 1 < passes.size() ? read_barrier() : barrier_after);
 }
 
 GlFastPath::GlFastPath(ProgramCache& programs, DispatchTimers* timers, fast::Tuning tuning,
@@ -308,12 +311,13 @@ struct ScopedBufferTexture {
 
 }  // namespace
 
-bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::uint64_t height, std::uint64_t texels,
+bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRoute* route, std::uint64_t texels,
                        std::uint64_t max_texels) {
   if (texels > max_texels) return false;
   if (axis == Axis::rows) return (tuning.texture_inputs & 1u) != 0;
-  return (tuning.texture_inputs & 2u) != 0 &&
-         (tuning.texture_columns_max_length == 0 || height <= tuning.texture_columns_max_length);
+  if ((tuning.texture_inputs & 2u) == 0 || !route) return false;
+  if (route->four_step()) return tuning.texture_four_step != 0;
+  return tuning.texture_columns_max_length == 0 || route->n <= tuning.texture_columns_max_length;
 }
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
@@ -332,7 +336,6 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   // compile throws only if it is the planned one, as prepare() would without measuring.
   const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
   const ScopedBufferTexture data_texture(data.id);
-  const bool texture_inputs = texture_inputs_on(axis, tuning_, height, std::uint64_t{width} * height, max_texels_);
   const GLuint zero = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -347,7 +350,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   for (std::size_t i = 0; i < distinct.size(); ++i) {
     try {
       axes[i].emplace(programs_, nullptr, distinct[i].first, lines, fast::PassLayout::in_place, std::string{},
-                      texture_inputs);
+                      texture_inputs_on(axis, tuning_, &distinct[i].first, std::uint64_t{width} * height, max_texels_));
     } catch (const BackendError&) {
       if (i == 0) throw;
       continue;
@@ -357,7 +360,8 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   const ScopedBuffer scratch(scratch_elements * sizeof(Complex));
   // Each followed by its own reads' barrier, as the candidates follow one another (on zeros).
   const auto run = [&](std::size_t i) {
-    axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward, data_texture.id, axes[i]->read_barrier());
+    axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward, data_texture.id, data_texture.id,
+                      axes[i]->read_barrier());
   };
   for (std::size_t i = 1; i < axes.size(); ++i)
     if (axes[i]) run(i);
@@ -386,9 +390,9 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     fast::tile_columns(*image, tuning_);
   }
   rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
-                texture_inputs_on(Axis::rows, tuning_, height, std::uint64_t{width} * height, max_texels_));
+                texture_inputs_on(Axis::rows, tuning_, &image->rows, std::uint64_t{width} * height, max_texels_));
   cols_.emplace(programs_, timers_, image->cols, width, fast::PassLayout::in_place, std::string{},
-                texture_inputs_on(Axis::cols, tuning_, height, std::uint64_t{width} * height, max_texels_));
+                texture_inputs_on(Axis::cols, tuning_, &image->cols, std::uint64_t{width} * height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();
@@ -407,8 +411,8 @@ void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction di
   // needed. After this path's own transform this repeats the barrier just issued (the sweep's
   // times, run456, include it).
   glMemoryBarrier(first.read_barrier());
-  first.dispatch(buffer, buffer, scratch_, direction, buffer_texture, second.read_barrier());
-  second.dispatch(buffer, buffer, scratch_, direction, buffer_texture, barrier_after);
+  first.dispatch(buffer, buffer, scratch_, direction, buffer_texture, buffer_texture, second.read_barrier());
+  second.dispatch(buffer, buffer, scratch_, direction, buffer_texture, buffer_texture, barrier_after);
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {

@@ -45,11 +45,11 @@ void bind_data_texture(unsigned texture);
 /// GL_MAX_TEXTURE_BUFFER_SIZE of the current context, in texels (0 where it says nothing).
 std::uint64_t max_texture_buffer_texels();
 
-/// Whether the passes of `axis` (of `height`-point columns, or rows) over a buffer of `texels`
-/// vec2 read it through a buffer texture: fast::Tuning::texture_inputs (bit 0 rows, bit 1
-/// columns), columns only up to texture_columns_max_length points, and the buffer within
-/// GL_MAX_TEXTURE_BUFFER_SIZE (`max_texels`).
-bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, std::uint64_t height, std::uint64_t texels,
+/// Whether the passes of `axis` (`route`'s lines; the display rows' need none) over a buffer of
+/// `texels` vec2 read it through a buffer texture: fast::Tuning::texture_inputs (bit 0 rows,
+/// bit 1 columns), direct columns only up to texture_columns_max_length points, four-step ones
+/// only with texture_four_step, and the buffer within GL_MAX_TEXTURE_BUFFER_SIZE (`max_texels`).
+bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRoute* route, std::uint64_t texels,
                        std::uint64_t max_texels);
 
 /// What the current context allows one work-group of the fast path (shared memory,
@@ -75,12 +75,13 @@ class GlFastAxis {
 
   /// Dispatches the passes on the SSBO `image` into `output` (the image itself unless out of
   /// place), through `scratch` (route().scratch_elements(lines) values; 0 when that is 0), each
-  /// timed. Where the axis reads by texture (reads_by_texture()), `image_texture` is a buffer
-  /// texture over `image` (make_buffer_texture). Each pass is followed by the barrier its next
-  /// pass reads after, the last one by `barrier_after` (GL barrier bits: those of whatever reads
-  /// the output next; GL_SHADER_STORAGE_BARRIER_BIT where unknown).
+  /// timed. Where the axis reads by texture (reads_by_texture()), `image_texture` and
+  /// `output_texture` are buffer textures over `image` and `output` (make_buffer_texture; the
+  /// same one in place; in-place four-step pass B reads the output). Each pass is followed by
+  /// the barrier its next pass reads after, the last one by `barrier_after` (GL barrier bits:
+  /// those of whatever reads the output next; GL_SHADER_STORAGE_BARRIER_BIT where unknown).
   void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction, unsigned image_texture,
-                unsigned barrier_after) const;
+                unsigned output_texture, unsigned barrier_after) const;
   /// The same without texture inputs (std::logic_error where the axis reads by texture), each
   /// pass followed by a shader-storage barrier.
   void dispatch(unsigned image, unsigned output, unsigned scratch, Direction direction) const;

@@ -1455,8 +1455,8 @@ void pm_segments(const GlFastPath& fast_path, GLuint buffer, GLuint texture, std
       width, height, n,
       [&](bool with_rows, bool with_cols, bool inverse) {
         const Direction direction = inverse ? Direction::inverse : Direction::forward;
-        if (with_rows) rows.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, barrier);
-        if (with_cols) cols.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, barrier);
+        if (with_rows) rows.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, texture, barrier);
+        if (with_cols) cols.dispatch(buffer, buffer, fast_path.scratch(), direction, texture, texture, barrier);
       },
       [] { glFinish(); });
 }

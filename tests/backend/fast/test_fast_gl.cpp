@@ -448,6 +448,14 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   none.texture_inputs = 0;
   rows_only.texture_inputs = 1;
   any_length.texture_columns_max_length = 0;
+  // In-place four-step columns (rows in swapped pairs, which never read by texture), and the
+  // same through the scratch (test::expect_row_pairs_match_fftw's first case).
+  const test::FastRowPairCase pair_case = test::fast_row_pair_cases[0];
+  fast::Tuning four_step_in_place = test::row_pair_tuning(both, pair_case, 1);
+  four_step_in_place.texture_four_step = 1;
+  fast::Tuning four_step_scratch = test::row_pair_tuning(both, pair_case, 0);
+  four_step_scratch.texture_four_step = 1;
+  const fast::Tuning four_step_storage = test::row_pair_tuning(both, pair_case, 1);
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -458,12 +466,18 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
       {8, 2187, &both, true, false},      // columns over 2048 points keep the storage loads
       {8, 2187, &any_length, true, true},  //
       {211, 5, &both, false, true},       // Bluestein rows (211 is prime) never read by texture
+      {pair_case.w, pair_case.h, &four_step_in_place, false, true},
+      {pair_case.w, pair_case.h, &four_step_storage, false, false},  // texture_four_step 0
+      {pair_case.w, pair_case.h, &four_step_scratch, true, false},
   };
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
     path.prepare(c.width, c.height);
-    EXPECT_EQ(path.fast_axis(Axis::rows).reads_by_texture(), c.rows) << c.width << "x" << c.height;
-    EXPECT_EQ(path.fast_axis(Axis::cols).reads_by_texture(), c.cols) << c.width << "x" << c.height;
+    const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
+                             path.route(Axis::rows).describe() + "; " + path.route(Axis::cols).describe();
+    EXPECT_EQ(c.tuning->four_step_min_bytes == 1, path.route(Axis::cols).four_step()) << what;
+    EXPECT_EQ(path.fast_axis(Axis::rows).reads_by_texture(), c.rows) << what;
+    EXPECT_EQ(path.fast_axis(Axis::cols).reads_by_texture(), c.cols) << what;
     EXPECT_EQ(path.texture_inputs(), c.rows || c.cols);
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
@@ -772,6 +786,10 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
   four_step.local_bytes_cap = test::fast_four_step_local_bytes;
   four_step.four_step_min_bytes = 1;
   four_step.four_step_max_direct_lines = 64;
+  fast::Tuning four_step_textures = four_step, four_step_in_place = four_step;
+  four_step_textures.texture_four_step = 1;
+  four_step_in_place.four_step_in_place_min_bytes = 1;
+  four_step_in_place.texture_four_step = 1;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -783,6 +801,8 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
       {34, 40, &both, true, false},  // 34 = 2 x 17: routed rows
       {40, 34, &both, false, true},  // 34-point columns through Bluestein
       {64, 1024, &four_step, false, true},
+      {64, 1024, &four_step_textures, false, true},  // through the scratch
+      {64, 1024, &four_step_in_place, true, true},   // passes A and B on the image and Z
   };
   for (const Case& c : cases) {
     GlFastDisplay display(*env->programs, nullptr, *c.tuning);
