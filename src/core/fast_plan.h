@@ -632,8 +632,14 @@ struct Tuning {
   /// Four-step columns (texture_inputs bit 1, at any length) read by texture too, where both
   /// passes read the image or the output (in place, or the display's columns into Z); through a
   /// scratch they keep the storage loads. Each pass's stores into the places it loaded depend on
-  /// every value it loaded, so no store overtakes a load.
+  /// every value it loaded, so no store overtakes a load. H100, GL 8192^2 (run461): the
+  /// transform 1 220.0 -> 1 214.1 us, the display (its rows by texture) 768.9 -> 756.6.
   std::uint32_t texture_four_step = 0;
+  /// The real display's rows read Z by texture (texture_inputs bit 0) only up to this width (0:
+  /// any). H100, GL's display, the shipped build -> rows and columns by texture (run461):
+  /// 256^2 14.6 -> 13.1 us, 1024^2 19.4 -> 17.6, 2187^2 (rows only) 67.3 -> 65.9 gained; 4096^2
+  /// 161.7 -> 163.3 and 8192^2 743.7 -> 768.9 (rows only) lost.
+  std::uint32_t texture_display_rows_max_length = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -694,6 +700,8 @@ inline Tuning gl_default_tuning() {
   t.tiled_columns_min_bytes = 0;     // GL 4096^2: 268 -> 286 us with the tiles (columns 167 -> 169)
   t.texture_inputs = 3;  // GL 1024^2: 23.6 -> 22.1 us, 2048^2 61.0 -> 59.0 (no storage barriers)
   t.texture_columns_max_length = 2048;  // GL 2187-point columns by texture 53.4 -> 61.5 us
+  t.texture_four_step = 1;  // GL 8192^2: 1 220.0 -> 1 214.1 us
+  t.texture_display_rows_max_length = 2187;  // GL 8192-point display rows by texture: 743.7 -> 768.9 us
   return t;
 }
 
@@ -799,6 +807,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_inputs", &Tuning::texture_inputs, Kind::gl},
       {"texture_columns_max_length", &Tuning::texture_columns_max_length, Kind::gl},
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
+      {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
   };
   return knobs;
 }

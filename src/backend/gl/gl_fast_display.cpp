@@ -264,8 +264,11 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   real_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_DRAW);
   z_ = make_storage_buffer(pairs * height * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   // Each pass's input read through a buffer texture where the tuning says (the fast path's
-  // texture_inputs: bit 0 the display rows, which read Z, bit 1 the columns, which read the image).
-  const bool rows_by_texture = display_rows_ && texture_inputs_on(Axis::rows, tuning_, nullptr, texels, max_texels_);
+  // texture_inputs: bit 1 the columns, which read the image, and four-step ones Z too; bit 0 the
+  // display rows, which read Z, up to texture_display_rows_max_length points).
+  const bool rows_by_texture = display_rows_ && texture_inputs_on(Axis::rows, tuning_, nullptr, texels, max_texels_) &&
+                               (tuning_.texture_display_rows_max_length == 0 ||
+                                width <= tuning_.texture_display_rows_max_length);
   if (real_cols_->reads_by_texture()) real_texture_ = make_buffer_texture(real_);
   if (rows_by_texture || real_cols_->reads_by_texture()) z_texture_ = make_buffer_texture(z_);
   rows_by_texture_ = rows_by_texture;

@@ -455,7 +455,8 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   four_step_in_place.texture_four_step = 1;
   fast::Tuning four_step_scratch = test::row_pair_tuning(both, pair_case, 0);
   four_step_scratch.texture_four_step = 1;
-  const fast::Tuning four_step_storage = test::row_pair_tuning(both, pair_case, 1);
+  fast::Tuning four_step_storage = test::row_pair_tuning(both, pair_case, 1);
+  four_step_storage.texture_four_step = 0;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -786,10 +787,14 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
   four_step.local_bytes_cap = test::fast_four_step_local_bytes;
   four_step.four_step_min_bytes = 1;
   four_step.four_step_max_direct_lines = 64;
-  fast::Tuning four_step_textures = four_step, four_step_in_place = four_step;
+  four_step.texture_four_step = 0;
+  fast::Tuning four_step_textures = four_step, four_step_in_place = four_step, four_step_in_place_storage = four_step;
   four_step_textures.texture_four_step = 1;
   four_step_in_place.four_step_in_place_min_bytes = 1;
   four_step_in_place.texture_four_step = 1;
+  four_step_in_place_storage.four_step_in_place_min_bytes = 1;
+  fast::Tuning narrow_display_rows = both;
+  narrow_display_rows.texture_display_rows_max_length = 64;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -798,11 +803,13 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
   const Case cases[] = {
       {96, 54, &both, true, true},   {96, 54, &none, false, false},         {96, 54, &rows_only, false, true},
       {96, 54, &cols_only, true, false}, {96, 54, &short_columns, false, true},  // 54-point columns over 32
+      {96, 54, &narrow_display_rows, true, false},                              // 96-point rows over 64
       {34, 40, &both, true, false},  // 34 = 2 x 17: routed rows
       {40, 34, &both, false, true},  // 34-point columns through Bluestein
       {64, 1024, &four_step, false, true},
       {64, 1024, &four_step_textures, false, true},  // through the scratch
       {64, 1024, &four_step_in_place, true, true},   // passes A and B on the image and Z
+      {64, 1024, &four_step_in_place_storage, false, true},  // texture_four_step 0
   };
   for (const Case& c : cases) {
     GlFastDisplay display(*env->programs, nullptr, *c.tuning);
