@@ -104,8 +104,9 @@ class GlFastDisplay {
   /// The routed display's rows (prepare() first, and W with a prime factor above 13).
   const fast::AxisRoute& routed_row_route() const { return routed_rows_->route(); }
   /// Whether the prepared display's columns (which read the image) or display rows (which read
-  /// Z) read their input through a buffer texture (fast::Tuning::texture_inputs; never the
-  /// four-step, Bluestein or routed passes).
+  /// Z) read their input through a buffer texture (fast::Tuning::texture_inputs,
+  /// texture_four_step, texture_display_rows_max_length; never Bluestein's, the routed rows or
+  /// four-step columns through the scratch).
   bool reads_by_texture(Axis axis) const {
     return axis == Axis::cols ? real_cols_ && real_cols_->reads_by_texture() : rows_by_texture_;
   }
