@@ -793,6 +793,9 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
   four_step_in_place.four_step_in_place_min_bytes = 1;
   four_step_in_place.texture_four_step = 1;
   four_step_in_place_storage.four_step_in_place_min_bytes = 1;
+  // GL 8192^2's display: four-step columns by texture, display rows (over the bound) from storage.
+  fast::Tuning four_step_in_place_long_rows = four_step_in_place;
+  four_step_in_place_long_rows.texture_display_rows_max_length = 32;
   fast::Tuning narrow_display_rows = both;
   narrow_display_rows.texture_display_rows_max_length = 64;
   struct Case {
@@ -810,6 +813,7 @@ TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
       {64, 1024, &four_step_textures, false, true},  // through the scratch
       {64, 1024, &four_step_in_place, true, true},   // passes A and B on the image and Z
       {64, 1024, &four_step_in_place_storage, false, true},  // texture_four_step 0
+      {64, 1024, &four_step_in_place_long_rows, true, false},
   };
   for (const Case& c : cases) {
     GlFastDisplay display(*env->programs, nullptr, *c.tuning);
