@@ -611,9 +611,11 @@ struct Tuning {
   /// the group's width): the rows then store longer row segments, the column groups of a tile
   /// reading it side by side.
   std::uint32_t tile_min_lines = 0;
-  /// GL only, bit 0 the rows, bit 1 the columns: that axis's direct in-place passes read their
-  /// data through a buffer texture over the image (texelFetch; stores stay storage-buffer
-  /// stores), so the barrier before such a pass is GL_TEXTURE_FETCH_BARRIER_BIT instead of
+  /// GL only, bit 0 the rows, bit 1 the columns: that axis's passes read their data through a
+  /// buffer texture over the buffer they read (texelFetch; stores stay storage-buffer stores;
+  /// fast_fft.comp's TEX_INPUT says which passes may: direct ones in place or into an output, the
+  /// real display's rows, four-step ones per texture_four_step), so the barrier before such a
+  /// pass is GL_TEXTURE_FETCH_BARRIER_BIT instead of
   /// GL_SHADER_STORAGE_BARRIER_BIT. On NVIDIA's driver the storage bit (and the image and
   /// atomic-counter bits) empties the GPCs' instruction caches, so the dispatch after it refetches
   /// its program from L2; the texture-fetch bit does not (H100, PM sampling, sixty-eighth

@@ -78,28 +78,6 @@ std::string reset_name(GLenum status) {
   }
 }
 
-/// A buffer texture over one of our buffers (make_buffer_texture), for the fast path's texture
-/// inputs; made again when its buffer's storage is.
-class GlBufferTexture {
- public:
-  GlBufferTexture() = default;
-  ~GlBufferTexture() { reset(); }
-  GlBufferTexture(const GlBufferTexture&) = delete;
-  GlBufferTexture& operator=(const GlBufferTexture&) = delete;
-  void attach(GLuint buffer) {
-    reset();
-    id_ = make_buffer_texture(buffer);
-  }
-  void reset() {
-    if (id_ != 0) glDeleteTextures(1, &id_);
-    id_ = 0;
-  }
-  GLuint id() const { return id_; }
-
- private:
-  GLuint id_ = 0;
-};
-
 /// A buffer object; storage is (re)made by allocate().
 class GlBuffer {
  public:
@@ -560,7 +538,7 @@ class GlBackend final : public Backend {
   bool dry_run_ = false;  // precompile: fetch programs, dispatch nothing
 
   GlBuffer data_[2];  // ping-pong image buffers, W x H vec2 row-major
-  GlBufferTexture data_texture_[2];  // over data_, for the fast path's texture inputs
+  BufferTexture data_texture_[2];  // over data_ (made again with their storage), for the fast path's texture inputs
   GLbitfield owed_barrier_ = 0;      // barrier bits a fast transform left to whatever reads next
   GlBuffer real_fallback_image_;  // the real display's complex fallback: the uploaded image, kept
   int current_ = 0;   // which of data_ holds the image

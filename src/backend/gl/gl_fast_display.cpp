@@ -120,10 +120,8 @@ void GlFastDisplay::release() {
     if (*id) glDeleteBuffers(1, id);
     *id = 0;
   }
-  for (unsigned* id : {&real_texture_, &z_texture_}) {
-    if (*id) glDeleteTextures(1, id);
-    *id = 0;
-  }
+  real_texture_.reset();
+  z_texture_.reset();
   rows_by_texture_ = false;
 }
 
@@ -269,8 +267,8 @@ void GlFastDisplay::prepare(std::size_t width, std::size_t height) {
   const bool rows_by_texture = display_rows_ && texture_inputs_on(Axis::rows, tuning_, nullptr, texels, max_texels_) &&
                                (tuning_.texture_display_rows_max_length == 0 ||
                                 width <= tuning_.texture_display_rows_max_length);
-  if (real_cols_->reads_by_texture()) real_texture_ = make_buffer_texture(real_);
-  if (rows_by_texture || real_cols_->reads_by_texture()) z_texture_ = make_buffer_texture(z_);
+  if (real_cols_->reads_by_texture()) real_texture_.attach(real_);
+  if (rows_by_texture || real_cols_->reads_by_texture()) z_texture_.attach(z_);
   rows_by_texture_ = rows_by_texture;
   display_rows_flags_ = ~0u;
   display_rows_program(SpectrumSettings{});  // compile now: errors surface here
@@ -345,7 +343,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
   // nothing but uploads writes it, so no barrier before its reads). Then the barrier Z's next
   // reader needs: the display rows' (texture or storage), or display_unpack's.
   const unsigned z_barrier = rows_by_texture_ ? GL_TEXTURE_FETCH_BARRIER_BIT : GL_SHADER_STORAGE_BARRIER_BIT;
-  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward, real_texture_, z_texture_, z_barrier);
+  real_cols_->dispatch(real_, z_, col_scratch_, Direction::forward, real_texture_.id(), z_texture_.id(), z_barrier);
   if (routed_rows_) {
     // The rows ky <= H/2 of the column FFTs taken apart from Z into y_, then their FFTs there.
     const std::size_t half_items = width_ * (height_ / 2 + 1);
@@ -385,7 +383,7 @@ void GlFastDisplay::dispatch_display(const SpectrumSettings& settings, bool prev
     } else {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, z_);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, display_twiddles_);
-      if (rows_by_texture_) bind_data_texture(z_texture_);
+      if (rows_by_texture_) bind_data_texture(z_texture_.id());
       dispatch(*display_rows_, program, display_rows_note_, height_ / 2 + 1, fast::display_pair_columns(width_),
                "fast_rows_display", (height_ / 2 + 1) * width_ * 8 + pixels * 4, after_pixels_barrier);
     }

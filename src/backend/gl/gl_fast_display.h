@@ -155,8 +155,8 @@ class GlFastDisplay {
   unsigned real_ = 0, z_ = 0, y_ = 0, col_scratch_ = 0, half_ = 0, lut_ = 0, ranges_[2] = {0, 0}, row_twiddles_ = 0,
            split_twiddles_ = 0, display_twiddles_ = 0, half_col_twiddles_ = 0, pixels_ = 0, fallback_texture_ = 0;
   // Buffer textures over real_ and z_ where the columns (which read real_, and four-step ones z_
-  // too) or the display rows (z_) read by texture (fast::Tuning::texture_inputs), else 0.
-  unsigned real_texture_ = 0, z_texture_ = 0;
+  // too) or the display rows (z_) read by texture (fast::Tuning::texture_inputs), else none.
+  BufferTexture real_texture_, z_texture_;
   bool rows_by_texture_ = false;
   std::size_t fallback_width_ = 0, fallback_height_ = 0;
   int lut_colormap_ = -1;

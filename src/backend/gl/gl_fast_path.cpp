@@ -29,14 +29,20 @@ void bind_data_texture(unsigned texture) {
   glActiveTexture(GL_TEXTURE0);
 }
 
-unsigned make_buffer_texture(unsigned buffer) {
+void BufferTexture::attach(unsigned buffer) {
+  reset();
   // GL 4.3 calls (the backend runs on 4.3 contexts too): no direct state access.
   GLuint texture = 0;
   glGenTextures(1, &texture);
   glBindTexture(GL_TEXTURE_BUFFER, texture);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32F, buffer);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
-  return texture;
+  id_ = texture;
+}
+
+void BufferTexture::reset() {
+  if (id_ != 0) glDeleteTextures(1, &id_);
+  id_ = 0;
 }
 
 std::uint64_t max_texture_buffer_texels() {
@@ -46,7 +52,6 @@ std::uint64_t max_texture_buffer_texels() {
 }
 
 namespace {
-
 
 /// Whether a pass may read its data through the texture (fast_fft.comp's TEX_INPUT, whose
 /// #error says the same): a direct or four-step pass (not Bluestein nor row pairs) that reads
@@ -300,15 +305,6 @@ struct ScopedBuffer {
   ScopedBuffer& operator=(const ScopedBuffer&) = delete;
 };
 
-/// A buffer texture over a buffer (make_buffer_texture), deleted with its owner.
-struct ScopedBufferTexture {
-  GLuint id = 0;
-  explicit ScopedBufferTexture(GLuint buffer) : id(make_buffer_texture(buffer)) {}
-  ~ScopedBufferTexture() { glDeleteTextures(1, &id); }
-  ScopedBufferTexture(const ScopedBufferTexture&) = delete;
-  ScopedBufferTexture& operator=(const ScopedBufferTexture&) = delete;
-};
-
 }  // namespace
 
 bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRoute* route, std::uint64_t texels,
@@ -335,7 +331,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   // while timing), the planned route stands, as without measuring. A route that fails to
   // compile throws only if it is the planned one, as prepare() would without measuring.
   const ScopedBuffer data(std::uint64_t{width} * height * sizeof(Complex));
-  const ScopedBufferTexture data_texture(data.id);
+  const BufferTexture data_texture(data.id);
   const GLuint zero = 0;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, data.id);
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -360,7 +356,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
   const ScopedBuffer scratch(scratch_elements * sizeof(Complex));
   // Each followed by its own reads' barrier, as the candidates follow one another (on zeros).
   const auto run = [&](std::size_t i) {
-    axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward, data_texture.id, data_texture.id,
+    axes[i]->dispatch(data.id, data.id, scratch.id, Direction::forward, data_texture.id(), data_texture.id(),
                       axes[i]->read_barrier());
   };
   for (std::size_t i = 1; i < axes.size(); ++i)
@@ -416,8 +412,8 @@ void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction di
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {
-  const ScopedBufferTexture texture(buffer);
-  dispatch(buffer, texture.id, direction, GL_SHADER_STORAGE_BARRIER_BIT);
+  const BufferTexture texture(buffer);
+  dispatch(buffer, texture.id(), direction, GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 }  // namespace fftscope::detail

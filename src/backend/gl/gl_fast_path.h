@@ -34,12 +34,26 @@ void dispatch_fast_groups(DispatchTimers* timers, Axis axis, std::uint32_t threa
 /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE of the current context (0 where it says nothing).
 std::uint64_t max_storage_block();
 
-/// A new buffer texture (GL_RG32F: one vec2 a texel) over the whole of the buffer `buffer`, for
-/// the fast path's texture inputs (fast::Tuning::texture_inputs); the caller deletes it. Make it
-/// once per buffer: pointing a texture at another buffer before each dispatch made every pass
+/// A buffer texture (GL_RG32F: one vec2 a texel) over the whole of one buffer, for the fast
+/// passes' texture inputs (fast::Tuning::texture_inputs), deleted with its owner. Make one per
+/// buffer and keep it: pointing a texture at another buffer before each dispatch made every pass
 /// about 100x slower on NVIDIA's driver (H100, run238).
-unsigned make_buffer_texture(unsigned buffer);
-/// Binds `texture` (make_buffer_texture) where a TEX_INPUT pass of fast_fft.comp reads it.
+class BufferTexture {
+ public:
+  BufferTexture() = default;
+  explicit BufferTexture(unsigned buffer) { attach(buffer); }
+  ~BufferTexture() { reset(); }
+  BufferTexture(const BufferTexture&) = delete;
+  BufferTexture& operator=(const BufferTexture&) = delete;
+  /// A new texture over `buffer` (whose storage was made again, say), the old one deleted.
+  void attach(unsigned buffer);
+  void reset();
+  unsigned id() const { return id_; }  // GLuint; 0: none
+
+ private:
+  unsigned id_ = 0;
+};
+/// Binds `texture` (a BufferTexture's id) where a TEX_INPUT pass of fast_fft.comp reads it.
 void bind_data_texture(unsigned texture);
 
 /// GL_MAX_TEXTURE_BUFFER_SIZE of the current context, in texels (0 where it says nothing).
@@ -76,7 +90,7 @@ class GlFastAxis {
   /// Dispatches the passes on the SSBO `image` into `output` (the image itself unless out of
   /// place), through `scratch` (route().scratch_elements(lines) values; 0 when that is 0), each
   /// timed. Where the axis reads by texture (reads_by_texture()), `image_texture` and
-  /// `output_texture` are buffer textures over `image` and `output` (make_buffer_texture; the
+  /// `output_texture` are buffer textures over `image` and `output` (BufferTexture; the
   /// same one in place; in-place four-step pass B reads the output). Each pass is followed by
   /// the barrier its next pass reads after, the last one by `barrier_after` (GL barrier bits:
   /// those of whatever reads the output next; GL_SHADER_STORAGE_BARRIER_BIT where unknown).
@@ -153,21 +167,17 @@ class GlFastPath {
   /// is timed through the timers as "fast_rows" / "fast_cols" (radix 0, bytes = one read and
   /// one write of the array), a Bluestein axis as "fast_rows(L=8960; chirp in; filter out)"
   /// then "fast_rows_inv(L=8960; chirp out)" (bytes = what each reads and writes: image,
-  /// scratch and the tables once). With texture inputs (texture_inputs()) `buffer_texture` is
-  /// a buffer texture over `buffer` (make_buffer_texture, made once). A barrier for its reads
-  /// comes first (whatever stored into the buffer before), the one for the second axis's reads
-  /// between the axes, and `barrier_after` (GL barrier bits: for whatever reads the buffer next)
-  /// last: GL_TEXTURE_FETCH_BARRIER_BIT where that is this fast path again.
+  /// scratch and the tables once). Where an axis reads by texture
+  /// (fast_axis(axis).reads_by_texture()), `buffer_texture` is a buffer texture over `buffer` (a
+  /// BufferTexture, made once). A barrier for its reads comes first (whatever stored into the
+  /// buffer before), the one for the second axis's reads between the axes, and `barrier_after`
+  /// (GL barrier bits: for whatever reads the buffer next) last: GL_TEXTURE_FETCH_BARRIER_BIT
+  /// where that is this fast path again.
   void dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after);
   /// The same through a buffer texture of its own made for this call, followed by a
   /// shader-storage barrier: for tests and one-off transforms (a texture made per call costs
-  /// what run238 measured; see make_buffer_texture).
+  /// what run238 measured; see BufferTexture).
   void dispatch(unsigned buffer, Direction direction);
-  /// True when either prepared axis reads the image through a buffer texture (prepare() first;
-  /// each axis: fast_axis(axis).reads_by_texture()): the tuning's texture_inputs and
-  /// texture_columns_max_length, an image within GL_MAX_TEXTURE_BUFFER_SIZE texels and a direct
-  /// route. dispatch() then needs the buffer's texture.
-  bool texture_inputs() const { return rows_ && cols_ && (rows_->reads_by_texture() || cols_->reads_by_texture()); }
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.

@@ -35,7 +35,7 @@ using namespace fftscope::detail;
 namespace {
 
 // A transform as the GL backend runs them back to back: through a buffer texture over `buffer`
-// made once (make_buffer_texture), the next transform issuing the barrier its reads need.
+// made once (BufferTexture), the next transform issuing the barrier its reads need.
 void run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
   path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT);
 }
@@ -525,14 +525,14 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
   path.prepare(w, h);
   const GLuint buffer = make_buffer(bytes, nullptr);
   const GLuint spare = make_buffer(bytes, nullptr);  // as the GL backend keeps a second image buffer
-  const GLuint texture = make_buffer_texture(buffer);
+  const BufferTexture texture(buffer);
   const auto pair = [&](GLuint b, GLuint b_texture) {
     run_fast(path, b, b_texture, Direction::forward);
     run_fast(path, b, b_texture, Direction::inverse);
   };
   const auto timed = [&](const char* after) {
     std::printf("GL after %zux%zu: %-52s %.1f us per forward + inverse\n", w, h, after,
-                warmed_median_us([&] { pair(buffer, texture); }, queries));
+                warmed_median_us([&] { pair(buffer, texture.id()); }, queries));
   };
   const auto temporaries = [&](bool used) {
     GLuint temp[2] = {make_buffer(bytes, nullptr), make_buffer(bytes, nullptr)};
@@ -541,9 +541,8 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, t);
       glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
       if (used) {
-        const GLuint t_texture = make_buffer_texture(t);
-        for (int i = 0; i < 8; ++i) pair(t, t_texture);
-        glDeleteTextures(1, &t_texture);
+        const BufferTexture t_texture(t);
+        for (int i = 0; i < 8; ++i) pair(t, t_texture.id());
       }
     }
     glFinish();
@@ -560,7 +559,6 @@ void measure_after(ProgramCache& programs, std::size_t w, std::size_t h, int run
     measured.prepare(w, h);
   }
   timed("a path planned by measuring, deleted");
-  glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &buffer);
   glDeleteBuffers(1, &spare);
   glDeleteQueries(runs, queries.data());
@@ -579,7 +577,7 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
   path.prepare(w, h);
   const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
   const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(w * h * sizeof(Complex)), nullptr);
-  const GLuint texture = make_buffer_texture(buffer);
+  const BufferTexture texture(buffer);
   const auto since_ms = [&] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
   };
@@ -588,8 +586,8 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
   while (since_ms() < seconds * 1000) {
     for (GLuint q : queries) {
       glBeginQuery(GL_TIME_ELAPSED, q);
-      run_fast(path, buffer, texture, Direction::forward);
-      run_fast(path, buffer, texture, Direction::inverse);
+      run_fast(path, buffer, texture.id(), Direction::forward);
+      run_fast(path, buffer, texture.id(), Direction::inverse);
       glEndQuery(GL_TIME_ELAPSED);
     }
     std::vector<double> us;
@@ -605,7 +603,6 @@ void measure_timeline(ProgramCache& programs, std::size_t w, std::size_t h, doub
       next_ms += 100;
     }
   }
-  glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &buffer);
   glDeleteQueries(kPairs, queries.data());
 }
@@ -1548,7 +1545,8 @@ int main(int argc, char** argv) {
       std::vector<Complex> data = test::to_float(input);
       const auto bytes = static_cast<GLsizeiptr>(data.size() * sizeof(Complex));
       const GLuint buffer = make_buffer(bytes, data.data());
-      const GLuint texture = make_buffer_texture(buffer);
+      const BufferTexture buffer_texture(buffer);
+      const GLuint texture = buffer_texture.id();
       run_fast(fast_path, buffer, texture, Direction::forward);
       glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
       glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
@@ -1564,7 +1562,6 @@ int main(int argc, char** argv) {
         std::printf("%zux%zu rel_l2_err %.3g\n", w, h, error);
         pm_segments(fast_path, buffer, texture, w, h, std::atoi(pm));
         timers.set_enabled(true);
-        glDeleteTextures(1, &texture);
         glDeleteBuffers(1, &buffer);
         continue;
       }
@@ -1679,8 +1676,7 @@ int main(int argc, char** argv) {
         with_timers.prepare(w, h);
         measure_headstart(name + " timers off", with_timers, buffer, texture, runs);
       }
-      glDeleteTextures(1, &texture);
-        glDeleteBuffers(1, &buffer);
+      glDeleteBuffers(1, &buffer);
       const double b = 2.0 * static_cast<double>(w * h * sizeof(Complex));
       const double rm = median(rows_ms), cm = median(cols_ms);
       // A span under 0.1 us is a GPU timer that measures nothing (llvmpipe's read 0 or 1 ns, the
