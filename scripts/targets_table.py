@@ -11,6 +11,12 @@ at most 0.75x cuFFT's R2C plus a display pass. A size without an entry a target 
 out of that target (and named, as measured or not, or as a size the library has no plan for). A ratio that two decimals would round onto its line is printed
 with three, so the table never shows a miss as "1.20x".
 
+Ratios are measured side by side: where a merged file (scripts/sweep_table.py with a run label)
+holds each API's entries from a different call, every fftscope entry is divided by the reference
+of its own call (the entries' "run"), and a reference cell that differs between the two APIs'
+calls shows both, OpenCL's first ("11.9 / 10.7"). Entries without a label share the file's one
+reference.
+
 usage: targets_table.py SWEEP.json > TABLES.md
 """
 import json
@@ -39,36 +45,64 @@ def ratio(r, *lines):
 
 class Sweep:
     def __init__(self, doc):
+        # (implementation, width, height) -> [(run label or None, median)], in the file's order
         self.entries, self.unavailable = {}, set()
         for e in doc["entries"]:
             key = (e["implementation"], e["width"], e["height"])
             if e.get("available", True) and e.get("median_us"):
-                self.entries[key] = e["median_us"]
+                self.entries.setdefault(key, []).append((e.get("run"), e["median_us"]))
             elif not e.get("available", True):
                 self.unavailable.add(key)  # the library has no plan there (clFFT: no prime factor above 13)
         self.bandwidth = doc.get("copy_bandwidth_gbs") or 0
         self.sizes = sorted({(w, h) for (_, w, h) in self.entries}, key=lambda s: (s[0] * s[1], s[0]))
 
-    def us(self, impl, size):
-        return self.entries.get((impl,) + size)
+    def run(self, impl, size):
+        """The call that timed `impl` at `size` (None: unlabeled or not measured)."""
+        found = self.entries.get((impl,) + size)
+        return found[0][0] if found else None
+
+    def us(self, impl, size, run=None):
+        """`impl`'s median at `size`: the entry of call `run` where there is one, else the
+        unlabeled entry, else the last merged."""
+        found = self.entries.get((impl,) + size)
+        if not found:
+            return None
+        for wanted in (run, None):
+            for label, us in found:
+                if label == wanted:
+                    return us
+        return found[-1][1]
+
+    def ref(self, impl, ref, size):
+        """The reference `ref` for `impl` at `size`, from the call that timed `impl`."""
+        return self.us(ref, size, self.run(impl, size))
 
 
 def side_by_side(sweep):
     rows = ["| size | cuFFT | 2 × copy | VkFFT (OpenCL) | **CL fast** (× cuFFT, × VkFFT) | **GL fast** (× cuFFT, × VkFFT) "
             "| cuFFT R2C + display | **CL display** (× that) | **GL display** (× that) |",
             "|---|---|---|---|---|---|---|---|---|"]
+    def reference(ref, size, kind, scale=1):
+        """The reference's cell: one value, or each API's call's where they differ."""
+        values = [sweep.ref(f"fftscope-{api}-{kind}", ref, size) for api in APIS]
+        values = [v for v in values if v] or [sweep.us(ref, size)]
+        if not values[0]:
+            return "–"
+        return " / ".join(number(scale * v) for v in (values if len(set(values)) > 1 else values[:1]))
+
     for size in sweep.sizes:
-        cufft, vkfft = sweep.us("cufft", size), sweep.us("vkfft-opencl", size)
-        copy, r2c = sweep.us("opencl-copy", size), sweep.us("cufft-r2c-display", size)
-        cells = [size_name(*size), number(cufft) if cufft else "–", number(2 * copy) if copy else "–",
-                 number(vkfft) if vkfft else "–"]
+        cells = [size_name(*size), reference("cufft", size, "fast"), reference("opencl-copy", size, "fast", 2),
+                 reference("vkfft-opencl", size, "fast")]
         for api in APIS:
-            t = sweep.us(f"fftscope-{api}-fast", size)
-            refs = [ratio(t / ref, *lines) for ref, lines in ((cufft, (1.0, 1.2)), (vkfft, (1.0,))) if t and ref]
+            impl = f"fftscope-{api}-fast"
+            t = sweep.us(impl, size)
+            refs = [ratio(t / r, *lines) for r, lines in ((sweep.ref(impl, "cufft", size), (1.0, 1.2)),
+                                                          (sweep.ref(impl, "vkfft-opencl", size), (1.0,))) if t and r]
             cells.append("–" if not t else number(t) + (f" ({', '.join(refs)})" if refs else ""))
-        cells.append(number(r2c) if r2c else "–")
+        cells.append(reference("cufft-r2c-display", size, "display"))
         for api in APIS:
-            t = sweep.us(f"fftscope-{api}-display", size)
+            impl = f"fftscope-{api}-display"
+            t, r2c = sweep.us(impl, size), sweep.ref(impl, "cufft-r2c-display", size)
             cells.append("–" if not t else number(t) + (f" ({ratio(t / r2c, 0.75)})" if r2c else ""))
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
@@ -78,7 +112,7 @@ def every_size(sweep, api, impl, ref, line, strictly_below):
     """✓/✗ for `impl` over `ref` at or under (strictly under) `line` at every size both have."""
     misses, worst, lacking, unplanned = [], None, [], []
     for size in sweep.sizes:
-        t, r = sweep.us(impl.format(api), size), sweep.us(ref, size)
+        t, r = sweep.us(impl.format(api), size), sweep.ref(impl.format(api), ref, size)
         if not t or not r:
             if t and (ref,) + size in sweep.unavailable:
                 unplanned.append(size_name(*size))
@@ -103,7 +137,8 @@ def every_size(sweep, api, impl, ref, line, strictly_below):
 
 def at_4096(sweep, api):
     size = (4096, 4096)
-    t, cufft, copy = sweep.us(f"fftscope-{api}-fast", size), sweep.us("cufft", size), sweep.us("opencl-copy", size)
+    impl = f"fftscope-{api}-fast"
+    t, cufft, copy = sweep.us(impl, size), sweep.ref(impl, "cufft", size), sweep.ref(impl, "opencl-copy", size)
     first = "not in this run"
     if t and cufft:
         q = t / cufft

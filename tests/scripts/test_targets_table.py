@@ -90,6 +90,39 @@ class Targets(unittest.TestCase):
         self.assertEqual(table[-2], "| 1920×1080 | 40.0 | – | – | – | 30.0 (0.75×) | – | – | – |")
 
 
+class SideBySideByCall(unittest.TestCase):
+    """Each API timed in its own call: every ratio against that call's references."""
+
+    def setUp(self):
+        def at(run, impl, us):
+            return dict(entry(impl, 1024, 1024, us), run=run)
+
+        self.sweep = targets_table.Sweep({"entries": [
+            at("cl-call", "cufft", 20.0), at("cl-call", "vkfft-opencl", 25.0), at("cl-call", "fftscope-cl-fast", 24.0),
+            at("cl-call", "cufft-r2c-display", 30.0), at("cl-call", "fftscope-cl-display", 22.0),
+            at("gl-call", "cufft", 16.0), at("gl-call", "vkfft-opencl", 25.0), at("gl-call", "fftscope-gl-fast", 19.0),
+            at("gl-call", "cufft-r2c-display", 24.0), at("gl-call", "fftscope-gl-display", 18.6),
+            entry("clfft", 1024, 1024, 50.0),  # unlabeled: an earlier call's, shared by both
+        ]})
+
+    def test_ratios_use_the_own_calls_references_and_cells_show_both(self):
+        row = targets_table.side_by_side(self.sweep).splitlines()[-1]
+        # CL 24 / 20 = 1.20 (on the line), GL 19 / 16 = 1.19; against the other call's cuFFT they
+        # would read 1.50 and 0.95. VkFFT read alike in both calls: one value.
+        self.assertEqual(row, "| 1024² | 20.0 / 16.0 | – | 25.0 | 24.0 (1.20×, 0.96×) | 19.0 (1.19×, 0.76×) "
+                              "| 30.0 / 24.0 | 22.0 (0.73×) | 18.6 (0.78×) |")
+
+    def test_verdicts_use_the_own_calls_references(self):
+        found = rows(targets_table.targets(self.sweep))
+        cells = {name: [c.strip() for c in line.strip("| ").split(" | ")[1:]] for name, line in found.items()}
+        self.assertEqual(cells["every sweep size ≤ 1.2× cuFFT"], ["✓ (at most 1.20×, at 1024²)",
+                                                                 "✓ (at most 1.19×, at 1024²)"])
+        self.assertEqual(cells["real image → display ≤ 0.75× cuFFT's R2C + display"],
+                         ["✓ (at most 0.73×, at 1024²)", "✗ at 1024² (0.78×)"])
+        self.assertEqual(cells["every sweep size faster than clFFT"], ["✓ (at most 0.48×, at 1024²)",
+                                                                      "✓ (at most 0.38×, at 1024²)"])
+
+
 class CommandLine(unittest.TestCase):
     def run_script(self, *args):
         return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
