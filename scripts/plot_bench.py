@@ -4,8 +4,10 @@ with the two-pass copy limit as lines: twice the run's own "opencl-copy" entries
 at the JSON's copy_bandwidth_gbs where given; below it, where cuFFT ran, each fast entry's time
 over cuFFT's at the same size (the display entries over cuFFT's R2C + display), with issue 6's
 targets (1.0 and 1.2 for transforms, 0.75 for displays) and the spread of the rounds where the
-sweep ran several (`--rounds`). Needs matplotlib (scripts/setup.sh puts it in .venv/ on request:
-`bash scripts/setup.sh --plot`).
+sweep ran several (`--rounds`). In a merged file whose APIs were timed in separate calls
+(scripts/sweep_table.py with a run label), each ratio is over the reference of the entry's own
+call, and the time plot draws the reference of the last merged call. Needs matplotlib
+(scripts/setup.sh puts it in .venv/ on request: `bash scripts/setup.sh --plot`).
 
 usage: plot_bench.py SWEEP.json OUT.png
 """
@@ -15,25 +17,29 @@ import os
 import sys
 import tempfile
 
+from targets_table import Sweep
 
-def plot_ratios(ax, entries, sizes, cufft, cufft_display) -> None:
-    """Each fast transform over cuFFT and each display over cuFFT's R2C + display, per size; the
-    bars span the rounds' medians (each over the same reference)."""
+
+def plot_ratios(ax, entries, sizes, sweep) -> None:
+    """Each fast transform over cuFFT and each display over cuFFT's R2C + display (of the
+    entry's own call), per size; the bars span the rounds' medians (each over the same
+    reference)."""
     compared = ["fftscope-gl-fast", "fftscope-cl-fast", "vkfft-opencl", "clfft", "fftscope-gl-display",
                 "fftscope-cl-display"]
     styles = {"fftscope-gl-fast": ("-", "o", "tab:blue"), "fftscope-cl-fast": ("-", "s", "tab:green"),
               "vkfft-opencl": (":", "^", "tab:gray"), "clfft": (":", "v", "tab:brown"),
               "fftscope-gl-display": ("--", "o", "tab:purple"), "fftscope-cl-display": ("--", "s", "tab:olive")}
     for impl in compared:
-        reference = cufft_display if impl.endswith("-display") else cufft
+        over_name = "cufft-r2c-display" if impl.endswith("-display") else "cufft"
         # Every size, NaN where this entry is missing: the line breaks there instead of joining
         # sizes it has no figure between (the displays skip sizes with a prime factor above 13).
         ys, lows, highs = [math.nan] * len(sizes), [0.0] * len(sizes), [0.0] * len(sizes)
         for i, s in enumerate(sizes):
             for e in entries:
-                if e["implementation"] == impl and (e["width"], e["height"]) == s and reference.get(s):
-                    ratio = e["median_us"] / reference[s]
-                    rounds = [r / reference[s] for r in e.get("round_medians_us", [])] or [ratio]
+                reference = sweep.us(over_name, s, e.get("run"))
+                if e["implementation"] == impl and (e["width"], e["height"]) == s and reference:
+                    ratio = e["median_us"] / reference
+                    rounds = [r / reference for r in e.get("round_medians_us", [])] or [ratio]
                     ys[i] = ratio
                     lows[i] = ratio - min(rounds)
                     highs[i] = max(rounds) - ratio
@@ -72,13 +78,12 @@ def main() -> int:
         return 4
     with open(sys.argv[1]) as f:
         sweep = json.load(f)
-    entries = [e for e in sweep["entries"] if e.get("available")]
+    # One entry per implementation and size for the time plot: the last merged.
+    entries = list({(e["implementation"], e["width"], e["height"]): e
+                    for e in sweep["entries"] if e.get("available")}.values())
     sizes = sorted({(e["width"], e["height"]) for e in entries}, key=lambda s: s[0] * s[1])
     labels = [f"{w}x{h}" for w, h in sizes]
-    cufft = {(e["width"], e["height"]): e["median_us"] for e in entries if e["implementation"] == "cufft"}
-    cufft_display = {(e["width"], e["height"]): e["median_us"] for e in entries
-                     if e["implementation"] == "cufft-r2c-display"}
-    if cufft:
+    if any(e["implementation"] == "cufft" for e in entries):
         fig, (ax, ratio_ax) = plt.subplots(2, 1, figsize=(11, 10), height_ratios=[3, 2], sharex=True)
     else:
         fig, ax = plt.subplots(figsize=(11, 6))
@@ -112,7 +117,7 @@ def main() -> int:
     bottom.set_xticks(range(len(sizes)))
     bottom.set_xticklabels(labels, rotation=45, ha="right")
     if ratio_ax is not None:
-        plot_ratios(ratio_ax, entries, sizes, cufft, cufft_display)
+        plot_ratios(ratio_ax, [e for e in sweep["entries"] if e.get("available")], sizes, Sweep(sweep))
     ax.set_ylabel("median time per forward 2D transform (us)")
     devices = sorted({e["device"] for e in entries if e["implementation"].startswith(("cufft", "fftscope-cl"))})
     ax.set_title("complex float32 2D FFT" + (f" — {devices[0]}" if devices else ""))

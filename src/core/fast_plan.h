@@ -640,7 +640,9 @@ struct Tuning {
   /// The real display's rows read Z by texture (texture_inputs bit 0) only up to this width (0:
   /// any). H100, GL's display, the shipped build -> rows and columns by texture (run461):
   /// 256^2 14.6 -> 13.1 us, 1024^2 19.4 -> 17.6, 2187^2 (rows only) 67.3 -> 65.9 gained; 4096^2
-  /// 161.7 -> 163.3 and 8192^2 743.7 -> 768.9 (rows only) lost.
+  /// 161.7 -> 163.3 and 8192^2 743.7 -> 768.9 (rows only) lost. Rows only, storage -> texture,
+  /// side by side (run463, two rounds): 2401^2 76.5-77.0 -> 74.6-75.5, 3125^2 110.1-110.2 -> 109.2,
+  /// 4000^2 178.8-180.4 -> 178.4 (a tie).
   std::uint32_t texture_display_rows_max_length = 0;
 };
 
@@ -703,7 +705,7 @@ inline Tuning gl_default_tuning() {
   t.texture_inputs = 3;  // GL 1024^2: 23.6 -> 22.1 us, 2048^2 61.0 -> 59.0 (no storage barriers)
   t.texture_columns_max_length = 2048;  // GL 2187-point columns by texture 53.4 -> 61.5 us
   t.texture_four_step = 1;  // GL 8192^2: 1 220.0 -> 1 214.1 us
-  t.texture_display_rows_max_length = 2187;  // GL 8192-point display rows by texture: 743.7 -> 768.9 us
+  t.texture_display_rows_max_length = 3125;  // GL 8192-point display rows by texture: 743.7 -> 768.9 us
   return t;
 }
 
