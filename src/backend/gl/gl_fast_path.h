@@ -77,9 +77,11 @@ class GlFastAxis {
   /// Compiles the route's programs (errors surface here) and uploads its tables. `lines`: lines
   /// of the axis; `layout`: in place or out of place (the last pass stores into an output buffer
   /// and the image is only read; GL runs no both-axes layout: std::logic_error); `name`: the
-  /// timing records' stem (default fast_rows / fast_cols); `texture_inputs`: a direct route (in
-  /// place, or out of place into the output) reads its data through a buffer texture over the
-  /// image (fast::Tuning::texture_inputs; other routes ignore it). Throws BackendError.
+  /// timing records' stem (default fast_rows / fast_cols); `texture_inputs`: the route's passes
+  /// read their data through buffer textures over the image and the output, where every pass may
+  /// (a direct route in place or into the output, four-step on the image and the output; not
+  /// through the scratch, Bluestein or row pairs: texture_inputs_on decides from the tuning,
+  /// other routes ignore it). Throws BackendError.
   GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fast::AxisRoute& route, std::uint64_t lines,
              fast::PassLayout layout = fast::PassLayout::in_place, std::string name = {},
              bool texture_inputs = false);

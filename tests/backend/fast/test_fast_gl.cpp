@@ -434,7 +434,7 @@ TEST(GlFastSchedule, SwizzledLinesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::swizzled_lines, false, make_path(*env), runner(*env));
 }
 
-// Texture inputs (fast::Tuning::texture_inputs, texture_columns_max_length): which axes read the
+// Texture inputs (fast::Tuning::texture_inputs, texture_columns_max_length, texture_four_step): which axes read the
 // image through a buffer texture under which tuning, each way against FFTW; then a forward and an
 // inverse transform back to back with only texture-fetch barriers after them, as the backend
 // runs transforms one after another, against the input.
@@ -767,8 +767,9 @@ TEST(GlFastDisplay, GlDefaultsMatchRenderSpectrum) {
 }
 
 // The display's passes read their inputs through buffer textures as the tuning says (bit 0 the
-// display rows, which read Z; bit 1 the columns, which read the image, up to
-// texture_columns_max_length points), never where they are four-step, Bluestein or routed; every
+// display rows, which read Z, up to texture_display_rows_max_length points; bit 1 the columns,
+// which read the image, direct ones up to texture_columns_max_length points, four-step ones in
+// place with texture_four_step), never through the scratch, Bluestein or routed; every
 // setting's picture is render_spectrum's, and so are frames drawn with the previous frame's range
 // (a uniform block between frames).
 TEST(GlFastDisplay, TextureInputsFollowTheTuningAndMatchRenderSpectrum) {
