@@ -26,7 +26,7 @@
 //   OUT_SCALE.
 // Optional: R2C_SPLIT / DISPLAY_ROWS (fast_epilogue.glsl), UNPACK_PAIRS, OUTPUT_BUFFER,
 //   BLUESTEIN_IN / BLUESTEIN_OUT and LIVE_BLOCKS, FOUR_STEP_A / FOUR_STEP_B, ROW_PAIRS, TILE_OUT /
-//   TILE_IN, TEX_INPUT (below).
+//   TILE_IN, TEX_INPUT, FOLD_ROWS (below).
 
 #if !defined(AXIS_COLS) || !defined(N) || !defined(M) || !defined(PRE_RADIX) || !defined(LINES) || !defined(THREADS) || !defined(LINE_STRIDE) || !defined(LOCAL_ELEMS) || !defined(HOLD) || !defined(PRE_HOLD) || !defined(NUM_STAGES) || !defined(RADIX_0)
 #error "fast_fft.comp needs AXIS_COLS N M PRE_RADIX LINES THREADS LINE_STRIDE LOCAL_ELEMS HOLD PRE_HOLD NUM_STAGES RADIX_0.."
@@ -189,6 +189,26 @@ layout(std430, binding = 6) readonly buffer OuterTwiddles { vec2 outer_tw[]; };
 #if ROW_PAIRS != 0
 layout(std430, binding = 7) readonly buffer RowPairs { uvec2 row_pairs[]; };
 uint g_pair_line;  // p', where row p's bins go
+#endif
+// FOLD_ROWS 1 (fast::AxisRoute::fold, rows of an image of H = 2 u_lines rows, OUTPUT_BUFFER):
+// the rows pass also takes the columns' first radix-2 step (in frequency). Line n < H/2 loads
+// rows n and n + H/2, forms a = x_n + x_(n+H/2) and b = (x_n - x_(n+H/2)) w_H^n (fold_tw), and
+// transforms a, then b (held in registers meanwhile), into rows 2n and 2n + 1 of the output.
+// Two output rows then make one row of a 2W-wide image whose H/2-point columns, in place, leave
+// bin 2 k1 + k2 of each column at row 2 k1 + k2: the columns' pass is a plain one of half the
+// length over twice the lines, and its groups of 8 columns become groups of 16 half-columns.
+#ifndef FOLD_ROWS
+#define FOLD_ROWS 0
+#endif
+#if FOLD_ROWS != 0 && (AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || ROW_PAIRS != 0 || \
+                       BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || R2C_SPLIT != 0 || DISPLAY_ROWS != 0)
+#error "fast_fft.comp: FOLD_ROWS needs unsplit rows stored into OUTPUT_BUFFER, and no other mode"
+#endif
+#if FOLD_ROWS != 0
+layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^n, n < H/2
+// b's values at stage 0's slots (as many as a stage-0 invocation holds).
+#define FOLD_HOLD (((uint(LINES) * (uint(M) / uint(RADIX_0)) + uint(THREADS) - 1u) / uint(THREADS)) * uint(RADIX_0))
+vec2 g_fold[FOLD_HOLD];
 #endif
 // The inverse conjugates loads and stores, or, in four steps, pass A's loads and pass B's stores
 // (store_output).
@@ -451,6 +471,18 @@ vec2 load_global(uint line, uint i) {
 vec2 load_global(uint line, uint i) {
   vec2 x = data_in(gaddr(min(line, u_lines - 1u), i));
   return vec2(x.x, LOAD_SIGN * x.y);
+}
+#endif
+
+#if FOLD_ROWS != 0
+// Element i of line n's a (returned) and b (into g_fold[slot]): rows n and n + H/2 of the image.
+vec2 fold_load(uint line, uint i, uint slot) {
+  uint n = min(line, u_lines - 1u);  // (load_global would clamp row n + H/2 too)
+  vec2 x0 = data_in(gaddr(n, i)), x1 = data_in(gaddr(n + u_lines, i));
+  x0.y *= LOAD_SIGN;
+  x1.y *= LOAD_SIGN;
+  g_fold[slot] = cmul_fast(x0 - x1, fold_tw[n]);
+  return x0 + x1;
 }
 #endif
 
@@ -951,7 +983,11 @@ void main() {
   g_in_shift = g_block * u_block_shift;
 #endif
   EPILOGUE_BEGIN();
-#if PRE_RADIX == 1
+#if PRE_RADIX == 1 && FOLD_ROWS != 0
+  run_stages(0u);  // a, into row 2n
+  sync_shared();   // the last stage's reads of shared memory before the next round's writes
+  run_stages(1u);  // b, into row 2n + 1
+#elif PRE_RADIX == 1
   run_stages(0u);
   EPILOGUE(0u);
 #elif SPLIT_GLOBAL

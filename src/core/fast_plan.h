@@ -644,6 +644,15 @@ struct Tuning {
   /// side by side (run463, two rounds): 2401^2 76.5-77.0 -> 74.6-75.5, 3125^2 110.1-110.2 -> 109.2,
   /// 4000^2 178.8-180.4 -> 178.4 (a tie).
   std::uint32_t texture_display_rows_max_length = 0;
+  /// Columns of at most this many points (an even count; 0: never) take their first radix-2
+  /// step in the rows pass (AxisRoute::fold, fold_columns), which stores into a second image
+  /// buffer; the columns then run as half-length columns of a twice-as-wide image, in place
+  /// there. GL only (fast_fft.comp's FOLD_ROWS): the caller gives the second buffer and takes the
+  /// result from it. Where the rows are direct and unsplit and the columns direct. H100, GL, per
+  /// pass (run468, two rounds): 1024^2 rows 11.6 -> 11.2 us, columns 11.6 -> 10.3; 2048^2 rows
+  /// 25.3-25.4 -> 38.3-39.1, columns 34.6-34.9 -> 39.9-40.5 (each invocation holds the
+  /// differences across the sums' stages).
+  std::uint32_t fold_columns_max_length = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -812,6 +821,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_columns_max_length", &Tuning::texture_columns_max_length, Kind::gl},
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
+      {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
   };
   return knobs;
 }
@@ -873,6 +883,7 @@ inline Tuning rows_in_rounds(Tuning t) {
 inline Tuning cl_tuning(Tuning t) {
   t.four_step_in_place_min_bytes = 0;
   t.sub_transform_loop_min_split = 0;
+  t.fold_columns_max_length = 0;  // the OpenCL kernel has no FOLD_ROWS
   return t;
 }
 
@@ -1580,6 +1591,11 @@ struct AxisRoute {
   /// (c / t) t H + r t + c % t), and the columns, in groups that divide t, read their tile from
   /// there and store into the image.
   std::uint32_t tile_lines = 0;
+  /// Tuning::fold_columns_max_length: on the rows, the image's height H (the rows pass takes the
+  /// columns' first radix-2 step, rows n and n + H/2 in, rows 2n and 2n + 1 of the output out);
+  /// on the columns, that this route's n = H/2 columns run over the output seen as 2W lines of
+  /// pitch 2W. 0: no fold.
+  std::uint32_t fold = 0;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
@@ -1601,6 +1617,11 @@ struct AxisRoute {
              ": " + plan.describe() + "; then " +
              second->describe();
     if (swap) return swapped + ": " + plan.describe();
+    if (fold != 0)
+      return plan.axis == Axis::rows
+                 ? "with the columns' first radix-2 step (rows n, n + " + std::to_string(fold / 2) +
+                       " into rows 2n, 2n + 1 of the second buffer): " + plan.describe()
+                 : "folded (the " + std::to_string(fold) + "-point columns' halves, twice as many): " + plan.describe();
     if (tile_lines != 0)
       return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
              std::to_string(tile_lines) + " columns";
@@ -1886,6 +1907,32 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
     image.rows.tile_lines = image.cols.tile_lines = t;
 }
 
+/// Folds the columns into the rows (AxisRoute::fold) where tuning.fold_columns_max_length asks
+/// and both passes stay direct: rows of one pass each, unsplit (a split's values would be held
+/// twice), and the half-length columns over twice the lines one pass in place. Column groups of
+/// 8 neighbouring 4096-point columns read 64-byte row segments, the same data as 2048-point
+/// half-columns in groups of 8 of the twice-as-wide image (H100, GL, run466: 157.1-157.8 against
+/// 139.0-139.3 us at 4096^2's size). Called again after measured planning.
+inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
+  image.rows.fold = image.cols.fold = 0;
+  const std::uint32_t h = image.cols.n, w = image.rows.n;
+  if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4) return;
+  const auto direct = [](const AxisRoute& r) {
+    return !r.bluestein() && !r.four_step() && !r.swap && r.tile_lines == 0 && !r.plan.radices.empty() &&
+           !(r.plan.split_global && r.plan.pre_radix > 1);
+  };
+  if (!direct(image.rows) || !direct(image.cols) || image.rows.plan.pre_radix != 1 ||
+      std::uint64_t{2} * w >= (std::uint64_t{1} << 30))
+    return;
+  // Direct as the image's columns are, however many bytes (Tuning::four_step_min_bytes).
+  Tuning direct_half = tuning;
+  direct_half.four_step_min_bytes = 0;
+  auto half = route_columns(h / 2, 2 * w, limits, direct_half);
+  if (!half || !direct(*half)) return;
+  image.cols = *half;
+  image.rows.fold = image.cols.fold = h;
+}
+
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the
 /// image is over the kernels' 32-bit indices (width x height >= 2^31).
 inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t height, const DeviceLimits& limits,
@@ -1900,6 +1947,7 @@ inline std::optional<ImageRoutes> route_image(std::size_t width, std::size_t hei
   ImageRoutes image{*rows, *cols};
   pair_rows_with_columns(image, limits, tuning);
   tile_columns(image, tuning);
+  fold_columns(image, limits, tuning);
   return image;
 }
 
@@ -2437,6 +2485,15 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     AxisPass p = pass(row_pairs, axis, 2 * n * lines * c, forward ? 1.0f : inverse_scale(static_cast<double>(n)),
                       false, false);
     p.groups = route.swap->pairs().size() / 2;
+    return {p};
+  }
+  if (route.fold != 0 && route.plan.axis == Axis::rows) {
+    // Into the output, which the columns then work on (the radix-2 step's 1/2 with the rows' 1/n).
+    if (route.bluestein()) throw std::logic_error("axis_passes: folded rows run directly");
+    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c + route.fold / 2 * c,
+                      forward ? 1.0f : inverse_scale(2.0 * static_cast<double>(n)), false, false);
+    p.defines = {{"FOLD_ROWS", "1"}};
+    p.lines = lines / 2;
     return {p};
   }
   if (route.tile_lines != 0) {

@@ -292,7 +292,11 @@ class GlBackend final : public Backend {
       // which issues the barrier its own reads need first; the storage barrier, which costs the
       // next dispatch its instruction caches on NVIDIA (fast::Tuning::texture_inputs), is owed to
       // whatever else comes next (enter()).
-      fast_->dispatch(current(), data_texture_[current_].id(), direction, GL_TEXTURE_FETCH_BARRIER_BIT);
+      // A folded size (GlFastPath::folds) leaves the result in the other buffer, which becomes
+      // the current one, as the pipeline's ping-pong passes do.
+      const GLuint result = fast_->dispatch(current(), data_texture_[current_].id(), direction,
+                                            GL_TEXTURE_FETCH_BARRIER_BIT, other(), data_texture_[1 - current_].id());
+      if (result != current()) flip();
       owed_barrier_ = GL_SHADER_STORAGE_BARRIER_BIT;
     } else {
       settle_barrier();

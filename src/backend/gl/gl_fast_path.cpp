@@ -144,6 +144,11 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
     chirp_ = make_table(bluestein.chirp);
     filter_ = make_table(bluestein.filter);
   }
+  if (route_.fold != 0 && route_.plan.axis == Axis::rows) {
+    std::vector<Complex> w = fast::twiddle_table(route_.fold);
+    w.resize(route_.fold / 2);  // w_H^n for the rows n < H/2 that form the differences
+    fold_twiddles_ = make_table(w);
+  }
   if (route_.swap && route_.plan.axis == Axis::rows) {
     const std::vector<std::uint32_t> pairs = route_.swap->pairs();
     table_bytes_ += pairs.size() * sizeof(std::uint32_t);
@@ -152,7 +157,7 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
 }
 
 GlFastAxis::~GlFastAxis() {
-  for (unsigned* id : {&twiddles_, &chirp_, &filter_, &second_twiddles_, &outer_twiddles_, &row_pairs_})
+  for (unsigned* id : {&twiddles_, &chirp_, &filter_, &second_twiddles_, &outer_twiddles_, &row_pairs_, &fold_twiddles_})
     if (*id) glDeleteBuffers(1, id);
 }
 
@@ -224,6 +229,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
+  if (fold_twiddles_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 8, fold_twiddles_);
   if (reads_by_texture_) bind_data_texture(data_texture);
 
   dispatch_fast_groups(timers_, p.axis, p.threads, pass.groups != 0 ? pass.groups : p.groups(lines), pass.name, pass.bytes,
@@ -380,14 +386,20 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
                        " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
                        "shader storage block)");
   if (measure_.enabled()) {
+    // Each axis is timed on its own, in place: unfolded, the fold applied to the choice.
+    fast::Tuning unfolded = tuning_;
+    unfolded.fold_columns_max_length = 0;
+    image = routes(width, height, unfolded);
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
     fast::pair_rows_with_columns(*image, limits_, tuning_);  // each axis was chosen on its own
     fast::tile_columns(*image, tuning_);
+    fast::fold_columns(*image, limits_, tuning_);
   }
+  const std::uint64_t col_lines = image->cols.fold != 0 ? 2 * std::uint64_t{width} : width;
   rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
                 texture_inputs_on(Axis::rows, tuning_, &image->rows, std::uint64_t{width} * height, max_texels_));
-  cols_.emplace(programs_, timers_, image->cols, width, fast::PassLayout::in_place, std::string{},
+  cols_.emplace(programs_, timers_, image->cols, col_lines, fast::PassLayout::in_place, std::string{},
                 texture_inputs_on(Axis::cols, tuning_, &image->cols, std::uint64_t{width} * height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
@@ -396,8 +408,16 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   height_ = height;
 }
 
-void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after) {
+unsigned GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after,
+                              unsigned spare, unsigned spare_texture) {
   if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
+  if (folds()) {
+    if (spare == 0 || spare == buffer) throw std::logic_error("GlFastPath: a folded size needs a second buffer");
+    glMemoryBarrier(rows_->read_barrier());
+    rows_->dispatch(buffer, spare, scratch_, direction, buffer_texture, spare_texture, cols_->read_barrier());
+    cols_->dispatch(spare, spare, scratch_, direction, spare_texture, spare_texture, barrier_after);
+    return spare;
+  }
   // In-place four-step columns leave the rows swapped in pairs, which the rows' pass undoes
   // (fast::pair_rows_with_columns): then the columns go first.
   const bool columns_first = rows_->route().swap.has_value();
@@ -409,11 +429,25 @@ void GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction di
   glMemoryBarrier(first.read_barrier());
   first.dispatch(buffer, buffer, scratch_, direction, buffer_texture, buffer_texture, second.read_barrier());
   second.dispatch(buffer, buffer, scratch_, direction, buffer_texture, buffer_texture, barrier_after);
+  return buffer;
 }
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {
   const BufferTexture texture(buffer);
-  dispatch(buffer, texture.id(), direction, GL_SHADER_STORAGE_BARRIER_BIT);
+  if (!folds()) {
+    dispatch(buffer, texture.id(), direction, GL_SHADER_STORAGE_BARRIER_BIT);
+    return;
+  }
+  const GLsizeiptr bytes = static_cast<GLsizeiptr>(std::uint64_t{width_} * height_ * sizeof(Complex));
+  const ScopedBuffer spare(static_cast<std::uint64_t>(bytes));
+  const BufferTexture spare_texture(spare.id);
+  dispatch(buffer, texture.id(), direction, GL_BUFFER_UPDATE_BARRIER_BIT, spare.id, spare_texture.id());
+  glBindBuffer(GL_COPY_READ_BUFFER, spare.id);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, bytes);
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 }  // namespace fftscope::detail

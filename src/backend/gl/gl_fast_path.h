@@ -132,7 +132,8 @@ class GlFastAxis {
   bool reads_by_texture_ = false;
   // GLuint buffers; chirp and filter: Bluestein only; second and outer: four-step only (pass
   // B's, and the whole column's); row pairs: rows in swapped pairs only (AxisRoute::swap).
-  unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0, row_pairs_ = 0;
+  unsigned twiddles_ = 0, chirp_ = 0, filter_ = 0, second_twiddles_ = 0, outer_twiddles_ = 0, row_pairs_ = 0,
+           fold_twiddles_ = 0;
   std::uint64_t table_bytes_ = 0;
 };
 
@@ -174,12 +175,20 @@ class GlFastPath {
   /// BufferTexture, made once). A barrier for its reads comes first (whatever stored into the
   /// buffer before), the one for the second axis's reads between the axes, and `barrier_after`
   /// (GL barrier bits: for whatever reads the buffer next) last: GL_TEXTURE_FETCH_BARRIER_BIT
-  /// where that is this fast path again.
-  void dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after);
-  /// The same through a buffer texture of its own made for this call, followed by a
-  /// shader-storage barrier: for tests and one-off transforms (a texture made per call costs
-  /// what run238 measured; see BufferTexture).
+  /// where that is this fast path again. Where the prepared size folds the columns into the
+  /// rows (folds()), the rows store into `spare` (a second buffer of the image's size, with
+  /// `spare_texture` over it) and the columns run there: the result is in `spare`, and `buffer`
+  /// holds the rows' input still. Returns the buffer that holds the result.
+  unsigned dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after,
+                    unsigned spare = 0, unsigned spare_texture = 0);
+  /// The same in place, through a buffer texture of its own made for this call (and, where the
+  /// size folds, a second buffer, copied back), followed by a shader-storage barrier: for tests
+  /// and one-off transforms (a texture made per call costs what run238 measured; see
+  /// BufferTexture).
   void dispatch(unsigned buffer, Direction direction);
+  /// True where the prepared size takes the columns' first radix-2 step in the rows pass
+  /// (fast::AxisRoute::fold): dispatch() then needs a second buffer and leaves the result there.
+  bool folds() const { return rows_ && rows_->route().fold != 0; }
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.

@@ -81,6 +81,12 @@ inline std::vector<TimingRecord> expected_fast_records(const fast::AxisRoute& ro
     return {rec("fast_" + axis + "_a(" + std::to_string(route.plan.n) + of, n * lines * c * 2 + n * c),
             rec("fast_" + axis + "_b(" + std::to_string(route.second->n) + of, n * lines * c * 2)};
   }
+  // Folded columns (AxisRoute::fold): the rows also read the fold's H/2 twiddles once; the
+  // columns run half as long over twice the lines.
+  if (route.fold != 0) {
+    if (route.plan.axis == Axis::rows) return {rec("fast_rows", n * lines * c * 2 + route.fold / 2 * c)};
+    return {rec("fast_cols", n * (2 * lines) * c * 2)};
+  }
   if (!route.bluestein()) return {rec("fast_" + axis, n * lines * c * 2)};
   const std::string length = "(L=" + std::to_string(l);
   return {rec("fast_" + axis + length + "; chirp in; filter out)", (n * lines + n + l + l * lines) * c),

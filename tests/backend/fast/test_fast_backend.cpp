@@ -7,6 +7,7 @@
 #include <map>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,47 @@ TEST_P(FastVariant, FinishReadiesEveryTimerAndKeepsTheData) {
   for (const auto& [execution, t] : ms) EXPECT_GT(t, 0.0) << "execution " << execution;
   EXPECT_LT(test::relative_l2_error(backend->download().data, test::fftw_2d(input, w, h, Direction::forward)),
             test::float_fft_tolerance(w * h));
+}
+
+// FFTSCOPE_FAST_TUNING for one test, the previous value put back after.
+class ScopedTuningEnv {
+ public:
+  explicit ScopedTuningEnv(const char* value) {
+    if (const char* old = std::getenv(kName)) old_ = old;
+    setenv(kName, value, 1);
+  }
+  ~ScopedTuningEnv() {
+    if (old_) setenv(kName, old_->c_str(), 1);
+    else unsetenv(kName);
+  }
+
+ private:
+  static constexpr const char* kName = "FFTSCOPE_FAST_TUNING";
+  std::optional<std::string> old_;
+};
+
+// Columns folded into the rows (fast::Tuning::fold_columns_max_length; GL only, OpenCL's tuning
+// drops it): each transform leaves the result in the backend's other image buffer, which becomes
+// its image; forward, inverse and forward again, each downloaded and checked.
+TEST_P(FastVariant, FoldedColumnsMoveTheImageToTheOtherBuffer) {
+  const ScopedTuningEnv tuning("fold_columns_max_length=4096");
+  std::string why;
+  auto backend = gpu_backend(GetParam(), why);
+  if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);
+  const std::size_t w = 96, h = 40;
+  const auto input = test::random_complex(w * h, 29);
+  backend->prepare(make_plan_2d(w, h), KernelVariant::fast);
+  backend->upload(float_image(input, w, h));
+  if (GetParam() == BackendKind::gl)
+    EXPECT_NE(backend->fast_plan_description().find("columns' first radix-2 step"), std::string::npos)
+        << backend->fast_plan_description();
+  const auto spectrum = test::fftw_2d(input, w, h, Direction::forward);
+  backend->execute(Direction::forward);
+  EXPECT_LT(test::relative_l2_error(backend->download().data, spectrum), test::float_fft_tolerance(w * h));
+  backend->execute(Direction::inverse);
+  EXPECT_LT(test::relative_l2_error(backend->download().data, input), 1e-5);
+  backend->execute(Direction::forward);
+  EXPECT_LT(test::relative_l2_error(backend->download().data, spectrum), test::float_fft_tolerance(w * h));
 }
 
 std::vector<BackendKind> gpu_kinds() {

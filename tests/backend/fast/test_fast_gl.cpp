@@ -507,6 +507,96 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   EXPECT_LT(test::relative_l2_error(data, test::to_double(input)), 1e-5);
 }
 
+// The columns' first radix-2 step in the rows pass (Tuning::fold_columns_max_length, FOLD_ROWS):
+// where the height is even and within the bound the rows store into a second buffer and the
+// half-length columns run there; both directions against FFTW (run_fast copies the result back),
+// rows of one and of several lines per group, split and unsplit columns, texture reads on and
+// off; an odd height and one over the bound keep the plain passes.
+TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning fold = fast::gl_default_tuning();
+  fold.fold_columns_max_length = 1024;
+  fast::Tuning fold_storage = fold;
+  fold_storage.texture_inputs = 0;
+  fast::Tuning fold_long = fold;  // 2048-point half-columns, split through the registers
+  fold_long.fold_columns_max_length = 4096;
+  struct Case {
+    std::size_t width, height;
+    const fast::Tuning* tuning;
+    bool folds;
+  };
+  const Case cases[] = {
+      {64, 64, &fold, true},          {48, 32, &fold, true},   {40, 128, &fold_storage, true},
+      {20, 12, &fold, true},          {6, 2000, &fold, false},  // over the bound
+      {8, 4096, &fold_long, true},    {30, 4, &fold, true},     {16, 9, &fold, false},  // odd
+      {1000, 6, &fold, true},
+  };
+  for (const Case& c : cases) {
+    GlFastPath path(*env->programs, nullptr, *c.tuning);
+    path.prepare(c.width, c.height);
+    const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
+                             path.route(Axis::rows).describe() + "; " + path.route(Axis::cols).describe();
+    EXPECT_EQ(path.folds(), c.folds) << what;
+    EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / 2 : c.height) << what;
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+      double tolerance = 0;
+      const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 5 + c.height, &tolerance);
+      EXPECT_LT(err, tolerance) << what << " " << to_string(d);
+    }
+  }
+}
+
+// A folded size through the two-buffer call: the result in the second buffer, the first left
+// holding the input; forward then inverse back, three times, behind texture-fetch barriers only.
+TEST(GlFastSchedule, FoldedColumnsLeaveTheResultInTheSecondBuffer) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning fold = fast::gl_default_tuning();
+  fold.fold_columns_max_length = 4096;
+  const std::size_t w = 96, h = 80;
+  GlFastPath path(*env->programs, nullptr, fold);
+  path.prepare(w, h);
+  ASSERT_TRUE(path.folds());
+  const auto input = test::random_complex(w * h, 77);
+  const std::vector<Complex> floats = test::to_float(input);
+  const auto bytes = static_cast<GLsizeiptr>(floats.size() * sizeof(Complex));
+  GLuint buffers[2] = {make_storage_buffer(bytes, floats.data(), GL_DYNAMIC_COPY),
+                       make_storage_buffer(bytes, nullptr, GL_DYNAMIC_COPY)};
+  const BufferTexture textures[2] = {BufferTexture(buffers[0]), BufferTexture(buffers[1])};
+  const auto read = [&](GLuint buffer) {
+    std::vector<Complex> out(floats.size());
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, out.data());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return out;
+  };
+  EXPECT_EQ(path.dispatch(buffers[0], textures[0].id(), Direction::forward, GL_TEXTURE_FETCH_BARRIER_BIT, buffers[1],
+                          textures[1].id()),
+            buffers[1]);
+  EXPECT_LT(test::relative_l2_error(read(buffers[1]), test::fftw_2d(input, w, h, Direction::forward)),
+            test::float_fft_tolerance(w * h));
+  EXPECT_EQ(read(buffers[0]), floats);
+  EXPECT_THROW(path.dispatch(buffers[1], textures[1].id(), Direction::inverse, GL_TEXTURE_FETCH_BARRIER_BIT),
+               std::logic_error);
+  int current = 1;
+  for (int round = 0; round < 3; ++round) {
+    for (Direction d : {Direction::inverse, Direction::forward}) {
+      const GLuint result = path.dispatch(buffers[current], textures[current].id(), d, GL_TEXTURE_FETCH_BARRIER_BIT,
+                                          buffers[1 - current], textures[1 - current].id());
+      ASSERT_EQ(result, buffers[1 - current]);
+      current = 1 - current;
+    }
+  }
+  EXPECT_LT(test::relative_l2_error(read(buffers[current]), test::fftw_2d(input, w, h, Direction::forward)),
+            test::float_fft_tolerance(w * h));
+  glDeleteBuffers(2, buffers);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 // Lengths with a prime factor above 13 through Bluestein on the fast path (issue 6): per such
 // axis an L-point pass from the image (times the chirp) into the scratch (times the filter), and
 // an inverse L-point pass from the scratch into the image (times the chirp).

@@ -2484,6 +2484,64 @@ TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) 
   EXPECT_FALSE(fused(256, 256, fast::gl_default_tuning()));  // GL keeps two dispatches
 }
 
+// Tuning::fold_columns_max_length: the columns' first radix-2 step in the rows pass (GL only),
+// where the height is even and within the bound, the rows direct and unsplit and the columns
+// direct; the half-length columns over twice the lines direct whatever their bytes; the rows'
+// one pass into the output with FOLD_ROWS over H/2 lines, its inverse carrying the step's 1/2.
+TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
+  const fast::Tuning gl = fast::gl_default_tuning();
+  EXPECT_EQ(gl.fold_columns_max_length, 0u);
+  fast::Tuning fold = gl;
+  fold.fold_columns_max_length = 4096;
+  const auto unfolded = fast::route_image(4096, 4096, nvidia, gl);
+  const auto folded = fast::route_image(4096, 4096, nvidia, fold);
+  ASSERT_TRUE(unfolded && folded);
+  EXPECT_EQ(unfolded->rows.fold, 0u);
+  EXPECT_EQ(folded->rows.fold, 4096u);
+  EXPECT_EQ(folded->cols.fold, 4096u);
+  EXPECT_EQ(fast::plan_identity(folded->rows.plan), fast::plan_identity(unfolded->rows.plan));
+  EXPECT_EQ(folded->cols.n, 2048u);
+  EXPECT_FALSE(folded->cols.four_step()) << folded->cols.describe();  // 128 MiB: four steps unfolded
+  EXPECT_EQ(fast::plan_identity(folded->cols.plan), fast::plan_identity(fast::route_columns(2048, 8192, nvidia, [&] {
+                                                                          fast::Tuning t = fold;
+                                                                          t.four_step_min_bytes = 0;
+                                                                          return t;
+                                                                        }())->plan));
+  EXPECT_EQ(folded->scratch_elements(), 0u);
+  // Not: an odd height, one over the bound, OpenCL's tuning, split rows (8190 x 64: rows of 8190
+  // points split), four-step columns (8192^2, in place with row pairs).
+  EXPECT_EQ(fast::route_image(64, 63, nvidia, fold)->rows.fold, 0u);
+  EXPECT_EQ(fast::route_image(64, 4098, nvidia, fold)->rows.fold, 0u);
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, fast::cl_tuning(fold))->rows.fold, 0u);
+  const auto split_rows = fast::route_image(8192, 64, nvidia, fold);
+  ASSERT_TRUE(split_rows);
+  EXPECT_GT(split_rows->rows.plan.pre_radix, 1u);
+  EXPECT_EQ(split_rows->rows.fold, 0u);
+  fast::Tuning fold_large = fold;
+  fold_large.fold_columns_max_length = 8192;
+  const auto four_step = fast::route_image(8192, 8192, nvidia, fold_large);
+  ASSERT_TRUE(four_step && four_step->cols.four_step());
+  EXPECT_EQ(four_step->rows.fold, 0u);
+  EXPECT_EQ(four_step->cols.n, 8192u);
+
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    const auto rows = fast::axis_passes(folded->rows, 4096, d);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_STREQ(rows[0].mode, fast::output_buffer);
+    EXPECT_EQ(rows[0].defines, (std::vector<std::pair<std::string, std::string>>{{"FOLD_ROWS", "1"}}));
+    EXPECT_EQ(rows[0].lines, 2048u);
+    EXPECT_EQ(rows[0].bytes, 2ull * 4096 * 4096 * sizeof(Complex) + 2048 * sizeof(Complex));
+    EXPECT_FLOAT_EQ(rows[0].scale, d == Direction::forward ? 1.0f : 1.0f / 8192.0f);
+    const auto cols = fast::axis_passes(folded->cols, 8192, d);
+    ASSERT_EQ(cols.size(), 1u);
+    EXPECT_EQ(cols[0].mode, nullptr);
+    EXPECT_EQ(cols[0].in_pitch, 8192u);
+    EXPECT_FLOAT_EQ(cols[0].scale, d == Direction::forward ? 1.0f : 1.0f / 2048.0f);
+  }
+  EXPECT_NE(folded->rows.describe().find("columns' first radix-2 step"), std::string::npos);
+  EXPECT_NE(folded->cols.describe().find("folded"), std::string::npos);
+}
+
 TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
   // 8192^2's columns go in four steps (an image-sized scratch, the largest buffer beside the
   // image's); 4096^2 and 2048^2 need none.
