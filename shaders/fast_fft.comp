@@ -196,7 +196,7 @@ uint g_pair_line;  // p', where row p's bins go
 // transforms a, then b (held in registers meanwhile), into rows 2n and 2n + 1 of the output.
 // Two output rows then make one row of a 2W-wide image whose H/2-point columns, in place, leave
 // bin 2 k1 + k2 of each column at row 2 k1 + k2: the columns' pass is a plain one of half the
-// length over twice the lines, and its groups of 8 columns become groups of 16 half-columns.
+// length over twice the lines. GL only (kernels/fast_fft.cl has no FOLD_ROWS).
 #ifndef FOLD_ROWS
 #define FOLD_ROWS 0
 #endif

@@ -13,7 +13,7 @@ export LD_LIBRARY_PATH=$PWD/.device/lib OCL_ICD_VENDORS=$PWD/.device/icd FFTSCOP
 cli=.carry/build-x/src/cli/fftscope-cli
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for r in 1 2; do
-  for size in ${FOLD_SIZES:-4096x4096 3200x3200 1920x1080 1024x1024 1000x1000 512x512 256x256}; do
+  for size in ${FOLD_SIZES:-4096x4096 1920x1080 1024x1024 1000x1000 512x512 256x256}; do
     for t in "" fold_columns_max_length=4096; do
       echo "== round $r $size tuning '$t'"
       FFTSCOPE_FAST_TUNING=$t timeout 60 $cli bench --backend gl --variant fast --size $size --repeat ${REPEAT_PROBE:-30} --warmup 5 | grep -A1 -E "^fast_|^total"
