@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Session 71, run469 (run468 again, the half columns kept direct at any size): GL's columns folded into the rows (fold_columns_max_length, the experiment
+# Session 71, run469 (prepared): GL's columns folded into the rows (fold_columns_max_length; the
 # build .carry/build-x: the rows pass takes the columns' first radix-2 step into the backend's
-# second buffer, the columns run half as long, twice as many, in place there) against the
-# shipped plans, per kernel, alternating, two rounds at 1024^2 .. 4096^2; then the sweep's
-# fftscope-gl-fast entry both ways beside cuFFT, three rounds (errors against FFTW in the JSON);
-# then run467's stand-ins.
-# Carry: .carry/build-x .carry/run468.sh .device
+# second buffer, the half-length columns run in place there, direct at any size) against the
+# shipped plans, per kernel, alternating, two rounds at 256^2 .. 4096^2; then the sweep's
+# fftscope-gl-fast entry both ways beside cuFFT, three rounds (errors against FFTW in the JSON).
+# Carry: .carry/build-x .carry/run469.sh .device
 set -u
 exec > >(tee $OUT/log.txt) 2>&1
 START=$(date +%s)
@@ -31,11 +30,4 @@ done
 cp $OUT/sweep-fold_columns_max_length=4096/sweep.json $OUT/sweep-fold.json 2>/dev/null; cp $OUT/sweep-shipped/sweep.json $OUT/sweep-shipped.json 2>/dev/null
 rm -rf $OUT/sweep-*/
 echo "sweeps done: $(( $(date +%s) - START )) s"
-exit 0  # (no stand-ins this time)
-for r in 1 2; do
-  for t in "" row_elements=8192 local_bytes_cap=17408; do
-    echo "== stand-in round $r 4096x4096 tuning '$t'"
-    FFTSCOPE_FAST_TUNING=$t timeout 60 $cli bench --backend gl --variant fast --size 4096x4096 --repeat 30 --warmup 5 | grep -A1 -E "^fast_rows"
-  done
-done
 echo "done: $(( $(date +%s) - START )) s"
