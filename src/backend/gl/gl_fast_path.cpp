@@ -286,7 +286,8 @@ std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size
   auto routes = fast::route_image(width, height, limits_, tuning);
   if (!routes) return std::nullopt;
   // GL guarantees 65535 groups per dimension; the shader flattens x and y.
-  const std::uint64_t most = std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(width));
+  const std::uint64_t col_lines = routes->cols.fold != 0 ? 2 * std::uint64_t{width} : width;  // folded: twice as many
+  const std::uint64_t most = std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(col_lines));
   if (most > std::uint64_t{65535} * 65535) return std::nullopt;
   if (max_block_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_block_) return std::nullopt;
   return routes;
