@@ -983,7 +983,7 @@ void main() {
   g_in_shift = g_block * u_block_shift;
 #endif
   EPILOGUE_BEGIN();
-#if PRE_RADIX == 1 && FOLD_ROWS != 0
+#if FOLD_ROWS != 0  // (unsplit: PRE_RADIX 1)
   run_stages(0u);  // a, into row 2n
   sync_shared();   // the last stage's reads of shared memory before the next round's writes
   run_stages(1u);  // b, into row 2n + 1

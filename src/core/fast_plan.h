@@ -1598,6 +1598,11 @@ struct AxisRoute {
   std::uint32_t fold = 0;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
+  /// The lines this route runs over for an image axis of `lines` lines: twice as many for
+  /// folded columns.
+  std::uint64_t dispatched_lines(std::uint64_t lines) const {
+    return fold != 0 && plan.axis == Axis::cols ? 2 * lines : lines;
+  }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
   std::uint64_t scratch_elements(std::uint64_t lines) const {
     if (tile_lines != 0) return std::uint64_t{n} * lines;
@@ -1884,6 +1889,13 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
   if (auto cols = route_columns(image.cols.n, image.rows.n, limits, scratch)) image.cols = *cols;
 }
 
+/// One pass of the axis through the registers: no Bluestein, four steps, row pairs or split
+/// through the buffer (tile_columns, fold_columns).
+inline bool direct_through_registers(const AxisRoute& r) {
+  return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
+         !(r.plan.split_global && r.plan.pre_radix > 1);
+}
+
 /// Hands the rows' transform to the columns in tiles of the columns' group (AxisRoute::tile_lines;
 /// Tuning::tile_min_lines: wider) where tuning.tiled_columns_min_bytes allows it and both axes are
 /// direct passes through the registers (no Bluestein, four steps, row pairs or split through the
@@ -1896,14 +1908,10 @@ inline void pair_rows_with_columns(ImageRoutes& image, const DeviceLimits& limit
 inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
   image.rows.tile_lines = image.cols.tile_lines = 0;
   const std::uint64_t bytes = std::uint64_t{image.rows.n} * image.cols.n * sizeof(Complex);
-  const auto direct = [](const AxisRoute& r) {
-    return !r.bluestein() && !r.four_step() && !r.swap && !r.plan.radices.empty() &&
-           !(r.plan.split_global && r.plan.pre_radix > 1);
-  };
   const std::uint32_t group = image.cols.plan.lines_per_group;
   const std::uint32_t t = tuning.tile_min_lines > group && tuning.tile_min_lines % group == 0 ? tuning.tile_min_lines : group;
-  if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes && direct(image.rows) &&
-      direct(image.cols) && t >= 4 && image.rows.n % t == 0)
+  if (tuning.tiled_columns_min_bytes != 0 && bytes >= tuning.tiled_columns_min_bytes &&
+      direct_through_registers(image.rows) && direct_through_registers(image.cols) && t >= 4 && image.rows.n % t == 0)
     image.rows.tile_lines = image.cols.tile_lines = t;
 }
 
@@ -1917,10 +1925,7 @@ inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const T
   image.rows.fold = image.cols.fold = 0;
   const std::uint32_t h = image.cols.n, w = image.rows.n;
   if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4) return;
-  const auto direct = [](const AxisRoute& r) {
-    return !r.bluestein() && !r.four_step() && !r.swap && r.tile_lines == 0 && !r.plan.radices.empty() &&
-           !(r.plan.split_global && r.plan.pre_radix > 1);
-  };
+  const auto direct = [](const AxisRoute& r) { return direct_through_registers(r) && r.tile_lines == 0; };
   if (!direct(image.rows) || !direct(image.cols) || image.rows.plan.pre_radix != 1 ||
       std::uint64_t{2} * w >= (std::uint64_t{1} << 30))
     return;
@@ -1931,6 +1936,13 @@ inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const T
   if (!half || !direct(*half)) return;
   image.cols = *half;
   image.rows.fold = image.cols.fold = h;
+}
+
+/// `t` without the fold: what measured planning times each axis under (in place, on its own),
+/// before fold_columns folds the choice.
+inline Tuning unfolded(Tuning t) {
+  t.fold_columns_max_length = 0;
+  return t;
 }
 
 /// route_axis for both axes (the rows under row_tuning); empty where either has no route or the

@@ -286,8 +286,8 @@ std::optional<fast::ImageRoutes> GlFastPath::routes(std::size_t width, std::size
   auto routes = fast::route_image(width, height, limits_, tuning);
   if (!routes) return std::nullopt;
   // GL guarantees 65535 groups per dimension; the shader flattens x and y.
-  const std::uint64_t col_lines = routes->cols.fold != 0 ? 2 * std::uint64_t{width} : width;  // folded: twice as many
-  const std::uint64_t most = std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(col_lines));
+  const std::uint64_t most =
+      std::max(routes->rows.plan.groups(height), routes->cols.plan.groups(routes->cols.dispatched_lines(width)));
   if (most > std::uint64_t{65535} * 65535) return std::nullopt;
   if (max_block_ != 0 && routes->scratch_elements() * sizeof(Complex) > max_block_) return std::nullopt;
   return routes;
@@ -325,7 +325,7 @@ bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRo
 
 fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t height, const fast::AxisRoute& planned) {
   const auto distinct = fast::distinct_axis_routes(axis, planned, tuning_, measure_.candidates,
-                                                   [&](const fast::Tuning& t) { return routes(width, height, t); });
+                                                   [&](const fast::Tuning& t) { return routes(width, height, fast::unfolded(t)); });
   if (distinct.size() == 1) return planned;
   const auto [what, identities] = fast::axis_choice(axis, width, height, distinct);
   const std::string key = PlanWisdom::key(measure_.device, what, identities);
@@ -381,27 +381,24 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
   if (rows_ && cols_ && width == width_ && height == height_) return;
   release();
   width_ = height_ = 0;
-  auto image = routes(width, height, tuning_);
+  // Measured planning times each axis on its own, in place: unfolded, the fold applied to the
+  // choice (fast::fold_columns, with the other joint rules).
+  auto image = routes(width, height, measure_.enabled() ? fast::unfolded(tuning_) : tuning_);
   if (!image)
     throw BackendError("OpenGL fast path: " + std::to_string(width) + "x" + std::to_string(height) +
                        " is not supported (no layout fits shared memory, or over 32-bit indices or the largest "
                        "shader storage block)");
   if (measure_.enabled()) {
-    // Each axis is timed on its own, in place: unfolded, the fold applied to the choice.
-    fast::Tuning unfolded = tuning_;
-    unfolded.fold_columns_max_length = 0;
-    image = routes(width, height, unfolded);
     image->rows = fastest(Axis::rows, width, height, image->rows);
     image->cols = fastest(Axis::cols, width, height, image->cols);
     fast::pair_rows_with_columns(*image, limits_, tuning_);  // each axis was chosen on its own
     fast::tile_columns(*image, tuning_);
     fast::fold_columns(*image, limits_, tuning_);
   }
-  const std::uint64_t col_lines = image->cols.fold != 0 ? 2 * std::uint64_t{width} : width;
   rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
                 texture_inputs_on(Axis::rows, tuning_, &image->rows, std::uint64_t{width} * height, max_texels_));
-  cols_.emplace(programs_, timers_, image->cols, col_lines, fast::PassLayout::in_place, std::string{},
-                texture_inputs_on(Axis::cols, tuning_, &image->cols, std::uint64_t{width} * height, max_texels_));
+  cols_.emplace(programs_, timers_, image->cols, image->cols.dispatched_lines(width), fast::PassLayout::in_place,
+                std::string{}, texture_inputs_on(Axis::cols, tuning_, &image->cols, std::uint64_t{width} * height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
   extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();

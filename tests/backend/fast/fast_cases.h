@@ -85,7 +85,7 @@ inline std::vector<TimingRecord> expected_fast_records(const fast::AxisRoute& ro
   // columns run half as long over twice the lines.
   if (route.fold != 0) {
     if (route.plan.axis == Axis::rows) return {rec("fast_rows", n * lines * c * 2 + route.fold / 2 * c)};
-    return {rec("fast_cols", n * (2 * lines) * c * 2)};
+    return {rec("fast_cols", n * route.dispatched_lines(lines) * c * 2)};
   }
   if (!route.bluestein()) return {rec("fast_" + axis, n * lines * c * 2)};
   const std::string length = "(L=" + std::to_string(l);

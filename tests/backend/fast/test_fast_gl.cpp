@@ -548,6 +548,28 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   }
 }
 
+// Measured planning with the fold on: each axis is timed unfolded, in place (the candidates'
+// tunings carry the fold too), and the choice folded after; the result against FFTW.
+TEST(GlFastSchedule, MeasuredPlansFoldTheChosenColumns) {
+  std::string why;
+  GlEnv* env = env_or_null(why);
+  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
+  fast::Tuning fold = fast::gl_default_tuning();
+  fold.fold_columns_max_length = 4096;
+  const fast::Measuring measuring{fast::measure_candidates(fold, true), nullptr, "test device"};
+  const std::size_t w = 64, h = 48;
+  GlFastPath path(*env->programs, nullptr, fold, measuring);
+  path.prepare(w, h);
+  EXPECT_TRUE(path.folds());
+  EXPECT_EQ(path.route(Axis::rows).fold, h);
+  EXPECT_EQ(path.route(Axis::cols).n, h / 2) << path.route(Axis::cols).describe();
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    double tolerance = 0;
+    const double err = run_fast(*env, w, h, d, fold, 91, &tolerance, measuring);
+    EXPECT_LT(err, tolerance) << to_string(d);
+  }
+}
+
 // A folded size through the two-buffer call: the result in the second buffer, the first left
 // holding the input; forward then inverse back, three times, behind texture-fetch barriers only.
 TEST(GlFastSchedule, FoldedColumnsLeaveTheResultInTheSecondBuffer) {
