@@ -197,6 +197,9 @@ uint g_pair_line;  // p', where row p's bins go
 // Two output rows then make one row of a 2W-wide image whose H/2-point columns, in place, leave
 // bin 2 k1 + k2 of each column at row 2 k1 + k2: the columns' pass is a plain one of half the
 // length over twice the lines. GL only (kernels/fast_fft.cl has no FOLD_ROWS).
+// FOLD_ROWS 2 (AxisRoute::fold_apart): the same step, each line making one of the two rows
+// (u_lines = H): line l loads rows l / 2 and l / 2 + H/2 and transforms a (l even) or b (l odd)
+// into row l, so nothing is held across stages and each input row is read twice.
 #ifndef FOLD_ROWS
 #define FOLD_ROWS 0
 #endif
@@ -206,6 +209,8 @@ uint g_pair_line;  // p', where row p's bins go
 #endif
 #if FOLD_ROWS != 0
 layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^n, n < H/2
+#endif
+#if FOLD_ROWS == 1
 // b's values at stage 0's slots (as many as a stage-0 invocation holds).
 #define FOLD_HOLD (((uint(LINES) * (uint(M) / uint(RADIX_0)) + uint(THREADS) - 1u) / uint(THREADS)) * uint(RADIX_0))
 vec2 g_fold[FOLD_HOLD];
@@ -467,6 +472,16 @@ vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, -x.y);
 }
+#elif FOLD_ROWS == 2
+// Element i of output row `line`: a at even lines, b at odd ones, of rows n = line / 2 and
+// n + H/2 (the inverse conjugates them first, as it does every load).
+vec2 load_global(uint line, uint i) {
+  uint l = min(line, u_lines - 1u), n = l >> 1u;
+  vec2 x0 = data_in(gaddr(n, i)), x1 = data_in(gaddr(n + (u_lines >> 1u), i));
+  x0.y *= LOAD_SIGN;
+  x1.y *= LOAD_SIGN;
+  return (l & 1u) != 0u ? cmul_fast(x0 - x1, fold_tw[n]) : x0 + x1;
+}
 #else
 vec2 load_global(uint line, uint i) {
   vec2 x = data_in(gaddr(min(line, u_lines - 1u), i));
@@ -474,7 +489,7 @@ vec2 load_global(uint line, uint i) {
 }
 #endif
 
-#if FOLD_ROWS != 0
+#if FOLD_ROWS == 1
 // Element i of line n's a (returned) and b (into g_fold[slot]): rows n and n + H/2 of the image.
 vec2 fold_load(uint line, uint i, uint slot) {
   uint n = min(line, u_lines - 1u);  // (load_global would clamp row n + H/2 too)
@@ -983,7 +998,7 @@ void main() {
   g_in_shift = g_block * u_block_shift;
 #endif
   EPILOGUE_BEGIN();
-#if FOLD_ROWS != 0  // (unsplit: PRE_RADIX 1)
+#if FOLD_ROWS == 1  // (unsplit: PRE_RADIX 1)
   run_stages(0u);  // a, into row 2n
   sync_shared();   // the last stage's reads of shared memory before the next round's writes
   run_stages(1u);  // b, into row 2n + 1

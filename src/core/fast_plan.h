@@ -653,6 +653,11 @@ struct Tuning {
   /// 25.3-25.4 -> 38.3-39.1, columns 34.6-34.9 -> 39.9-40.5 (each invocation holds the
   /// differences across the sums' stages).
   std::uint32_t fold_columns_max_length = 0;
+  /// With the fold: 1, each line of the rows pass makes one of the two rows (lines 2n and
+  /// 2n + 1 both load rows n and n + H/2, the second load mostly from the L2), so no invocation
+  /// holds the differences across the sums' stages and the rows keep their unfolded plan's
+  /// registers; 0, a line makes both (FOLD_ROWS 1). Not yet measured on the H100: run470.
+  std::uint32_t fold_rows_apart = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -822,6 +827,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
       {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
+      {"fold_rows_apart", &Tuning::fold_rows_apart, Kind::gl},
   };
   return knobs;
 }
@@ -884,6 +890,7 @@ inline Tuning cl_tuning(Tuning t) {
   t.four_step_in_place_min_bytes = 0;
   t.sub_transform_loop_min_split = 0;
   t.fold_columns_max_length = 0;  // the OpenCL kernel has no FOLD_ROWS
+  t.fold_rows_apart = 0;
   return t;
 }
 
@@ -1596,6 +1603,9 @@ struct AxisRoute {
   /// on the columns, that this route's n = H/2 columns run over the output seen as 2W lines of
   /// pitch 2W. 0: no fold.
   std::uint32_t fold = 0;
+  /// Tuning::fold_rows_apart, on folded rows: each line of the pass makes one of the two rows
+  /// (FOLD_ROWS 2, over H lines) instead of both (FOLD_ROWS 1, over H/2).
+  bool fold_apart = false;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
   /// The lines this route runs over for an image axis of `lines` lines: twice as many for
@@ -1625,7 +1635,8 @@ struct AxisRoute {
     if (fold != 0)
       return plan.axis == Axis::rows
                  ? "with the columns' first radix-2 step (rows n, n + " + std::to_string(fold / 2) +
-                       " into rows 2n, 2n + 1 of the second buffer): " + plan.describe()
+                       " into rows 2n, 2n + 1 of the second buffer" + (fold_apart ? ", one a line" : "") +
+                       "): " + plan.describe()
                  : "folded (the " + std::to_string(fold) + "-point columns' halves, twice as many): " + plan.describe();
     if (tile_lines != 0)
       return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
@@ -1923,6 +1934,7 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
 /// 139.0-139.3 us at 4096^2's size). Called again after measured planning.
 inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   image.rows.fold = image.cols.fold = 0;
+  image.rows.fold_apart = false;
   const std::uint32_t h = image.cols.n, w = image.rows.n;
   if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4) return;
   const auto direct = [](const AxisRoute& r) { return direct_through_registers(r) && r.tile_lines == 0; };
@@ -1936,6 +1948,7 @@ inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const T
   if (!half || !direct(*half)) return;
   image.cols = *half;
   image.rows.fold = image.cols.fold = h;
+  image.rows.fold_apart = tuning.fold_rows_apart != 0;
 }
 
 /// `t` without the fold: what measured planning times each axis under (in place, on its own),
@@ -2501,11 +2514,12 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
   }
   if (route.fold != 0 && route.plan.axis == Axis::rows) {
     // Into the output, which the columns then work on (the radix-2 step's 1/2 with the rows' 1/n).
+    // Apart, every input row is read twice.
     if (route.bluestein()) throw std::logic_error("axis_passes: folded rows run directly");
-    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c + route.fold / 2 * c,
+    AxisPass p = pass(output_buffer, axis, (route.fold_apart ? 3 : 2) * n * lines * c + route.fold / 2 * c,
                       forward ? 1.0f : inverse_scale(2.0 * static_cast<double>(n)), false, false);
-    p.defines = {{"FOLD_ROWS", "1"}};
-    p.lines = lines / 2;
+    p.defines = {{"FOLD_ROWS", route.fold_apart ? "2" : "1"}};
+    p.lines = route.fold_apart ? lines : lines / 2;
     return {p};
   }
   if (route.tile_lines != 0) {

@@ -511,7 +511,8 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
 // where the height is even and within the bound the rows store into a second buffer and the
 // half-length columns run there; both directions against FFTW (run_fast copies the result back),
 // rows of one and of several lines per group, split and unsplit columns, texture reads on and
-// off; an odd height and one over the bound keep the plain passes.
+// off, each line making both rows or one (Tuning::fold_rows_apart); an odd height and one over
+// the bound keep the plain passes.
 TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -522,6 +523,12 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   fold_storage.texture_inputs = 0;
   fast::Tuning fold_long = fold;  // 2048-point half-columns, split through the registers
   fold_long.fold_columns_max_length = 4096;
+  fast::Tuning apart = fold;
+  apart.fold_rows_apart = 1;
+  fast::Tuning apart_storage = fold_storage;
+  apart_storage.fold_rows_apart = 1;
+  fast::Tuning apart_long = fold_long;
+  apart_long.fold_rows_apart = 1;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -532,6 +539,9 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
       {20, 12, &fold, true},          {6, 2000, &fold, false},  // over the bound
       {8, 4096, &fold_long, true},    {30, 4, &fold, true},     {16, 9, &fold, false},  // odd
       {1000, 6, &fold, true},
+      {64, 64, &apart, true},         {20, 12, &apart, true},  {40, 128, &apart_storage, true},
+      {8, 4096, &apart_long, true},   {30, 4, &apart, true},    {1000, 6, &apart, true},
+      {16, 9, &apart, false},
   };
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
@@ -540,6 +550,7 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
                              path.route(Axis::rows).describe() + "; " + path.route(Axis::cols).describe();
     EXPECT_EQ(path.folds(), c.folds) << what;
     EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / 2 : c.height) << what;
+    EXPECT_EQ(path.route(Axis::rows).fold_apart, c.folds && c.tuning->fold_rows_apart != 0) << what;
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
       const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 5 + c.height, &tolerance);

@@ -2540,6 +2540,30 @@ TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
   }
   EXPECT_NE(folded->rows.describe().find("columns' first radix-2 step"), std::string::npos);
   EXPECT_NE(folded->cols.describe().find("folded"), std::string::npos);
+
+  // Apart (Tuning::fold_rows_apart): the same routes, the rows pass over all H lines, one output
+  // row each, reading every input row twice; OpenCL's tuning drops it.
+  EXPECT_FALSE(folded->rows.fold_apart);
+  fast::Tuning apart = fold;
+  apart.fold_rows_apart = 1;
+  const auto folded_apart = fast::route_image(4096, 4096, nvidia, apart);
+  ASSERT_TRUE(folded_apart);
+  EXPECT_TRUE(folded_apart->rows.fold_apart);
+  EXPECT_EQ(folded_apart->rows.fold, 4096u);
+  EXPECT_EQ(fast::plan_identity(folded_apart->rows.plan), fast::plan_identity(unfolded->rows.plan));
+  EXPECT_EQ(fast::plan_identity(folded_apart->cols.plan), fast::plan_identity(folded->cols.plan));
+  EXPECT_NE(folded_apart->rows.describe().find("one a line"), std::string::npos);
+  EXPECT_FALSE(fast::route_image(64, 63, nvidia, apart)->rows.fold_apart);
+  EXPECT_EQ(fast::cl_tuning(apart).fold_rows_apart, 0u);
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    const auto rows = fast::axis_passes(folded_apart->rows, 4096, d);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_STREQ(rows[0].mode, fast::output_buffer);
+    EXPECT_EQ(rows[0].defines, (std::vector<std::pair<std::string, std::string>>{{"FOLD_ROWS", "2"}}));
+    EXPECT_EQ(rows[0].lines, 4096u);
+    EXPECT_EQ(rows[0].bytes, 3ull * 4096 * 4096 * sizeof(Complex) + 2048 * sizeof(Complex));
+    EXPECT_FLOAT_EQ(rows[0].scale, d == Direction::forward ? 1.0f : 1.0f / 8192.0f);
+  }
 }
 
 TEST(FastPlan, MemoryEstimateCountsTheFourStepScratch) {
