@@ -197,9 +197,10 @@ uint g_pair_line;  // p', where row p's bins go
 // Two output rows then make one row of a 2W-wide image whose H/2-point columns, in place, leave
 // bin 2 k1 + k2 of each column at row 2 k1 + k2: the columns' pass is a plain one of half the
 // length over twice the lines. GL only (kernels/fast_fft.cl has no FOLD_ROWS).
-// FOLD_ROWS 2 (AxisRoute::fold_apart): the same step, each line making one of the two rows
-// (u_lines = H): line l loads rows l / 2 and l / 2 + H/2 and transforms a (l even) or b (l odd)
-// into row l, so nothing is held across stages and each input row is read twice.
+// FOLD_ROWS 2 (AxisRoute::fold_apart): the columns' first radix-R step (FOLD_RADIX, 2 or 4),
+// each line making one output row (u_lines = H): line l = R n + j loads rows n + m H/R, forms
+// y_j = (sum_m x_(n + m H/R) w_R^(j m)) w_H^(n j) and transforms it into row l, so nothing is held
+// across stages and each input row is read R times. The columns are then H/R points over R W lines.
 #ifndef FOLD_ROWS
 #define FOLD_ROWS 0
 #endif
@@ -208,7 +209,7 @@ uint g_pair_line;  // p', where row p's bins go
 #error "fast_fft.comp: FOLD_ROWS needs unsplit rows stored into OUTPUT_BUFFER, and no other mode"
 #endif
 #if FOLD_ROWS != 0
-layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^n, n < H/2
+layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^k, k < H (R - 1) / R
 #endif
 #if FOLD_ROWS == 1
 // b's values at stage 0's slots (as many as a stage-0 invocation holds).
@@ -473,14 +474,26 @@ vec2 load_global(uint line, uint i) {
   return vec2(x.x, -x.y);
 }
 #elif FOLD_ROWS == 2
-// Element i of output row `line`: a at even lines, b at odd ones, of rows n = line / 2 and
-// n + H/2 (the inverse conjugates them first, as it does every load).
+// Element i of output row `line` = R n + j: y_j of rows n + m H/R (the inverse conjugates them
+// first, as it does every load). Every y is formed and one selected: no load behind a branch.
 vec2 load_global(uint line, uint i) {
-  uint l = min(line, u_lines - 1u), n = l >> 1u;
-  vec2 x0 = data_in(gaddr(n, i)), x1 = data_in(gaddr(n + (u_lines >> 1u), i));
-  x0.y *= LOAD_SIGN;
-  x1.y *= LOAD_SIGN;
-  return (l & 1u) != 0u ? cmul_fast(x0 - x1, fold_tw[n]) : x0 + x1;
+  const uint R = uint(FOLD_RADIX);
+  uint l = min(line, u_lines - 1u), n = l / R, j = l % R, part = u_lines / R;
+  vec2 x[FOLD_RADIX];
+  for (uint m = 0u; m < R; ++m) {
+    x[m] = data_in(gaddr(n + m * part, i));
+    x[m].y *= LOAD_SIGN;
+  }
+#if FOLD_RADIX == 2
+  vec2 y = j != 0u ? x[0] - x[1] : x[0] + x[1];
+#elif FOLD_RADIX == 4
+  vec2 s02 = x[0] + x[2], d02 = x[0] - x[2], s13 = x[1] + x[3], d13 = x[1] - x[3];
+  vec2 md13 = vec2(d13.y, -d13.x);  // -i d13
+  vec2 y = j == 0u ? s02 + s13 : j == 1u ? d02 + md13 : j == 2u ? s02 - s13 : d02 - md13;
+#else
+#error "fast_fft.comp: FOLD_RADIX is 2 or 4"
+#endif
+  return j != 0u ? cmul_fast(y, fold_tw[n * j]) : y;
 }
 #else
 vec2 load_global(uint line, uint i) {

@@ -511,8 +511,8 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
 // where the height is even and within the bound the rows store into a second buffer and the
 // half-length columns run there; both directions against FFTW (run_fast copies the result back),
 // rows of one and of several lines per group, split and unsplit columns, texture reads on and
-// off, each line making both rows or one (Tuning::fold_rows_apart); an odd height and one over
-// the bound keep the plain passes.
+// off, each line making both rows or one (Tuning::fold_rows_apart), by radix 2 or, apart, 4
+// (Tuning::fold_columns_radix); an odd height and one over the bound keep the plain passes.
 TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -529,6 +529,12 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   apart_storage.fold_rows_apart = 1;
   fast::Tuning apart_long = fold_long;
   apart_long.fold_rows_apart = 1;
+  fast::Tuning quarter = apart;  // the columns' first radix-4 step
+  quarter.fold_columns_radix = 4;
+  fast::Tuning quarter_storage = apart_storage;
+  quarter_storage.fold_columns_radix = 4;
+  fast::Tuning quarter_long = apart_long;
+  quarter_long.fold_columns_radix = 4;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -542,6 +548,9 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
       {64, 64, &apart, true},         {20, 12, &apart, true},  {40, 128, &apart_storage, true},
       {8, 4096, &apart_long, true},   {30, 4, &apart, true},    {1000, 6, &apart, true},
       {16, 9, &apart, false},
+      {64, 64, &quarter, true},       {20, 12, &quarter, true}, {40, 128, &quarter_storage, true},
+      {8, 4096, &quarter_long, true}, {30, 8, &quarter, true},  {1000, 6, &quarter, true},  // 6: by 2
+      {16, 9, &quarter, false},
   };
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
@@ -549,7 +558,8 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
     const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
                              path.route(Axis::rows).describe() + "; " + path.route(Axis::cols).describe();
     EXPECT_EQ(path.folds(), c.folds) << what;
-    EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / 2 : c.height) << what;
+    const std::uint32_t radix = c.tuning->fold_rows_apart != 0 && c.tuning->fold_columns_radix == 4 && c.height % 4 == 0 ? 4 : 2;
+    EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / radix : c.height) << what;
     EXPECT_EQ(path.route(Axis::rows).fold_apart, c.folds && c.tuning->fold_rows_apart != 0) << what;
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;

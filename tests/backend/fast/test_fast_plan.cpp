@@ -2559,10 +2559,47 @@ TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
     const auto rows = fast::axis_passes(folded_apart->rows, 4096, d);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_STREQ(rows[0].mode, fast::output_buffer);
-    EXPECT_EQ(rows[0].defines, (std::vector<std::pair<std::string, std::string>>{{"FOLD_ROWS", "2"}}));
+    EXPECT_EQ(rows[0].defines,
+              (std::vector<std::pair<std::string, std::string>>{{"FOLD_ROWS", "2"}, {"FOLD_RADIX", "2"}}));
     EXPECT_EQ(rows[0].lines, 4096u);
     EXPECT_EQ(rows[0].bytes, 3ull * 4096 * 4096 * sizeof(Complex) + 2048 * sizeof(Complex));
     EXPECT_FLOAT_EQ(rows[0].scale, d == Direction::forward ? 1.0f : 1.0f / 8192.0f);
+  }
+
+  // Radix 4 (Tuning::fold_columns_radix), apart only: rows n + m H/4 into rows 4n + j, every
+  // input row read four times, the step's 3H/4 twiddles; the columns a quarter as long over four
+  // times the lines. Held, or a height that 4 does not divide, folds by 2.
+  fast::Tuning quarter = apart;
+  quarter.fold_columns_radix = 4;
+  const auto folded4 = fast::route_image(4096, 4096, nvidia, quarter);
+  ASSERT_TRUE(folded4);
+  EXPECT_EQ(folded4->rows.fold_radix, 4u);
+  EXPECT_EQ(folded4->cols.fold_radix, 4u);
+  EXPECT_EQ(folded4->cols.n, 1024u);
+  EXPECT_FALSE(folded4->cols.four_step());
+  EXPECT_EQ(folded4->cols.dispatched_lines(4096), 16384u);
+  EXPECT_EQ(fast::plan_identity(folded4->rows.plan), fast::plan_identity(unfolded->rows.plan));
+  EXPECT_NE(folded4->rows.describe().find("radix-4"), std::string::npos);
+  fast::Tuning quarter_held = quarter;
+  quarter_held.fold_rows_apart = 0;
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, quarter_held)->rows.fold_radix, 2u);
+  const auto by_two = fast::route_image(64, 4050, nvidia, quarter);  // 4050 = 2 x 2025
+  ASSERT_TRUE(by_two);
+  EXPECT_EQ(by_two->rows.fold, 4050u);
+  EXPECT_EQ(by_two->rows.fold_radix, 2u);
+  EXPECT_EQ(by_two->cols.n, 2025u);
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    const auto rows = fast::axis_passes(folded4->rows, 4096, d);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].defines,
+              (std::vector<std::pair<std::string, std::string>>{{"FOLD_ROWS", "2"}, {"FOLD_RADIX", "4"}}));
+    EXPECT_EQ(rows[0].lines, 4096u);
+    EXPECT_EQ(rows[0].bytes, 5ull * 4096 * 4096 * sizeof(Complex) + 3072 * sizeof(Complex));
+    EXPECT_FLOAT_EQ(rows[0].scale, d == Direction::forward ? 1.0f : 1.0f / 16384.0f);
+    const auto cols = fast::axis_passes(folded4->cols, 16384, d);
+    ASSERT_EQ(cols.size(), 1u);
+    EXPECT_EQ(cols[0].in_pitch, 16384u);
+    EXPECT_FLOAT_EQ(cols[0].scale, d == Direction::forward ? 1.0f : 1.0f / 1024.0f);
   }
 }
 
