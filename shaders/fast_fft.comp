@@ -204,9 +204,12 @@ uint g_pair_line;  // p', where row p's bins go
 #ifndef FOLD_ROWS
 #define FOLD_ROWS 0
 #endif
-#if FOLD_ROWS != 0 && (AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || ROW_PAIRS != 0 || \
-                       BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || R2C_SPLIT != 0 || DISPLAY_ROWS != 0)
-#error "fast_fft.comp: FOLD_ROWS needs unsplit rows stored into OUTPUT_BUFFER, and no other mode"
+#if FOLD_ROWS != 0 && (AXIS_COLS || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || ROW_PAIRS != 0 || BLUESTEIN_IN != 0 || \
+                       BLUESTEIN_OUT != 0 || R2C_SPLIT != 0 || DISPLAY_ROWS != 0)
+#error "fast_fft.comp: FOLD_ROWS needs rows stored into OUTPUT_BUFFER, and no other mode"
+#endif
+#if FOLD_ROWS == 1 && PRE_RADIX != 1
+#error "fast_fft.comp: FOLD_ROWS 1 needs unsplit rows (FOLD_ROWS 2 takes splits through the registers)"
 #endif
 #if FOLD_ROWS != 0
 layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^k, k < H (R - 1) / R

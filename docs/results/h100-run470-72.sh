@@ -4,7 +4,8 @@
 # radix-2 step (held, FOLD_ROWS 1), or one row of a radix-2 or radix-4 step (fold_rows_apart=1,
 # FOLD_ROWS 2: every input row read R times, nothing held), radix 4 also with 16 columns a group
 # (run466: 1024-point columns 16384 wide 125.3 us with 16, 136.0 with 8), against the shipped
-# plans, per kernel, taking turns, two rounds at 256^2 .. 4096^2; then the sweep's
+# plans, per kernel, taking turns, two rounds at 256^2 .. 8192^2 (apart, split rows and columns
+# that take four steps unfolded fold too: 8192^2 by 4 into 2048-point columns); then the sweep's
 # fftscope-gl-fast entry each way beside cuFFT, three rounds (errors against FFTW in the JSON).
 # The build: .carry/build-x (a headless fftscope-cli of this commit).
 # Carry: .carry/build-x .carry/run470.sh .device   (about 4 minutes)
@@ -14,14 +15,14 @@ START=$(date +%s)
 export LD_LIBRARY_PATH=$PWD/.device/lib OCL_ICD_VENDORS=$PWD/.device/icd FFTSCOPE_PLAN_CACHE=
 cli=.carry/build-x/src/cli/fftscope-cli
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-held=fold_columns_max_length=4096
+held=fold_columns_max_length=8192
 apart=$held,fold_rows_apart=1
 quarter=$apart,fold_columns_radix=4
 quarter16=$quarter,col_lines=16
 VARIANTS=${VARIANTS:-shipped held apart quarter quarter16}
 tuning() { case $1 in shipped) echo ;; *) echo ${!1} ;; esac; }
 for r in 1 2; do
-  for size in ${FOLD_SIZES:-4096x4096 2048x2048 1920x1080 1024x1024 1000x1000 512x512 256x256}; do
+  for size in ${FOLD_SIZES:-4096x4096 2048x2048 1920x1080 1024x1024 1000x1000 512x512 256x256 8192x8192}; do
     for name in $VARIANTS; do
       t=$(tuning $name)
       echo "== round $r $size $name '$t'"

@@ -1938,11 +1938,14 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
 }
 
 /// Folds the columns into the rows (AxisRoute::fold) where tuning.fold_columns_max_length asks
-/// and both passes stay direct: rows of one pass each, unsplit (a split's values would be held
-/// twice), and the half-length columns over twice the lines one pass in place. Column groups of
-/// 8 neighbouring 4096-point columns read 64-byte row segments, the same data as 2048-point
-/// half-columns in groups of 8 of the twice-as-wide image (H100, GL, run466: 157.1-157.8 against
-/// 139.0-139.3 us at 4096^2's size). Called again after measured planning.
+/// and both passes stay direct: rows of one pass each, and the columns of H/R points over R times
+/// the lines one pass in place. Held (a line makes both rows), the rows unsplit (a split's values
+/// would be held twice) and the image's own columns direct; apart (one row a line), any rows
+/// split through the registers, and columns that would take four steps or leave the rows in
+/// pairs unfolded fold too (their rows' pairs dropped), since only the folded columns run. Column
+/// groups of 8 neighbouring 4096-point columns read 64-byte row segments, the same data as
+/// 2048-point half-columns in groups of 8 of the twice-as-wide image (H100, GL, run466:
+/// 157.1-157.8 against 139.0-139.3 us at 4096^2's size). Called again after measured planning.
 inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   image.rows.fold = image.cols.fold = 0;
   image.rows.fold_apart = false;
@@ -1952,14 +1955,18 @@ inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const T
   if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % radix != 0 || h < 2 * radix)
     return;
   const auto direct = [](const AxisRoute& r) { return direct_through_registers(r) && r.tile_lines == 0; };
-  if (!direct(image.rows) || !direct(image.cols) || image.rows.plan.pre_radix != 1 ||
+  AxisRoute rows = image.rows;
+  if (apart) rows.swap.reset();
+  if (!direct(rows) || (!apart && (!direct(image.cols) || rows.plan.pre_radix != 1)) ||
       std::uint64_t{radix} * w >= (std::uint64_t{1} << 30))
     return;
-  // Direct as the image's columns are, however many bytes (Tuning::four_step_min_bytes).
+  // Direct, however many bytes (Tuning::four_step_min_bytes and its kin).
   Tuning direct_half = tuning;
-  direct_half.four_step_min_bytes = 0;
+  direct_half.four_step_min_bytes = direct_half.four_step_unsplit_min_bytes = 0;
+  direct_half.four_step_min_pitch_bytes = 0;
   auto part = route_columns(h / radix, radix * w, limits, direct_half);
   if (!part || !direct(*part)) return;
+  image.rows = rows;
   image.cols = *part;
   image.rows.fold = image.cols.fold = h;
   image.rows.fold_radix = image.cols.fold_radix = radix;

@@ -535,6 +535,15 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   quarter_storage.fold_columns_radix = 4;
   fast::Tuning quarter_long = apart_long;
   quarter_long.fold_columns_radix = 4;
+  // Apart only: rows split through the registers, and columns that would take four steps
+  // unfolded (FastPlan.FoldsTheColumnsIntoTheRowsWhereAsked: in place, the rows' pairs dropped).
+  fast::Tuning apart_wide = apart;
+  apart_wide.fold_columns_max_length = 8192;
+  fast::Tuning quarter_four_step = quarter;
+  quarter_four_step.fold_columns_max_length = 8192;
+  quarter_four_step.four_step_min_bytes = 1;
+  quarter_four_step.four_step_max_direct_lines = 64;
+  quarter_four_step.four_step_in_place_min_bytes = 1;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -551,7 +560,17 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
       {64, 64, &quarter, true},       {20, 12, &quarter, true}, {40, 128, &quarter_storage, true},
       {8, 4096, &quarter_long, true}, {30, 8, &quarter, true},  {1000, 6, &quarter, true},  // 6: by 2
       {16, 9, &quarter, false},
+      {8192, 8, &apart_wide, true},   {8192, 4, &fold, false},  // split rows: apart only
+      {16, 8192, &quarter_four_step, true},
   };
+  {  // those two cases are what they say unfolded
+    GlFastPath split(*env->programs, nullptr, fast::unfolded(apart_wide));
+    split.prepare(8192, 8);
+    EXPECT_GT(split.route(Axis::rows).plan.pre_radix, 1u) << split.route(Axis::rows).describe();
+    GlFastPath four_step(*env->programs, nullptr, fast::unfolded(quarter_four_step));
+    four_step.prepare(16, 8192);
+    EXPECT_TRUE(four_step.route(Axis::cols).four_step()) << four_step.route(Axis::cols).describe();
+  }
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
     path.prepare(c.width, c.height);

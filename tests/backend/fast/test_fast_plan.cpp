@@ -2588,6 +2588,24 @@ TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
   EXPECT_EQ(by_two->rows.fold, 4050u);
   EXPECT_EQ(by_two->rows.fold_radix, 2u);
   EXPECT_EQ(by_two->cols.n, 2025u);
+  // Apart, split rows and columns that take four steps unfolded fold too: 8192^2, whose
+  // unfolded columns run in place in four steps and leave the rows in pairs, folds by 4 into
+  // direct 2048-point columns over 32768 lines, its split rows without the pairs.
+  fast::Tuning quarter_large = quarter;
+  quarter_large.fold_columns_max_length = 8192;
+  const auto unfolded_large = fast::route_image(8192, 8192, nvidia, fast::unfolded(quarter_large));
+  const auto folded_large = fast::route_image(8192, 8192, nvidia, quarter_large);
+  ASSERT_TRUE(unfolded_large && folded_large);
+  EXPECT_TRUE(unfolded_large->cols.four_step() && unfolded_large->rows.swap);
+  EXPECT_EQ(folded_large->rows.fold, 8192u);
+  EXPECT_FALSE(folded_large->rows.swap);
+  EXPECT_GT(folded_large->rows.plan.pre_radix, 1u);
+  EXPECT_FALSE(folded_large->rows.plan.split_global);
+  EXPECT_EQ(fast::plan_identity(folded_large->rows.plan), fast::plan_identity(unfolded_large->rows.plan));
+  EXPECT_FALSE(folded_large->cols.four_step());
+  EXPECT_EQ(folded_large->cols.n, 2048u);
+  EXPECT_EQ(folded_large->scratch_elements(), 0u);
+  EXPECT_EQ(fast::axis_passes(folded_large->rows, 8192, Direction::forward).front().lines, 8192u);
   for (Direction d : {Direction::forward, Direction::inverse}) {
     const auto rows = fast::axis_passes(folded4->rows, 4096, d);
     ASSERT_EQ(rows.size(), 1u);
