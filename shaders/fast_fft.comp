@@ -197,24 +197,15 @@ uint g_pair_line;  // p', where row p's bins go
 // Two output rows then make one row of a 2W-wide image whose H/2-point columns, in place, leave
 // bin 2 k1 + k2 of each column at row 2 k1 + k2: the columns' pass is a plain one of half the
 // length over twice the lines. GL only (kernels/fast_fft.cl has no FOLD_ROWS).
-// FOLD_ROWS 2 (AxisRoute::fold_apart): the columns' first radix-R step (FOLD_RADIX, 2 or 4),
-// each line making one output row (u_lines = H): line l = R n + j loads rows n + m H/R, forms
-// y_j = (sum_m x_(n + m H/R) w_R^(j m)) w_H^(n j) and transforms it into row l, so nothing is held
-// across stages and each input row is read R times. The columns are then H/R points over R W lines.
 #ifndef FOLD_ROWS
 #define FOLD_ROWS 0
 #endif
-#if FOLD_ROWS != 0 && (AXIS_COLS || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || ROW_PAIRS != 0 || BLUESTEIN_IN != 0 || \
-                       BLUESTEIN_OUT != 0 || R2C_SPLIT != 0 || DISPLAY_ROWS != 0)
-#error "fast_fft.comp: FOLD_ROWS needs rows stored into OUTPUT_BUFFER, and no other mode"
-#endif
-#if FOLD_ROWS == 1 && PRE_RADIX != 1
-#error "fast_fft.comp: FOLD_ROWS 1 needs unsplit rows (FOLD_ROWS 2 takes splits through the registers)"
+#if FOLD_ROWS != 0 && (AXIS_COLS || PRE_RADIX != 1 || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || ROW_PAIRS != 0 || \
+                       BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || R2C_SPLIT != 0 || DISPLAY_ROWS != 0)
+#error "fast_fft.comp: FOLD_ROWS needs unsplit rows stored into OUTPUT_BUFFER, and no other mode"
 #endif
 #if FOLD_ROWS != 0
-layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^k, k < H (R - 1) / R
-#endif
-#if FOLD_ROWS == 1
+layout(std430, binding = 8) readonly buffer FoldTwiddles { vec2 fold_tw[]; };  // w_H^n, n < H/2
 // b's values at stage 0's slots (as many as a stage-0 invocation holds).
 #define FOLD_HOLD (((uint(LINES) * (uint(M) / uint(RADIX_0)) + uint(THREADS) - 1u) / uint(THREADS)) * uint(RADIX_0))
 vec2 g_fold[FOLD_HOLD];
@@ -476,28 +467,6 @@ vec2 load_global(uint line, uint i) {
   vec2 x = data[gaddr(min(line, u_lines - 1u), i)];
   return vec2(x.x, -x.y);
 }
-#elif FOLD_ROWS == 2
-// Element i of output row `line` = R n + j: y_j of rows n + m H/R (the inverse conjugates them
-// first, as it does every load). Every y is formed and one selected: no load behind a branch.
-vec2 load_global(uint line, uint i) {
-  const uint R = uint(FOLD_RADIX);
-  uint l = min(line, u_lines - 1u), n = l / R, j = l % R, part = u_lines / R;
-  vec2 x[FOLD_RADIX];
-  for (uint m = 0u; m < R; ++m) {
-    x[m] = data_in(gaddr(n + m * part, i));
-    x[m].y *= LOAD_SIGN;
-  }
-#if FOLD_RADIX == 2
-  vec2 y = j != 0u ? x[0] - x[1] : x[0] + x[1];
-#elif FOLD_RADIX == 4
-  vec2 s02 = x[0] + x[2], d02 = x[0] - x[2], s13 = x[1] + x[3], d13 = x[1] - x[3];
-  vec2 md13 = vec2(d13.y, -d13.x);  // -i d13
-  vec2 y = j == 0u ? s02 + s13 : j == 1u ? d02 + md13 : j == 2u ? s02 - s13 : d02 - md13;
-#else
-#error "fast_fft.comp: FOLD_RADIX is 2 or 4"
-#endif
-  return j != 0u ? cmul_fast(y, fold_tw[n * j]) : y;
-}
 #else
 vec2 load_global(uint line, uint i) {
   vec2 x = data_in(gaddr(min(line, u_lines - 1u), i));
@@ -505,7 +474,7 @@ vec2 load_global(uint line, uint i) {
 }
 #endif
 
-#if FOLD_ROWS == 1
+#if FOLD_ROWS != 0
 // Element i of line n's a (returned) and b (into g_fold[slot]): rows n and n + H/2 of the image.
 vec2 fold_load(uint line, uint i, uint slot) {
   uint n = min(line, u_lines - 1u);  // (load_global would clamp row n + H/2 too)
@@ -1014,7 +983,7 @@ void main() {
   g_in_shift = g_block * u_block_shift;
 #endif
   EPILOGUE_BEGIN();
-#if FOLD_ROWS == 1  // (unsplit: PRE_RADIX 1)
+#if FOLD_ROWS != 0  // (unsplit: PRE_RADIX 1)
   run_stages(0u);  // a, into row 2n
   sync_shared();   // the last stage's reads of shared memory before the next round's writes
   run_stages(1u);  // b, into row 2n + 1

@@ -58,7 +58,7 @@ void STAGE_FN(uint q) {
         if (from_global)
 #if SPLIT_ACCUMULATE
           v[r] = q == 0u ? load_global(g_first_line + lj.x, uint(PRE_RADIX) * i) : g_ahead[k * R + r];
-#elif FOLD_ROWS == 1
+#elif FOLD_ROWS != 0
           v[r] = q == 0u ? fold_load(g_first_line + lj.x, i, k * R + r) : g_fold[k * R + r];
 #else
           v[r] = load_global(g_first_line + lj.x, uint(PRE_RADIX) * i + q);
@@ -160,7 +160,7 @@ void STAGE_FN(uint q) {
             data[gaddr(line, uint(PRE_RADIX) * i + q)] = q == 0u ? x : cmul_fast(x, tw[q * i]);
 #elif BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0
             bluestein_store(line, q + uint(PRE_RADIX) * i, x);
-#elif FOLD_ROWS == 1
+#elif FOLD_ROWS != 0
             store_output(2u * line + q, i, x);  // a into row 2n, b into row 2n + 1
 #else
             store_output(line, q + uint(PRE_RADIX) * i, x);

@@ -653,16 +653,6 @@ struct Tuning {
   /// 25.3-25.4 -> 38.3-39.1, columns 34.6-34.9 -> 39.9-40.5 (each invocation holds the
   /// differences across the sums' stages).
   std::uint32_t fold_columns_max_length = 0;
-  /// With the fold: 1, each line of the rows pass makes one of the two rows (lines 2n and
-  /// 2n + 1 both load rows n and n + H/2, the second load mostly from the L2), so no invocation
-  /// holds the differences across the sums' stages and the rows keep their unfolded plan's
-  /// registers; 0, a line makes both (FOLD_ROWS 1). Not yet measured on the H100: run470.
-  std::uint32_t fold_rows_apart = 0;
-  /// With the fold apart: the radix of the columns' first step that the rows pass takes, 2 or
-  /// 4 (rows n + m H/4 into rows 4n + j: the columns then a quarter as long over four times the
-  /// lines; H100, GL, run466: 1024-point columns 16384 wide 125.3 us against 4096-point columns
-  /// 157.1-157.8 at the same bytes). Held (fold_rows_apart 0), or a height 4 does not divide: 2.
-  std::uint32_t fold_columns_radix = 2;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -832,8 +822,6 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
       {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
-      {"fold_rows_apart", &Tuning::fold_rows_apart, Kind::gl},
-      {"fold_columns_radix", &Tuning::fold_columns_radix, Kind::gl},
   };
   return knobs;
 }
@@ -896,8 +884,6 @@ inline Tuning cl_tuning(Tuning t) {
   t.four_step_in_place_min_bytes = 0;
   t.sub_transform_loop_min_split = 0;
   t.fold_columns_max_length = 0;  // the OpenCL kernel has no FOLD_ROWS
-  t.fold_rows_apart = 0;
-  t.fold_columns_radix = 2;
   return t;
 }
 
@@ -1610,18 +1596,12 @@ struct AxisRoute {
   /// on the columns, that this route's n = H/2 columns run over the output seen as 2W lines of
   /// pitch 2W. 0: no fold.
   std::uint32_t fold = 0;
-  /// Tuning::fold_rows_apart, on folded rows: each line of the pass makes one of the R rows
-  /// (FOLD_ROWS 2, over H lines) instead of both of two (FOLD_ROWS 1, over H/2).
-  bool fold_apart = false;
-  /// The radix R of the folded step (Tuning::fold_columns_radix): on the rows, rows n + m H/R in,
-  /// rows R n + j out; on the columns, H/R points over R W lines.
-  std::uint32_t fold_radix = 2;
   bool bluestein() const { return l != 0; }
   bool four_step() const { return second.has_value(); }
-  /// The lines this route runs over for an image axis of `lines` lines: R times as many for
+  /// The lines this route runs over for an image axis of `lines` lines: twice as many for
   /// folded columns.
   std::uint64_t dispatched_lines(std::uint64_t lines) const {
-    return fold != 0 && plan.axis == Axis::cols ? fold_radix * lines : lines;
+    return fold != 0 && plan.axis == Axis::cols ? 2 * lines : lines;
   }
   /// Complex elements of the scratch buffer for `lines` lines (0 when direct or in place).
   std::uint64_t scratch_elements(std::uint64_t lines) const {
@@ -1644,11 +1624,9 @@ struct AxisRoute {
     if (swap) return swapped + ": " + plan.describe();
     if (fold != 0)
       return plan.axis == Axis::rows
-                 ? "with the columns' first radix-" + std::to_string(fold_radix) + " step (rows n + m " +
-                       std::to_string(fold / fold_radix) + " into rows " + std::to_string(fold_radix) +
-                       "n + j of the second buffer" + (fold_apart ? ", one a line" : "") + "): " + plan.describe()
-                 : "folded (the " + std::to_string(fold) + "-point columns in " + std::to_string(fold_radix) +
-                       " parts, " + std::to_string(fold_radix) + " times as many): " + plan.describe();
+                 ? "with the columns' first radix-2 step (rows n, n + " + std::to_string(fold / 2) +
+                       " into rows 2n, 2n + 1 of the second buffer): " + plan.describe()
+                 : "folded (the " + std::to_string(fold) + "-point columns' halves, twice as many): " + plan.describe();
     if (tile_lines != 0)
       return plan.describe() + (plan.axis == Axis::rows ? ", into tiles of " : ", from tiles of ") +
              std::to_string(tile_lines) + " columns";
@@ -1938,39 +1916,26 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
 }
 
 /// Folds the columns into the rows (AxisRoute::fold) where tuning.fold_columns_max_length asks
-/// and both passes stay direct: rows of one pass each, and the columns of H/R points over R times
-/// the lines one pass in place. Held (a line makes both rows), the rows unsplit (a split's values
-/// would be held twice) and the image's own columns direct; apart (one row a line), any rows
-/// split through the registers, and columns that would take four steps or leave the rows in
-/// pairs unfolded fold too (their rows' pairs dropped), since only the folded columns run. Column
-/// groups of 8 neighbouring 4096-point columns read 64-byte row segments, the same data as
-/// 2048-point half-columns in groups of 8 of the twice-as-wide image (H100, GL, run466:
-/// 157.1-157.8 against 139.0-139.3 us at 4096^2's size). Called again after measured planning.
+/// and both passes stay direct: rows of one pass each, unsplit (a split's values would be held
+/// twice), and the half-length columns over twice the lines one pass in place. Column groups of
+/// 8 neighbouring 4096-point columns read 64-byte row segments, the same data as 2048-point
+/// half-columns in groups of 8 of the twice-as-wide image (H100, GL, run466: 157.1-157.8 against
+/// 139.0-139.3 us at 4096^2's size). Called again after measured planning.
 inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   image.rows.fold = image.cols.fold = 0;
-  image.rows.fold_apart = false;
   const std::uint32_t h = image.cols.n, w = image.rows.n;
-  const bool apart = tuning.fold_rows_apart != 0;
-  const std::uint32_t radix = apart && tuning.fold_columns_radix == 4 && h % 4 == 0 && h >= 8 ? 4 : 2;
-  if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % radix != 0 || h < 2 * radix)
-    return;
+  if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4) return;
   const auto direct = [](const AxisRoute& r) { return direct_through_registers(r) && r.tile_lines == 0; };
-  AxisRoute rows = image.rows;
-  if (apart) rows.swap.reset();
-  if (!direct(rows) || (!apart && (!direct(image.cols) || rows.plan.pre_radix != 1)) ||
-      std::uint64_t{radix} * w >= (std::uint64_t{1} << 30))
+  if (!direct(image.rows) || !direct(image.cols) || image.rows.plan.pre_radix != 1 ||
+      std::uint64_t{2} * w >= (std::uint64_t{1} << 30))
     return;
-  // Direct, however many bytes (Tuning::four_step_min_bytes and its kin).
+  // Direct as the image's columns are, however many bytes (Tuning::four_step_min_bytes).
   Tuning direct_half = tuning;
-  direct_half.four_step_min_bytes = direct_half.four_step_unsplit_min_bytes = 0;
-  direct_half.four_step_min_pitch_bytes = 0;
-  auto part = route_columns(h / radix, radix * w, limits, direct_half);
-  if (!part || !direct(*part)) return;
-  image.rows = rows;
-  image.cols = *part;
+  direct_half.four_step_min_bytes = 0;
+  auto half = route_columns(h / 2, 2 * w, limits, direct_half);
+  if (!half || !direct(*half)) return;
+  image.cols = *half;
   image.rows.fold = image.cols.fold = h;
-  image.rows.fold_radix = image.cols.fold_radix = radix;
-  image.rows.fold_apart = apart;
 }
 
 /// `t` without the fold: what measured planning times each axis under (in place, on its own),
@@ -2535,17 +2500,12 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
     return {p};
   }
   if (route.fold != 0 && route.plan.axis == Axis::rows) {
-    // Into the output, which the columns then work on (the radix-R step's 1/R with the rows' 1/n).
-    // Apart, every input row is read R times; the step's twiddles are w_H^k, k < H (R - 1) / R.
+    // Into the output, which the columns then work on (the radix-2 step's 1/2 with the rows' 1/n).
     if (route.bluestein()) throw std::logic_error("axis_passes: folded rows run directly");
-    const std::uint64_t r = route.fold_radix;
-    AxisPass p = pass(output_buffer, axis, (route.fold_apart ? r + 1 : 2) * n * lines * c + route.fold / r * (r - 1) * c,
-                      forward ? 1.0f : inverse_scale(static_cast<double>(r * n)), false, false);
-    if (route.fold_apart)
-      p.defines = {{"FOLD_ROWS", "2"}, {"FOLD_RADIX", std::to_string(r)}};
-    else
-      p.defines = {{"FOLD_ROWS", "1"}};
-    p.lines = route.fold_apart ? lines : lines / 2;
+    AxisPass p = pass(output_buffer, axis, 2 * n * lines * c + route.fold / 2 * c,
+                      forward ? 1.0f : inverse_scale(2.0 * static_cast<double>(n)), false, false);
+    p.defines = {{"FOLD_ROWS", "1"}};
+    p.lines = lines / 2;
     return {p};
   }
   if (route.tile_lines != 0) {

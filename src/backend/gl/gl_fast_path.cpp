@@ -146,7 +146,7 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
   }
   if (route_.fold != 0 && route_.plan.axis == Axis::rows) {
     std::vector<Complex> w = fast::twiddle_table(route_.fold);
-    w.resize(route_.fold / route_.fold_radix * (route_.fold_radix - 1));  // w_H^(n j), n < H/R, j < R
+    w.resize(route_.fold / 2);  // w_H^n for the rows n < H/2 that form the differences
     fold_twiddles_ = make_table(w);
   }
   if (route_.swap && route_.plan.axis == Axis::rows) {

@@ -84,10 +84,7 @@ inline std::vector<TimingRecord> expected_fast_records(const fast::AxisRoute& ro
   // Folded columns (AxisRoute::fold): the rows also read the fold's H/2 twiddles once; the
   // columns run half as long over twice the lines.
   if (route.fold != 0) {
-    if (route.plan.axis == Axis::rows) {  // apart, every input row read R times
-      const std::uint64_t r = route.fold_radix;
-      return {rec("fast_rows", n * lines * c * (route.fold_apart ? r + 1 : 2) + route.fold / r * (r - 1) * c)};
-    }
+    if (route.plan.axis == Axis::rows) return {rec("fast_rows", n * lines * c * 2 + route.fold / 2 * c)};
     return {rec("fast_cols", n * route.dispatched_lines(lines) * c * 2)};
   }
   if (!route.bluestein()) return {rec("fast_" + axis, n * lines * c * 2)};

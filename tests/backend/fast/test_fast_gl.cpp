@@ -511,8 +511,7 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
 // where the height is even and within the bound the rows store into a second buffer and the
 // half-length columns run there; both directions against FFTW (run_fast copies the result back),
 // rows of one and of several lines per group, split and unsplit columns, texture reads on and
-// off, each line making both rows or one (Tuning::fold_rows_apart), by radix 2 or, apart, 4
-// (Tuning::fold_columns_radix); an odd height and one over the bound keep the plain passes.
+// off; an odd height and one over the bound keep the plain passes.
 TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
@@ -523,27 +522,6 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   fold_storage.texture_inputs = 0;
   fast::Tuning fold_long = fold;  // 2048-point half-columns, split through the registers
   fold_long.fold_columns_max_length = 4096;
-  fast::Tuning apart = fold;
-  apart.fold_rows_apart = 1;
-  fast::Tuning apart_storage = fold_storage;
-  apart_storage.fold_rows_apart = 1;
-  fast::Tuning apart_long = fold_long;
-  apart_long.fold_rows_apart = 1;
-  fast::Tuning quarter = apart;  // the columns' first radix-4 step
-  quarter.fold_columns_radix = 4;
-  fast::Tuning quarter_storage = apart_storage;
-  quarter_storage.fold_columns_radix = 4;
-  fast::Tuning quarter_long = apart_long;
-  quarter_long.fold_columns_radix = 4;
-  // Apart only: rows split through the registers, and columns that would take four steps
-  // unfolded (FastPlan.FoldsTheColumnsIntoTheRowsWhereAsked: in place, the rows' pairs dropped).
-  fast::Tuning apart_wide = apart;
-  apart_wide.fold_columns_max_length = 8192;
-  fast::Tuning quarter_four_step = quarter;
-  quarter_four_step.fold_columns_max_length = 8192;
-  quarter_four_step.four_step_min_bytes = 1;
-  quarter_four_step.four_step_max_direct_lines = 64;
-  quarter_four_step.four_step_in_place_min_bytes = 1;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -554,32 +532,14 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
       {20, 12, &fold, true},          {6, 2000, &fold, false},  // over the bound
       {8, 4096, &fold_long, true},    {30, 4, &fold, true},     {16, 9, &fold, false},  // odd
       {1000, 6, &fold, true},
-      {64, 64, &apart, true},         {20, 12, &apart, true},  {40, 128, &apart_storage, true},
-      {8, 4096, &apart_long, true},   {30, 4, &apart, true},    {1000, 6, &apart, true},
-      {16, 9, &apart, false},
-      {64, 64, &quarter, true},       {20, 12, &quarter, true}, {40, 128, &quarter_storage, true},
-      {8, 4096, &quarter_long, true}, {30, 8, &quarter, true},  {1000, 6, &quarter, true},  // 6: by 2
-      {16, 9, &quarter, false},
-      {8192, 8, &apart_wide, true},   {8192, 4, &fold, false},  // split rows: apart only
-      {16, 8192, &quarter_four_step, true},
   };
-  {  // those two cases are what they say unfolded
-    GlFastPath split(*env->programs, nullptr, fast::unfolded(apart_wide));
-    split.prepare(8192, 8);
-    EXPECT_GT(split.route(Axis::rows).plan.pre_radix, 1u) << split.route(Axis::rows).describe();
-    GlFastPath four_step(*env->programs, nullptr, fast::unfolded(quarter_four_step));
-    four_step.prepare(16, 8192);
-    EXPECT_TRUE(four_step.route(Axis::cols).four_step()) << four_step.route(Axis::cols).describe();
-  }
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
     path.prepare(c.width, c.height);
     const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
                              path.route(Axis::rows).describe() + "; " + path.route(Axis::cols).describe();
     EXPECT_EQ(path.folds(), c.folds) << what;
-    const std::uint32_t radix = c.tuning->fold_rows_apart != 0 && c.tuning->fold_columns_radix == 4 && c.height % 4 == 0 ? 4 : 2;
-    EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / radix : c.height) << what;
-    EXPECT_EQ(path.route(Axis::rows).fold_apart, c.folds && c.tuning->fold_rows_apart != 0) << what;
+    EXPECT_EQ(path.route(Axis::cols).n, c.folds ? c.height / 2 : c.height) << what;
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
       const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 5 + c.height, &tolerance);
