@@ -649,10 +649,14 @@ struct Tuning {
   /// buffer; the columns then run as half-length columns of a twice-as-wide image, in place
   /// there. GL only (fast_fft.comp's FOLD_ROWS): the caller gives the second buffer and takes the
   /// result from it. Where the rows are direct and unsplit and the columns direct. H100, GL, per
-  /// pass (run468, two rounds): 1024^2 rows 11.6 -> 11.2 us, columns 11.6 -> 10.3; 2048^2 rows
-  /// 25.3-25.4 -> 38.3-39.1, columns 34.6-34.9 -> 39.9-40.5 (each invocation holds the
-  /// differences across the sums' stages).
+  /// pass (run468, run470, two rounds each): 1024^2 rows 11.6 -> 11.2 us, columns 11.6 -> 10.4;
+  /// 2048^2 rows 25.5 -> 38.5, columns 34.9 -> 40.3 (each invocation holds the differences across
+  /// the sums' stages); 4096^2 rows 101.0 -> 110.4, columns 157.3 -> 145.5. The sweep's entry
+  /// (run470, three rounds): 4096^2 257.2 -> 254.5, 1024^2 22.0 -> 20.3; 2048^2 59.0 -> 76.8,
+  /// 1920 x 1080 32.8 -> 45.5, 512^2 14.3 -> 15.2, 256^2 13.0 -> 13.3 lost; 1000^2 a tie.
   std::uint32_t fold_columns_max_length = 0;
+  /// The fold only on images of at least this many bytes (complex float32; 0: any size).
+  std::uint64_t fold_columns_min_bytes = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -715,6 +719,8 @@ inline Tuning gl_default_tuning() {
   t.texture_columns_max_length = 2048;  // GL 2187-point columns by texture 53.4 -> 61.5 us
   t.texture_four_step = 1;  // GL 8192^2: 1 220.0 -> 1 214.1 us
   t.texture_display_rows_max_length = 3125;  // GL display rows by texture: 3125-point 110.1 -> 109.2 us, 8192-point 743.7 -> 768.9
+  t.fold_columns_max_length = 4096;           // GL 4096^2: 257.2 -> 254.5 us (run470; 2048^2 lost: 59.0 -> 76.8)
+  t.fold_columns_min_bytes = 128ull << 20;    // the images measured to gain: 4096^2 (1024^2 gained 1.7 us, 2048^2 lost)
   return t;
 }
 
@@ -822,6 +828,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
       {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
+      {"fold_columns_min_bytes", &Tuning::fold_columns_min_bytes, Kind::gl},
   };
   return knobs;
 }
@@ -1924,7 +1931,9 @@ inline void tile_columns(ImageRoutes& image, const Tuning& tuning) {
 inline void fold_columns(ImageRoutes& image, const DeviceLimits& limits, const Tuning& tuning) {
   image.rows.fold = image.cols.fold = 0;
   const std::uint32_t h = image.cols.n, w = image.rows.n;
-  if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4) return;
+  if (tuning.fold_columns_max_length == 0 || h > tuning.fold_columns_max_length || h % 2 != 0 || h < 4 ||
+      std::uint64_t{w} * h * sizeof(Complex) < tuning.fold_columns_min_bytes)
+    return;
   const auto direct = [](const AxisRoute& r) { return direct_through_registers(r) && r.tile_lines == 0; };
   if (!direct(image.rows) || !direct(image.cols) || image.rows.plan.pre_radix != 1 ||
       std::uint64_t{2} * w >= (std::uint64_t{1} << 30))

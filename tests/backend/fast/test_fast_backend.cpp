@@ -242,7 +242,7 @@ class ScopedTuningEnv {
 // drops it): on GL each transform leaves the result in the backend's other image buffer, which
 // becomes its image; forward, inverse and forward again, each downloaded and checked.
 TEST_P(FastVariant, FoldedColumnsMoveTheImageToTheOtherBuffer) {
-  const ScopedTuningEnv tuning("fold_columns_max_length=4096");
+  const ScopedTuningEnv tuning("fold_columns_max_length=4096,fold_columns_min_bytes=0");
   std::string why;
   auto backend = gpu_backend(GetParam(), why);
   if (!backend) FFTSCOPE_GPU_UNAVAILABLE(to_string(GetParam()) + ": " + why);

@@ -518,6 +518,7 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   fast::Tuning fold = fast::gl_default_tuning();
   fold.fold_columns_max_length = 1024;
+  fold.fold_columns_min_bytes = 0;  // GL's default folds 4096^2 only
   fast::Tuning fold_storage = fold;
   fold_storage.texture_inputs = 0;
   fast::Tuning fold_long = fold;  // 2048-point half-columns, split through the registers
@@ -556,6 +557,7 @@ TEST(GlFastSchedule, MeasuredPlansFoldTheChosenColumns) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   fast::Tuning fold = fast::gl_default_tuning();
   fold.fold_columns_max_length = 4096;
+  fold.fold_columns_min_bytes = 0;
   const fast::Measuring measuring{fast::measure_candidates(fold, true), nullptr, "test device"};
   const std::size_t w = 64, h = 48;
   GlFastPath path(*env->programs, nullptr, fold, measuring);
@@ -578,6 +580,7 @@ TEST(GlFastSchedule, FoldedColumnsLeaveTheResultInTheSecondBuffer) {
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
   fast::Tuning fold = fast::gl_default_tuning();
   fold.fold_columns_max_length = 4096;
+  fold.fold_columns_min_bytes = 0;
   const std::size_t w = 96, h = 80;
   GlFastPath path(*env->programs, nullptr, fold);
   path.prepare(w, h);

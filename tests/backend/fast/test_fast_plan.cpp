@@ -921,7 +921,12 @@ TEST(FastPlan, ExactSplitThreadsLetTheFirstStageReadTheRegisters) {
 // same invocations, in more groups than multiprocessors (Tuning::split_columns_radix16, a measured
 // planning candidate): which columns take it, and that nothing else moves.
 TEST(FastPlan, SplitColumnsRadix16WhereItTakesAStageAwayInMoreThanOneWave) {
-  const fast::Tuning off = fast::gl_default_tuning();
+  // The image's own columns (4096^2's would otherwise fold into 2048-point halves).
+  const fast::Tuning off = [] {
+    fast::Tuning t = fast::gl_default_tuning();
+    t.fold_columns_max_length = 0;
+    return t;
+  }();
   EXPECT_EQ(off.split_columns_radix16, 0u);
   fast::Tuning gl = off;
   gl.split_columns_radix16 = 1;
@@ -2489,10 +2494,19 @@ TEST(FastPlan, BothAxesInOneDispatchOnlyForSmallSquareImagesWithUnsplitColumns) 
 // direct; the half-length columns over twice the lines direct whatever their bytes; the rows'
 // one pass into the output with FOLD_ROWS over H/2 lines, its inverse carrying the step's 1/2.
 TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
-  const fast::Tuning gl = fast::gl_default_tuning();
-  EXPECT_EQ(gl.fold_columns_max_length, 0u);
+  // GL's default folds the images of at least 128 MiB whose height is at most 4096 (of the
+  // sweep's sizes, 4096^2 only), OpenCL's never.
+  const fast::Tuning gl_default = fast::gl_default_tuning();
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, gl_default)->rows.fold, 4096u);
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, fast::cl_tuning(gl_default))->rows.fold, 0u);
+  EXPECT_EQ(fast::route_image(4096, 4096, nvidia, fast::cl_tuning(fast::Tuning{}))->rows.fold, 0u);
+  for (const auto& [w, h] : {std::pair{4000, 4000}, {4032, 3024}, {2048, 2048}, {1024, 1024}, {8192, 8192}, {4096, 8192}})
+    EXPECT_EQ(fast::route_image(w, h, nvidia, gl_default)->rows.fold, 0u) << w << "x" << h;
+  fast::Tuning gl = gl_default;
+  gl.fold_columns_max_length = 0;
   fast::Tuning fold = gl;
   fold.fold_columns_max_length = 4096;
+  fold.fold_columns_min_bytes = 0;
   const auto unfolded = fast::route_image(4096, 4096, nvidia, gl);
   const auto folded = fast::route_image(4096, 4096, nvidia, fold);
   ASSERT_TRUE(unfolded && folded);
