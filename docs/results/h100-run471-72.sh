@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Session 72, run471: GL's held fold (run470 won at 4096^2 and 1024^2) against the shipped plans at the
-# sweep's other even heights over 2048 (3200^2, 4000^2, 4032x3024) and 4096^2 again, per kernel and as
-# the sweep's entry beside cuFFT, VkFFT and the copy. Otherwise as run470, whose header follows:
+# Session 72, run471 (prepared): GL's held fold (run470 won at 4096^2 and 1024^2; GL's default
+# since 34b26c8 on images of 128 MiB or more) off and on at the sweep's other even heights over
+# 2048 (3200^2, 4000^2, 4032x3024) and 4096^2 again, per kernel and as the sweep's entry beside
+# cuFFT, VkFFT and the copy. Either build works: .carry/build-x with a headless fftscope-cli of
+# 34b26c8 or later (or a6ba202's, whose default is off and which ignores fold_columns_min_bytes).
+# Otherwise as run470, whose header follows:
 # GL's columns folded
 # into the rows (fold_columns_max_length): each line of the rows pass making both rows of a
 # radix-2 step (held, FOLD_ROWS 1), or one row of a radix-2 or radix-4 step (fold_rows_apart=1,
@@ -18,11 +21,12 @@ START=$(date +%s)
 export LD_LIBRARY_PATH=$PWD/.device/lib OCL_ICD_VENDORS=$PWD/.device/icd FFTSCOPE_PLAN_CACHE=
 cli=.carry/build-x/src/cli/fftscope-cli
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-held=fold_columns_max_length=8192
+off=fold_columns_max_length=0
+held=fold_columns_max_length=8192,fold_columns_min_bytes=0
 apart=$held,fold_rows_apart=1
 quarter=$apart,fold_columns_radix=4
 quarter16=$quarter,col_lines=16
-VARIANTS=${VARIANTS:-shipped held}
+VARIANTS=${VARIANTS:-off held}
 tuning() { case $1 in shipped) echo ;; *) echo ${!1} ;; esac; }
 for r in 1 2; do
   for size in ${FOLD_SIZES:-3200x3200 4000x4000 4032x3024 4096x4096}; do
