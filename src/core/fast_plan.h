@@ -655,7 +655,9 @@ struct Tuning {
   /// (run470, three rounds): 4096^2 257.2 -> 254.5, 1024^2 22.0 -> 20.3; 2048^2 59.0 -> 76.8,
   /// 1920 x 1080 32.8 -> 45.5, 512^2 14.3 -> 15.2, 256^2 13.0 -> 13.3 lost; 1000^2 a tie.
   std::uint32_t fold_columns_max_length = 0;
-  /// The fold only on images of at least this many bytes (complex float32; 0: any size).
+  /// The fold only on images of at least this many bytes (complex float32; 0: any size). H100,
+  /// GL, the sweep's entry with the fold (run471): 3200^2 179.4 -> 199.5 us, 4000^2 288.1 ->
+  /// 337.3, 4032 x 3024 205.2 -> 258.6 lost; 4096^2 257.3 -> 256.2 (run470: 257.2 -> 254.5).
   std::uint64_t fold_columns_min_bytes = 0;
 };
 
