@@ -507,6 +507,15 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   EXPECT_LT(test::relative_l2_error(data, test::to_double(input)), 1e-5);
 }
 
+// GL's tuning folding heights up to `max_length` at any size (GL's default folds only images of
+// 128 MiB or more: Tuning::fold_columns_min_bytes).
+fast::Tuning folding(std::uint32_t max_length) {
+  fast::Tuning t = fast::gl_default_tuning();
+  t.fold_columns_max_length = max_length;
+  t.fold_columns_min_bytes = 0;
+  return t;
+}
+
 // The columns' first radix-2 step in the rows pass (Tuning::fold_columns_max_length, FOLD_ROWS):
 // where the height is even and within the bound the rows store into a second buffer and the
 // half-length columns run there; both directions against FFTW (run_fast copies the result back),
@@ -516,13 +525,10 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning fold = fast::gl_default_tuning();
-  fold.fold_columns_max_length = 1024;
-  fold.fold_columns_min_bytes = 0;  // GL's default folds 4096^2 only
+  const fast::Tuning fold = folding(1024);
   fast::Tuning fold_storage = fold;
   fold_storage.texture_inputs = 0;
-  fast::Tuning fold_long = fold;  // 2048-point half-columns, split through the registers
-  fold_long.fold_columns_max_length = 4096;
+  const fast::Tuning fold_long = folding(4096);  // 2048-point half-columns, split through the registers
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -555,9 +561,7 @@ TEST(GlFastSchedule, MeasuredPlansFoldTheChosenColumns) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning fold = fast::gl_default_tuning();
-  fold.fold_columns_max_length = 4096;
-  fold.fold_columns_min_bytes = 0;
+  const fast::Tuning fold = folding(4096);
   const fast::Measuring measuring{fast::measure_candidates(fold, true), nullptr, "test device"};
   const std::size_t w = 64, h = 48;
   GlFastPath path(*env->programs, nullptr, fold, measuring);
@@ -578,9 +582,7 @@ TEST(GlFastSchedule, FoldedColumnsLeaveTheResultInTheSecondBuffer) {
   std::string why;
   GlEnv* env = env_or_null(why);
   if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  fast::Tuning fold = fast::gl_default_tuning();
-  fold.fold_columns_max_length = 4096;
-  fold.fold_columns_min_bytes = 0;
+  const fast::Tuning fold = folding(4096);
   const std::size_t w = 96, h = 80;
   GlFastPath path(*env->programs, nullptr, fold);
   path.prepare(w, h);

@@ -2507,6 +2507,16 @@ TEST(FastPlan, FoldsTheColumnsIntoTheRowsWhereAsked) {
   fast::Tuning fold = gl;
   fold.fold_columns_max_length = 4096;
   fold.fold_columns_min_bytes = 0;
+  // The byte bound alone keeps the default's smaller images unfolded: without it they fold, and
+  // a bound of their own size takes them in.
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{4000, 4000}, {4032, 3024}, {2048, 2048}, {1024, 1024}}) {
+    EXPECT_EQ(fast::route_image(w, h, nvidia, fold)->rows.fold, h) << w << "x" << h;
+    fast::Tuning at_size = gl_default;
+    at_size.fold_columns_min_bytes = std::uint64_t{w} * h * sizeof(Complex);
+    EXPECT_EQ(fast::route_image(w, h, nvidia, at_size)->rows.fold, h) << w << "x" << h;
+    at_size.fold_columns_min_bytes += 1;
+    EXPECT_EQ(fast::route_image(w, h, nvidia, at_size)->rows.fold, 0u) << w << "x" << h;
+  }
   const auto unfolded = fast::route_image(4096, 4096, nvidia, gl);
   const auto folded = fast::route_image(4096, 4096, nvidia, fold);
   ASSERT_TRUE(unfolded && folded);
