@@ -934,6 +934,57 @@ void measure_empty(int runs) {
   glDeleteProgram(program);
 }
 
+// FFTSCOPE_GL_GATHER: whether one dispatch could run a small image's 2D transform with no pass
+// between its axes. Each of S = W / LINES groups reads the whole W x W image and forms its
+// columns' row bins k = b + S j (j < LINES) up to the last LINES-point DFT: lane r of a row sums
+// x[r + LINES m] w_S^(m b), m < S, times w_W^(r b). Every group reads the whole image, so the
+// time is one multiprocessor's read of it from the L2; written out so nothing is dropped.
+void measure_gather(int runs) {
+  struct Case {
+    GLuint w, lines, threads;
+  };
+  for (const Case c : {Case{256, 8, 512}, Case{256, 8, 1024}, Case{256, 4, 512}, Case{256, 16, 512},
+                       Case{256, 16, 1024}, Case{512, 8, 1024}, Case{512, 16, 1024}}) {
+    const GLuint groups = c.w / c.lines;
+    const std::string text =
+        std::string(kVersion) + "#pragma optionNV(unroll all)\n#define W " + std::to_string(c.w) + "u\n#define LINES " +
+        std::to_string(c.lines) + "u\n#define THREADS " + std::to_string(c.threads) +
+        "u\n#define S (W / LINES)\n"
+        "layout(local_size_x = THREADS) in;\n"
+        "layout(std430, binding = 0) readonly buffer D { vec2 x[]; };\n"
+        "layout(std430, binding = 1) writeonly buffer O { vec2 o[]; };\n"
+        "uniform uint u_n;\n"
+        "shared vec2 inner_tw[S];\nshared vec2 z[W * LINES];\n"
+        "vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }\n"
+        "void main() {\n"
+        "  uint b = gl_WorkGroupID.x, t = gl_LocalInvocationID.x;\n"
+        "  for (uint m = t; m < S; m += THREADS) { float a = -6.2831853 * float((m * b) % S) / float(S);"
+        " inner_tw[m] = vec2(cos(a), sin(a)); }\n"
+        "  barrier();\n"
+        "  uint r = t % LINES;\n"
+        "  float a0 = -6.2831853 * float((r * b) % W) / float(W);\n"
+        "  vec2 outer = vec2(cos(a0), sin(a0));\n"
+        "  for (uint row = t / LINES; row < W; row += THREADS / LINES) {\n"
+        "    vec2 acc = vec2(0.0);\n"
+        "    for (uint m = 0u; m < S; ++m) acc += cmul(x[row * W + r + LINES * m], inner_tw[m]);\n"
+        "    z[row * LINES + r] = cmul(acc, outer);\n"
+        "  }\n"
+        "  barrier();\n"
+        "  for (uint i = t; i < W * LINES; i += THREADS) o[b * W * LINES + i] = z[i];\n"
+        "}\n";
+    const GLuint program = compute_program(text, "gather");
+    if (!program) continue;
+    const GLuint image = make_buffer(GLsizeiptr{c.w} * c.w * 8, nullptr);
+    const GLuint out = make_buffer(GLsizeiptr{c.w} * c.w * 8, nullptr);
+    const double t = median(dispatch_times_us(program, 0, {image, out}, groups, runs));
+    std::printf("GL gather %ux%u, %u columns a group (%u groups of %u): %.2f us (GL_TIME_ELAPSED, median)\n", c.w, c.w,
+                c.lines, groups, c.threads, t);
+    glDeleteBuffers(1, &image);
+    glDeleteBuffers(1, &out);
+    glDeleteProgram(program);
+  }
+}
+
 // The GLSL side of api_probe_kernels.h's macros; `buffers` declares its storage blocks. `defines`
 // come first, as they may name extensions.
 std::string api_probe_program_text(const std::string& buffers, const std::string& defines, const char* body) {
@@ -1504,6 +1555,7 @@ int main(int argc, char** argv) {
     if (std::getenv("FFTSCOPE_GL_MICRO")) measure_micro(runs);
     if (const char* ladder = std::getenv("FFTSCOPE_GL_LADDER")) measure_ladder(runs, ladder);
     if (std::getenv("FFTSCOPE_GL_FLOOR")) measure_floor(runs);
+    if (std::getenv("FFTSCOPE_GL_GATHER")) measure_gather(runs);
     if (std::getenv("FFTSCOPE_GL_IMAGESTORE")) measure_image_store(runs);
     if (std::getenv("FFTSCOPE_GL_DELIVERY")) {
       for (auto [w, h] : sizes) measure_delivery(programs, w, h, runs);
