@@ -119,19 +119,8 @@
 #define FOUR_STEP_B 0
 #endif
 #define FOUR_STEP (FOUR_STEP_A + FOUR_STEP_B)
-// ROW_BINS 1 (fast::row_bins_route; GL, a small square image's two axes in one dispatch, run
-// by the column plan): no group waits for another's rows; each forms its own columns' row bins
-// from the whole image. Group b of S = N / LINES takes columns k = b + S j (j < LINES): with
-// n = r + LINES m, w_N^(n k) = w_N^(r b) w_S^(m b) w_LINES^(r j), so row y's bins are the
-// LINES-point DFT over r of z_r = w_N^(r b) sum_m y[r + LINES m] w_S^(m b): N multiply-adds a
-// row where the row's FFT would take about log2(N) / 2 a bin. Every group reads the whole image
-// (from the L2, at 512 KiB); the bins are the column stages' first input in shared memory, and
-// the last stage stores into OUTPUT_BUFFER (the image is only read) at columns b + S j.
-#ifndef ROW_BINS
-#define ROW_BINS 0
-#endif
 #ifndef OUTPUT_BUFFER
-#define OUTPUT_BUFFER (FOUR_STEP + ROW_BINS)  // the four-step passes (below) always store there
+#define OUTPUT_BUFFER FOUR_STEP  // the four-step passes (below) always store there
 #endif
 // Bluestein (issue 6): the two passes of an axis of n points (a prime factor above 13) as a
 // cyclic convolution of the padded length N = L, with the chirp (binding 3, c[i] = exp(-i pi i^2 /
@@ -375,8 +364,6 @@ uint out_addr(uint line, uint i) {
   return (i / uint(TILE_OUT)) * (u_lines * uint(TILE_OUT)) + line * uint(TILE_OUT) + i % uint(TILE_OUT);
 #elif TILE_IN != 0
   return i * u_row_pitch + line;
-#elif ROW_BINS != 0
-  return i * u_row_pitch + line / uint(LINES) + (u_lines / uint(LINES)) * (line % uint(LINES));
 #else
   return gaddr(line, i);
 #endif
@@ -520,37 +507,6 @@ void sync_shared() {
   barrier();
 }
 
-#if ROW_BINS != 0
-// This group's columns' row bins (see ROW_BINS) into shared memory, line j's slot y holding bin
-// b + S j of row y. Lane r of a row sums its z_r alone, so a warp reads LINES neighbouring
-// values of each of 32 / LINES rows per load; z_r goes through line r's slot y, then the
-// invocation of row y takes all of row y's slots for the LINES-point DFT.
-void row_bins() {
-  const uint S = uint(N) / uint(LINES);
-  uint t = gl_LocalInvocationID.x, r = t % uint(LINES), b = g_first_line / uint(LINES);
-  vec2 outer = tw[(r * b) % uint(N)];
-  for (uint y = t / uint(LINES); y < uint(N); y += uint(THREADS) / uint(LINES)) {
-    vec2 acc = vec2(0.0);
-    for (uint m = 0u; m < S; ++m) {
-      vec2 x = data_in(y * u_row_pitch + r + uint(LINES) * m);
-      acc += cmul_fast(vec2(x.x, LOAD_SIGN * x.y), tw[((m * b) % S) * uint(LINES)]);
-    }
-    lm[lidx(r, y)] = cmul_fast(acc, outer);
-  }
-  sync_shared();
-  for (uint y = t; y < uint(N); y += uint(THREADS)) {
-    vec2 z[LINES];
-    for (uint q = 0u; q < uint(LINES); ++q) z[q] = lm[lidx(q, y)];
-    for (uint j = 0u; j < uint(LINES); ++j) {
-      vec2 bin = z[0];
-      for (uint q = 1u; q < uint(LINES); ++q) bin += cmul_fast(z[q], tw[((q * j) % uint(LINES)) * S]);
-      lm[lidx(j, y)] = bin;
-    }
-  }
-  sync_shared();
-}
-#endif
-
 // w_P^(q b) of the split's radix-P step, a table entry (w_N^(q b M)), as in fast_fft.cl.
 #define SPLIT_ROOT(q, b) tw[(((q) * (b)) % uint(PRE_RADIX)) * uint(M)]
 // Table index of w_(NS R)^(j % NS), the twiddle of butterfly j of the stage (R, NS). A macro, so
@@ -596,13 +552,7 @@ vec2 g_tw_b[HOLD];
 #define PRE_PER (LIVE_HELD ? LIVE_BLOCKS : PRE_RADIX)
 
 // The first stage reads the buffer unless the split holds its inputs in registers.
-#define FIRST_FROM_GLOBAL (ROW_BINS == 0 && (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE))
-#if ROW_BINS != 0 && (!AXIS_COLS || PRE_RADIX != 1 || LOCAL_HALVES != 0 || OUTPUT_BUFFER == 0 || FOUR_STEP != 0 || \
-                      BLUESTEIN_IN != 0 || BLUESTEIN_OUT != 0 || FAST_EPILOGUE != 0 || UNPACK_PAIRS != 0 || \
-                      TILE_IN != 0 || TILE_OUT != 0 || FOLD_ROWS != 0 || ROW_PAIRS != 0 || (N % LINES) != 0 || \
-                      (THREADS % LINES) != 0)
-#error "fast_fft.comp: ROW_BINS needs unsplit columns in full shared memory, LINES dividing N and THREADS, no other mode"
-#endif
+#define FIRST_FROM_GLOBAL (PRE_RADIX == 1 || SPLIT_GLOBAL != 0 || SPLIT_ACCUMULATE)
 
 // SUB_TRANSFORM_LOOP 1 (the host's AxisPlan::sub_transform_loop): the split in frequency's
 // sub-transforms as one loop the compiler cannot unroll, each reading slot 0 of its element's
@@ -1033,9 +983,6 @@ void main() {
   g_in_shift = g_block * u_block_shift;
 #endif
   EPILOGUE_BEGIN();
-#if ROW_BINS != 0
-  row_bins();
-#endif
 #if FOLD_ROWS != 0  // (unsplit: PRE_RADIX 1)
   run_stages(0u);  // a, into row 2n
   sync_shared();   // the last stage's reads of shared memory before the next round's writes

@@ -659,12 +659,6 @@ struct Tuning {
   /// GL, the sweep's entry with the fold (run471): 3200^2 179.4 -> 199.5 us, 4000^2 288.1 ->
   /// 337.3, 4032 x 3024 205.2 -> 258.6 lost; 4096^2 257.3 -> 256.2 (run470: 257.2 -> 254.5).
   std::uint64_t fold_columns_min_bytes = 0;
-  /// Square images of at most this many bytes (complex float32; 0: never) whose columns are one
-  /// unsplit pass in whole shared memory run both axes in one dispatch with no wait between them:
-  /// each group forms its own columns' row bins from the whole image, then transforms them
-  /// (row_bins_route; GL only, fast_fft.comp's ROW_BINS). Every group reads the whole image, so
-  /// only small images can gain; the result lands in a second buffer, as the fold's does.
-  std::uint64_t row_bins_max_bytes = 0;
 };
 
 /// The GL backend's defaults: NVIDIA's GLSL compiler fits 512-invocation groups into 128
@@ -837,7 +831,6 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
       {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
       {"fold_columns_min_bytes", &Tuning::fold_columns_min_bytes, Kind::gl},
-      {"row_bins_max_bytes", &Tuning::row_bins_max_bytes, Kind::gl},
   };
   return knobs;
 }
@@ -2411,9 +2404,6 @@ inline constexpr char row_pairs[] = "ROW_PAIRS";
 inline constexpr char output_buffer[] = "OUTPUT_BUFFER";
 /// Both axes of a square image in one dispatch (fused_pass; OpenCL).
 inline constexpr char fused_2d[] = "FUSED_2D";
-/// Both axes of a small square image in one dispatch, each group forming its columns' row bins
-/// (row_bins_pass; GL).
-inline constexpr char row_bins[] = "ROW_BINS";
 
 /// One dispatch of an axis on the fast path, the same in both backends.
 struct AxisPass {
@@ -2551,10 +2541,8 @@ inline std::vector<AxisPass> axis_passes(const AxisRoute& route, std::uint64_t l
 }
 
 /// How an axis's passes run: in place on the image, from the image into an output buffer
-/// (axis_passes out of place), or both axes of a square image in one dispatch: in place, groups
-/// waiting for the rows (fused_pass; OpenCL), or into an output buffer, each group forming its
-/// own row bins (row_bins_pass; GL).
-enum class PassLayout { in_place, out_of_place, both_axes, both_axes_row_bins };
+/// (axis_passes out of place), or both axes of a square image in one dispatch (fused_pass).
+enum class PassLayout { in_place, out_of_place, both_axes };
 
 /// The column route that runs both axes in one dispatch (mode fused_2d, fused_pass; the OpenCL
 /// backend's), or none: a square image of at most tuning.fused_max_bytes whose axes are direct
@@ -2585,42 +2573,10 @@ inline AxisPass fused_pass(const AxisRoute& cols, std::uint64_t width, Direction
   return p;
 }
 
-/// The column route that runs both axes of a square image in one dispatch into an output buffer
-/// (mode row_bins, row_bins_pass; the GL backend's), or none: an image of at most
-/// tuning.row_bins_max_bytes whose axes are direct and whose columns are one unsplit pass through
-/// whole shared memory (no halves), with a whole number of lines per invocation's row and of
-/// groups per row (fast_fft.comp's ROW_BINS).
-inline std::optional<AxisRoute> row_bins_route(const ImageRoutes& routes, const Tuning& tuning) {
-  const AxisRoute& cols = routes.cols;
-  const AxisPlan& plan = cols.plan;
-  const std::uint64_t n = cols.n;
-  if (routes.rows.n != n || routes.rows.bluestein() || cols.bluestein() || cols.four_step() || cols.swap ||
-      plan.radices.empty() || plan.pre_radix != 1 || plan.local_halves || n % plan.lines_per_group != 0 ||
-      plan.threads % plan.lines_per_group != 0 || n * n * sizeof(Complex) > tuning.row_bins_max_bytes)
-    return std::nullopt;
-  AxisRoute one = cols;
-  one.tile_lines = 0;
-  one.fold = 0;
-  return one;
-}
-
-/// The one pass of a row-bins transform (row_bins_route) of a square image of `width` columns:
-/// "fast_2d", the column plan's groups, storing into the output; bytes as for one read and one
-/// write per axis (each group reads the whole image, from the L2), the inverse scaled by 1 / n^2.
-inline AxisPass row_bins_pass(const AxisRoute& cols, std::uint64_t width, Direction direction) {
-  AxisPass p = axis_passes(cols, width, direction, true).front();
-  p.mode = row_bins;
-  p.name = "fast_2d";
-  p.bytes *= 2;
-  if (direction == Direction::inverse) p.scale = static_cast<float>(1.0 / (static_cast<double>(cols.n) * static_cast<double>(width)));
-  return p;
-}
-
 /// The passes of an axis object (ClFastAxis, GlFastAxis) in `layout`.
 inline std::vector<AxisPass> layout_passes(const AxisRoute& route, std::uint64_t lines, Direction direction,
                                            PassLayout layout, std::string stem = {}) {
   if (layout == PassLayout::both_axes) return {fused_pass(route, lines, direction)};
-  if (layout == PassLayout::both_axes_row_bins) return {row_bins_pass(route, lines, direction)};
   return axis_passes(route, lines, direction, layout == PassLayout::out_of_place, std::move(stem));
 }
 

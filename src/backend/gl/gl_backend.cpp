@@ -292,7 +292,7 @@ class GlBackend final : public Backend {
       // which issues the barrier its own reads need first; the storage barrier, which costs the
       // next dispatch its instruction caches on NVIDIA (fast::Tuning::texture_inputs), is owed to
       // whatever else comes next (enter()).
-      // A folded or one-dispatch size (GlFastPath::needs_spare) leaves the result in the other buffer, which becomes
+      // A folded size (GlFastPath::folds) leaves the result in the other buffer, which becomes
       // the current one, as the pipeline's ping-pong passes do.
       const GLuint result = fast_->dispatch(current(), data_texture_[current_].id(), direction,
                                             GL_TEXTURE_FETCH_BARRIER_BIT, other(), data_texture_[1 - current_].id());
@@ -322,9 +322,6 @@ class GlBackend final : public Backend {
 
   std::string fast_plan_description() const override {
     if (variant_ != KernelVariant::fast || !fast_ready_) return {};
-    if (fast_->one_dispatch())
-      return "both axes in one dispatch, each group forming its columns' row bins, as " +
-             fast_->route(Axis::cols).describe();
     return fast_->route(Axis::rows).describe() + "; " + fast_->route(Axis::cols).describe();
   }
 

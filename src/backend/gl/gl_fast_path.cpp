@@ -59,7 +59,7 @@ namespace {
 /// dispatch stored.
 bool texture_input_pass(const fast::AxisPass& pass, const ProgramKey& key) {
   const bool mode_ok = !pass.mode || pass.mode == fast::output_buffer || pass.mode == fast::four_step_a ||
-                       pass.mode == fast::four_step_b || pass.mode == fast::row_bins;
+                       pass.mode == fast::four_step_b;
   if (!mode_ok || pass.on_scratch) return false;
   for (const char* name : {"SPLIT_GLOBAL", "TILE_IN", "TILE_OUT", "ROW_PAIRS", "R2C_SPLIT", "DISPLAY_ROWS",
                            "UNPACK_PAIRS"}) {
@@ -114,7 +114,7 @@ GlFastAxis::GlFastAxis(ProgramCache& programs, DispatchTimers* timers, const fas
                        std::uint64_t lines, fast::PassLayout layout, std::string name, bool texture_inputs)
     : programs_(&programs), timers_(timers), route_(route), layout_(layout) {
   if (layout_ == fast::PassLayout::both_axes)
-    throw std::logic_error("GlFastAxis: GL runs no groups that wait for others (fast::gl_default_tuning)");
+    throw std::logic_error("GlFastAxis: GL runs each axis in its own dispatch (fast::gl_default_tuning)");
   if (route_.plan.radices.empty()) return;  // length 1: nothing to do
   forward_passes_ = fast::layout_passes(route_, lines, Direction::forward, layout_, name);
   inverse_passes_ = fast::layout_passes(route_, lines, Direction::inverse, layout_, std::move(name));
@@ -225,7 +225,7 @@ void GlFastAxis::dispatch_pass(const fast::AxisPass& pass, const ProgramKey& key
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, image);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, chirp_);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, filter_);
-  } else if (pass.mode == fast::output_buffer || pass.mode == fast::row_bins) {
+  } else if (pass.mode == fast::output_buffer) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, output);
   }
   if (row_pairs_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, row_pairs_);
@@ -378,7 +378,7 @@ fast::AxisRoute GlFastPath::fastest(Axis axis, std::size_t width, std::size_t he
 }
 
 void GlFastPath::prepare(std::size_t width, std::size_t height) {
-  if (cols_ && width == width_ && height == height_) return;
+  if (rows_ && cols_ && width == width_ && height == height_) return;
   release();
   width_ = height_ = 0;
   // Measured planning times each axis on its own, in place: unfolded, the fold applied to the
@@ -395,34 +395,22 @@ void GlFastPath::prepare(std::size_t width, std::size_t height) {
     fast::tile_columns(*image, tuning_);
     fast::fold_columns(*image, limits_, tuning_);
   }
-  const std::uint64_t texels = std::uint64_t{width} * height;
-  if (const auto one = fast::row_bins_route(*image, tuning_)) {
-    cols_.emplace(programs_, timers_, *one, width, fast::PassLayout::both_axes_row_bins, std::string{},
-                  texture_inputs_on(Axis::cols, tuning_, &*one, texels, max_texels_));
-  } else {
-    rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
-                  texture_inputs_on(Axis::rows, tuning_, &image->rows, texels, max_texels_));
-    cols_.emplace(programs_, timers_, image->cols, image->cols.dispatched_lines(width), fast::PassLayout::in_place,
-                  std::string{}, texture_inputs_on(Axis::cols, tuning_, &image->cols, texels, max_texels_));
-  }
+  rows_.emplace(programs_, timers_, image->rows, height, fast::PassLayout::in_place, std::string{},
+                texture_inputs_on(Axis::rows, tuning_, &image->rows, std::uint64_t{width} * height, max_texels_));
+  cols_.emplace(programs_, timers_, image->cols, image->cols.dispatched_lines(width), fast::PassLayout::in_place,
+                std::string{}, texture_inputs_on(Axis::cols, tuning_, &image->cols, std::uint64_t{width} * height, max_texels_));
   const std::uint64_t scratch = image->scratch_elements();
   if (scratch > 0) scratch_ = make_storage_buffer(scratch * sizeof(Complex), nullptr, GL_DYNAMIC_COPY);
-  extra_bytes_ = scratch * sizeof(Complex) + (rows_ ? rows_->table_bytes() : 0) + cols_->table_bytes();
+  extra_bytes_ = scratch * sizeof(Complex) + rows_->table_bytes() + cols_->table_bytes();
   width_ = width;
   height_ = height;
 }
 
 unsigned GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after,
                               unsigned spare, unsigned spare_texture) {
-  if (!cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
-  if (needs_spare() && (spare == 0 || spare == buffer))
-    throw std::logic_error("GlFastPath: a folded or row-bins size needs a second buffer");
-  if (one_dispatch()) {
-    glMemoryBarrier(cols_->read_barrier());
-    cols_->dispatch(buffer, spare, scratch_, direction, buffer_texture, spare_texture, barrier_after);
-    return spare;
-  }
+  if (!rows_ || !cols_) throw BackendError("OpenGL fast path: dispatch() before prepare()");
   if (folds()) {
+    if (spare == 0 || spare == buffer) throw std::logic_error("GlFastPath: a folded size needs a second buffer");
     glMemoryBarrier(rows_->read_barrier());
     rows_->dispatch(buffer, spare, scratch_, direction, buffer_texture, spare_texture, cols_->read_barrier());
     cols_->dispatch(spare, spare, scratch_, direction, spare_texture, spare_texture, barrier_after);
@@ -444,7 +432,7 @@ unsigned GlFastPath::dispatch(unsigned buffer, unsigned buffer_texture, Directio
 
 void GlFastPath::dispatch(unsigned buffer, Direction direction) {
   const BufferTexture texture(buffer);
-  if (!needs_spare()) {
+  if (!folds()) {
     dispatch(buffer, texture.id(), direction, GL_SHADER_STORAGE_BARRIER_BIT);
     return;
   }

@@ -178,8 +178,7 @@ class GlFastPath {
   /// where that is this fast path again. Where the prepared size folds the columns into the
   /// rows (folds()), the rows store into `spare` (a second buffer of the image's size, with
   /// `spare_texture` over it) and the columns run there: the result is in `spare`, and `buffer`
-  /// holds the rows' input still; where it runs in one dispatch (one_dispatch(), timed as
-  /// "fast_2d"), that stores into `spare` too. Returns the buffer that holds the result.
+  /// holds the rows' input still. Returns the buffer that holds the result.
   unsigned dispatch(unsigned buffer, unsigned buffer_texture, Direction direction, unsigned barrier_after,
                     unsigned spare = 0, unsigned spare_texture = 0);
   /// The same in place, through a buffer texture of its own made for this call (and, where the
@@ -188,19 +187,13 @@ class GlFastPath {
   /// BufferTexture).
   void dispatch(unsigned buffer, Direction direction);
   /// True where the prepared size takes the columns' first radix-2 step in the rows pass
-  /// (fast::AxisRoute::fold).
+  /// (fast::AxisRoute::fold): dispatch() then needs a second buffer and leaves the result there.
   bool folds() const { return rows_ && rows_->route().fold != 0; }
-  /// True where the prepared size runs both axes in one dispatch, each group forming its own
-  /// columns' row bins (fast::row_bins_route).
-  bool one_dispatch() const { return cols_ && !rows_; }
-  /// Where dispatch() needs a second buffer and leaves the result there: folds() or one_dispatch().
-  bool needs_spare() const { return folds() || one_dispatch(); }
 
   /// The prepared plan of an axis (prepare() first): its fast_fft.comp pass, of length L for a
   /// Bluestein axis.
   const fast::AxisPlan& plan(Axis axis) const { return route(axis).plan; }
-  /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step; both
-  /// axes give the column route where one_dispatch()).
+  /// The prepared route of an axis (direct, Bluestein with its padded length, or four-step).
   const fast::AxisRoute& route(Axis axis) const { return fast_axis(axis).route(); }
   /// The GL program object of an axis (prepare() first; a Bluestein axis: its forward pass), for
   /// diagnostics such as binaries.
@@ -210,7 +203,7 @@ class GlFastPath {
   std::uint64_t extra_bytes() const { return extra_bytes_; }
   /// One prepared axis (prepare() first) and the scratch its passes use (0: none), for probes
   /// that run one axis's passes alone (fast_probe_gl's FFTSCOPE_GL_PM).
-  const GlFastAxis& fast_axis(Axis axis) const { return axis == Axis::rows && rows_ ? *rows_ : *cols_; }
+  const GlFastAxis& fast_axis(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
   unsigned scratch() const { return scratch_; }
 
  private:

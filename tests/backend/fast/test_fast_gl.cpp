@@ -86,21 +86,11 @@ double run_fast(GlEnv& env, std::size_t width, std::size_t height, Direction dir
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
   const std::vector<TimingRecord> records = env.timers->take();
-  std::vector<TimingRecord> expected;
-  if (fast_path.one_dispatch()) {
-    // Both axes: one read and one write of the image per axis.
-    TimingRecord both;
-    both.kernel = "fast_2d";
-    both.axis = Axis::cols;
-    both.bytes = 4 * width * height * sizeof(Complex);
-    expected = {both};
-  } else {
-    // Rows first, unless in-place four-step columns leave them swapped in pairs for the rows to undo.
-    const bool columns_first = fast_path.route(Axis::rows).swap.has_value();
-    expected = test::expected_fast_records(fast_path.route(Axis::rows), height);
-    std::vector<TimingRecord> cols = test::expected_fast_records(fast_path.route(Axis::cols), width);
-    expected.insert(columns_first ? expected.begin() : expected.end(), cols.begin(), cols.end());
-  }
+  // Rows first, unless in-place four-step columns leave them swapped in pairs for the rows to undo.
+  const bool columns_first = fast_path.route(Axis::rows).swap.has_value();
+  std::vector<TimingRecord> expected = test::expected_fast_records(fast_path.route(Axis::rows), height);
+  std::vector<TimingRecord> cols = test::expected_fast_records(fast_path.route(Axis::cols), width);
+  expected.insert(columns_first ? expected.begin() : expected.end(), cols.begin(), cols.end());
   EXPECT_EQ(records.size(), expected.size());
   for (std::size_t i = 0; i < std::min(records.size(), expected.size()); ++i) {
     EXPECT_EQ(records[i].kernel, expected[i].kernel);
@@ -560,66 +550,6 @@ TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
     for (Direction d : {Direction::forward, Direction::inverse}) {
       double tolerance = 0;
       const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 5 + c.height, &tolerance);
-      EXPECT_LT(err, tolerance) << what << " " << to_string(d);
-    }
-  }
-}
-
-// GL's tuning running square images of at most `max_bytes` in one dispatch (GL's default: none).
-fast::Tuning row_bins(std::uint64_t max_bytes) {
-  fast::Tuning t = fast::gl_default_tuning();
-  t.row_bins_max_bytes = max_bytes;
-  return t;
-}
-
-// Both axes in one dispatch (Tuning::row_bins_max_bytes, ROW_BINS): each group forms its own
-// columns' row bins from the whole image and transforms them into a second buffer; both
-// directions against FFTW (run_fast copies the result back, and checks the one "fast_2d"
-// record), 8, 4 and 2 columns a group, lengths with odd factors, texture reads on and off.
-// Non-square images, images over the bound and columns that split keep two dispatches.
-TEST(GlFastSchedule, RowBinsInOneDispatchMatchFftw) {
-  std::string why;
-  GlEnv* env = env_or_null(why);
-  if (!env) FFTSCOPE_GPU_UNAVAILABLE("OpenGL: " + why);
-  const fast::Tuning any = row_bins(8u << 20);
-  fast::Tuning storage = any;
-  storage.texture_inputs = 0;
-  fast::Tuning four = any;
-  four.col_lines = 4;
-  fast::Tuning two = any;
-  two.col_lines = 2;
-  const fast::Tuning bound = row_bins(256 * 256 * sizeof(Complex));
-  const fast::Tuning under = row_bins(256 * 256 * sizeof(Complex) - 1);
-  struct Case {
-    std::size_t width, height;
-    const fast::Tuning* tuning;
-    bool one;
-  };
-  const Case cases[] = {
-      {64, 64, &any, true},     {16, 16, &any, true},      {256, 256, &bound, true}, {120, 120, &storage, true},
-      {96, 96, &four, true},    {40, 40, &two, true},      {36, 36, &four, true},    {8, 8, &any, true},
-      {256, 256, &under, false}, {64, 32, &any, false},    {2048, 2048, &any, false},  // split columns
-      {60, 60, &any, false},  // 8 columns a group do not divide 60
-  };
-  for (const Case& c : cases) {
-    GlFastPath path(*env->programs, nullptr, *c.tuning);
-    if (!path.supports(c.width, c.height)) {
-      ADD_FAILURE() << c.width << "x" << c.height << " unsupported";
-      continue;
-    }
-    if (c.width * c.height > 1024 * 1024) {  // planned, not run (llvmpipe)
-      path.prepare(c.width, c.height);
-      EXPECT_FALSE(path.one_dispatch()) << c.width << "x" << c.height;
-      continue;
-    }
-    path.prepare(c.width, c.height);
-    const std::string what = std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
-                             path.route(Axis::cols).describe();
-    EXPECT_EQ(path.one_dispatch(), c.one) << what;
-    EXPECT_EQ(path.needs_spare(), c.one) << what;
-    for (Direction d : {Direction::forward, Direction::inverse}) {
-      double tolerance = 0;
-      const double err = run_fast(*env, c.width, c.height, d, *c.tuning, c.width * 7 + c.height, &tolerance);
       EXPECT_LT(err, tolerance) << what << " " << to_string(d);
     }
   }
