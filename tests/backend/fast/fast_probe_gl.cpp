@@ -15,6 +15,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,9 +36,31 @@ using namespace fftscope::detail;
 namespace {
 
 // A transform as the GL backend runs them back to back: through a buffer texture over `buffer`
-// made once (BufferTexture), the next transform issuing the barrier its reads need.
-void run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
-  path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT);
+// made once (BufferTexture), the next transform issuing the barrier its reads need. Returns the
+// buffer that holds the result: `buffer`, or where the size folds (GlFastPath::folds) a second
+// buffer of its size, made once per buffer as the backend keeps one. A folded transform leaves
+// `buffer` as it was, so transforms back to back keep their values bounded as in place.
+GLuint run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
+  if (!path.folds()) {
+    path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT);
+    return buffer;
+  }
+  struct Spare {
+    GLint64 bytes = 0;
+    GLuint id = 0;
+    std::unique_ptr<BufferTexture> texture;
+  };
+  static std::map<GLuint, Spare> spares;  // by buffer; a probe's buffers live until it ends
+  GLint64 bytes = 0;
+  glGetNamedBufferParameteri64v(buffer, GL_BUFFER_SIZE, &bytes);
+  Spare& spare = spares[buffer];
+  if (spare.bytes != bytes) {  // a new buffer under a reused name
+    if (spare.id) glDeleteBuffers(1, &spare.id);
+    spare.id = make_storage_buffer(static_cast<std::size_t>(bytes), nullptr, GL_DYNAMIC_COPY);
+    spare.texture = std::make_unique<BufferTexture>(spare.id);
+    spare.bytes = bytes;
+  }
+  return path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT, spare.id, spare.texture->id());
 }
 
 // FFTSCOPE_GL_BUFFER=cuda[:compressible]: a buffer whose memory CUDA allocated (cuMemCreate, exported
@@ -1599,9 +1622,9 @@ int main(int argc, char** argv) {
       const GLuint buffer = make_buffer(bytes, data.data());
       const BufferTexture buffer_texture(buffer);
       const GLuint texture = buffer_texture.id();
-      run_fast(fast_path, buffer, texture, Direction::forward);
+      const GLuint result = run_fast(fast_path, buffer, texture, Direction::forward);
       glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-      glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+      glBindBuffer(GL_SHADER_STORAGE_BUFFER, result);
       glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, data.data());
       const double error = test::relative_l2_error(data, test::fftw_2d(input, w, h, Direction::forward));
       // Timed dispatches per transform, as this one ran them (one per direct axis, two for a
