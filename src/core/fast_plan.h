@@ -637,6 +637,12 @@ struct Tuning {
   /// every value it loaded, so no store overtakes a load. H100, GL 8192^2 (run461): the
   /// transform 1 220.0 -> 1 214.1 us, the display (its rows by texture) 768.9 -> 756.6.
   std::uint32_t texture_four_step = 0;
+  /// Folded columns (fold_columns_max_length: the half-length columns of the second buffer) read
+  /// by texture too, within texture_columns_max_length; 0: from the storage buffer. H100, GL's
+  /// folded 4096^2, its 2048-point half-columns storage <- texture (run473, two rounds per pass,
+  /// then the sweep's entry, three rounds beside cuFFT): columns 146.3, 145.7 -> 142.8, 143.1
+  /// us; the entry 255.4 -> 252.6 (cuFFT 247.2, 247.4).
+  std::uint32_t texture_folded_columns = 0;
   /// The real display's rows read Z by texture (texture_inputs bit 0) only up to this width (0:
   /// any). H100, GL's display, the shipped build -> rows and columns by texture (run461):
   /// 256^2 14.6 -> 13.1 us, 1024^2 19.4 -> 17.6, 2187^2 (rows only) 67.3 -> 65.9 gained; 4096^2
@@ -720,6 +726,7 @@ inline Tuning gl_default_tuning() {
   t.texture_inputs = 3;  // GL 1024^2: 23.6 -> 22.1 us, 2048^2 61.0 -> 59.0 (no storage barriers)
   t.texture_columns_max_length = 2048;  // GL 2187-point columns by texture 53.4 -> 61.5 us
   t.texture_four_step = 1;  // GL 8192^2: 1 220.0 -> 1 214.1 us
+  t.texture_folded_columns = 0;  // GL 4096^2 folded, its half-columns from storage: 255.4 -> 252.6 us
   t.texture_display_rows_max_length = 3125;  // GL display rows by texture: 3125-point 110.1 -> 109.2 us, 8192-point 743.7 -> 768.9
   t.fold_columns_max_length = 4096;           // GL 4096^2: 257.2 -> 254.5 us (run470; 2048^2 lost: 59.0 -> 76.8)
   t.fold_columns_min_bytes = 128ull << 20;    // the images measured to gain: 4096^2 (1024^2 gained 1.7 us, 2048^2 lost)
@@ -828,6 +835,7 @@ inline std::span<const TuningKnob> tuning_knobs() {
       {"texture_inputs", &Tuning::texture_inputs, Kind::gl},
       {"texture_columns_max_length", &Tuning::texture_columns_max_length, Kind::gl},
       {"texture_four_step", &Tuning::texture_four_step, Kind::gl},
+      {"texture_folded_columns", &Tuning::texture_folded_columns, Kind::gl},
       {"texture_display_rows_max_length", &Tuning::texture_display_rows_max_length, Kind::gl},
       {"fold_columns_max_length", &Tuning::fold_columns_max_length, Kind::gl},
       {"fold_columns_min_bytes", &Tuning::fold_columns_min_bytes, Kind::gl},

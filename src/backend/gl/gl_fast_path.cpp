@@ -320,6 +320,7 @@ bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRo
   if (axis == Axis::rows) return (tuning.texture_inputs & 1u) != 0;
   if ((tuning.texture_inputs & 2u) == 0 || !route) return false;
   if (route->four_step()) return tuning.texture_four_step != 0;
+  if (route->fold != 0 && tuning.texture_folded_columns == 0) return false;
   return tuning.texture_columns_max_length == 0 || route->n <= tuning.texture_columns_max_length;
 }
 

@@ -62,7 +62,8 @@ std::uint64_t max_texture_buffer_texels();
 /// Whether the passes of `axis` (`route`'s lines; the display rows' need none) over a buffer of
 /// `texels` vec2 read it through a buffer texture: fast::Tuning::texture_inputs (bit 0 rows,
 /// bit 1 columns), direct columns only up to texture_columns_max_length points, four-step ones
-/// only with texture_four_step, and the buffer within GL_MAX_TEXTURE_BUFFER_SIZE (`max_texels`).
+/// only with texture_four_step, folded ones only with texture_folded_columns, and the buffer
+/// within GL_MAX_TEXTURE_BUFFER_SIZE (`max_texels`).
 bool texture_inputs_on(Axis axis, const fast::Tuning& tuning, const fast::AxisRoute* route, std::uint64_t texels,
                        std::uint64_t max_texels);
 

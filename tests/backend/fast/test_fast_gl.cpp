@@ -434,7 +434,17 @@ TEST(GlFastSchedule, SwizzledLinesMatchFftwEitherWay) {
   test::run_schedule_check(test::ScheduleCheck::swizzled_lines, false, make_path(*env), runner(*env));
 }
 
-// Texture inputs (fast::Tuning::texture_inputs, texture_columns_max_length, texture_four_step): which axes read the
+// GL's tuning folding heights up to `max_length` at any size (GL's default folds only images of
+// 128 MiB or more: Tuning::fold_columns_min_bytes).
+fast::Tuning folding(std::uint32_t max_length) {
+  fast::Tuning t = fast::gl_default_tuning();
+  t.fold_columns_max_length = max_length;
+  t.fold_columns_min_bytes = 0;
+  return t;
+}
+
+// Texture inputs (fast::Tuning::texture_inputs, texture_columns_max_length, texture_four_step,
+// texture_folded_columns): which axes read the
 // image through a buffer texture under which tuning, each way against FFTW; then a forward and an
 // inverse transform back to back with only texture-fetch barriers after them, as the backend
 // runs transforms one after another, against the input.
@@ -457,6 +467,9 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   four_step_scratch.texture_four_step = 1;
   fast::Tuning four_step_storage = test::row_pair_tuning(both, pair_case, 1);
   four_step_storage.texture_four_step = 0;
+  const fast::Tuning folded = folding(4096);
+  fast::Tuning folded_texture = folded;
+  folded_texture.texture_folded_columns = 1;
   struct Case {
     std::size_t width, height;
     const fast::Tuning* tuning;
@@ -470,6 +483,8 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
       {pair_case.w, pair_case.h, &four_step_in_place, false, true},
       {pair_case.w, pair_case.h, &four_step_storage, false, false},  // texture_four_step 0
       {pair_case.w, pair_case.h, &four_step_scratch, true, false},
+      {96, 80, &folded, true, false},  // folded columns keep the storage loads (texture_folded_columns 0)
+      {96, 80, &folded_texture, true, true},
   };
   for (const Case& c : cases) {
     GlFastPath path(*env->programs, nullptr, *c.tuning);
@@ -505,15 +520,6 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
   glDeleteBuffers(1, &buffer);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
   EXPECT_LT(test::relative_l2_error(data, test::to_double(input)), 1e-5);
-}
-
-// GL's tuning folding heights up to `max_length` at any size (GL's default folds only images of
-// 128 MiB or more: Tuning::fold_columns_min_bytes).
-fast::Tuning folding(std::uint32_t max_length) {
-  fast::Tuning t = fast::gl_default_tuning();
-  t.fold_columns_max_length = max_length;
-  t.fold_columns_min_bytes = 0;
-  return t;
 }
 
 // The columns' first radix-2 step in the rows pass (Tuning::fold_columns_max_length, FOLD_ROWS):
