@@ -206,6 +206,9 @@ class GlFastPath {
   /// that run one axis's passes alone (fast_probe_gl's FFTSCOPE_GL_PM).
   const GlFastAxis& fast_axis(Axis axis) const { return axis == Axis::rows ? *rows_ : *cols_; }
   unsigned scratch() const { return scratch_; }
+  /// The prepared size (0 x 0 before prepare()).
+  std::size_t width() const { return width_; }
+  std::size_t height() const { return height_; }
 
  private:
   /// Both axes' routes under `tuning`, where this context takes them (group counts, the largest

@@ -38,25 +38,25 @@ namespace {
 // A transform as the GL backend runs them back to back: through a buffer texture over `buffer`
 // made once (BufferTexture), the next transform issuing the barrier its reads need. Returns the
 // buffer that holds the result: `buffer`, or where the size folds (GlFastPath::folds) a second
-// buffer of its size, made once per buffer as the backend keeps one. A folded transform leaves
-// `buffer` as it was, so transforms back to back keep their values bounded as in place.
+// buffer of the prepared image's size, made once per buffer as the backend keeps one (its size
+// from the path, not asked of GL: no driver query between timed transforms). A folded transform
+// leaves `buffer` as it was, so transforms back to back keep their values bounded as in place.
 GLuint run_fast(GlFastPath& path, GLuint buffer, GLuint texture, Direction direction) {
   if (!path.folds()) {
     path.dispatch(buffer, texture, direction, GL_TEXTURE_FETCH_BARRIER_BIT);
     return buffer;
   }
   struct Spare {
-    GLint64 bytes = 0;
+    std::size_t bytes = 0;
     GLuint id = 0;
     std::unique_ptr<BufferTexture> texture;
   };
   static std::map<GLuint, Spare> spares;  // by buffer; a probe's buffers live until it ends
-  GLint64 bytes = 0;
-  glGetNamedBufferParameteri64v(buffer, GL_BUFFER_SIZE, &bytes);
+  const std::size_t bytes = path.width() * path.height() * sizeof(Complex);
   Spare& spare = spares[buffer];
-  if (spare.bytes != bytes) {  // a new buffer under a reused name
+  if (spare.bytes != bytes) {  // another size under a reused buffer name
     if (spare.id) glDeleteBuffers(1, &spare.id);
-    spare.id = make_storage_buffer(static_cast<std::size_t>(bytes), nullptr, GL_DYNAMIC_COPY);
+    spare.id = make_storage_buffer(bytes, nullptr, GL_DYNAMIC_COPY);
     spare.texture = std::make_unique<BufferTexture>(spare.id);
     spare.bytes = bytes;
   }

@@ -525,8 +525,9 @@ TEST(GlFastSchedule, TextureInputsFollowTheTuningAndMatchFftw) {
 // The columns' first radix-2 step in the rows pass (Tuning::fold_columns_max_length, FOLD_ROWS):
 // where the height is even and within the bound the rows store into a second buffer and the
 // half-length columns run there; both directions against FFTW (run_fast copies the result back),
-// rows of one and of several lines per group, split and unsplit columns, texture reads on and
-// off; an odd height and one over the bound keep the plain passes.
+// rows of one and of several lines per group, split and unsplit columns, the rows read by texture
+// and from storage (the half-columns read from storage either way: texture_folded_columns, whose
+// other setting TextureInputsFollowTheTuningAndMatchFftw covers); an odd height and one over the bound keep the plain passes.
 TEST(GlFastSchedule, FoldedColumnsMatchFftw) {
   std::string why;
   GlEnv* env = env_or_null(why);
